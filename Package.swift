@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "miga",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "miga", targets: ["miga"]),
+        .library(name: "MigaCore", targets: ["MigaCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CReadline",
+            providers: [.apt(["libreadline-dev"])]
+        ),
+        .target(name: "CLinuxShims"),
+        // Turns quotes/*.toml into Swift string literals so the binary needs no file beside it.
+        .executableTarget(name: "EmbedContent", path: "Sources/EmbedContent"),
+        .plugin(
+            name: "EmbedContentPlugin",
+            capability: .buildTool(),
+            dependencies: ["EmbedContent"]
+        ),
+        .target(
+            name: "MigaCore",
+            dependencies: [
+                "CReadline",
+                "CLinuxShims",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ],
+            plugins: ["EmbedContentPlugin"]
+        ),
+        .executableTarget(
+            name: "miga",
+            dependencies: [
+                "MigaCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "MigaCoreTests", dependencies: ["MigaCore"]),
+        .testTarget(name: "MigaCLITests", dependencies: ["MigaCore"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,7 @@
+#ifndef CLINUXSHIMS_H
+#define CLINUXSHIMS_H
+// Calls that glibc only declares under _GNU_SOURCE / _XOPEN_SOURCE, which Swift's Glibc
+// module does not define.
+int miga_wcwidth(unsigned int scalar);
+int miga_pipe2_cloexec_nonblock(int fds[2]);
+#endif

@@ -1,0 +1,197 @@
+import Foundation
+import TOMLKit
+
+/// Reads `config.toml`. Syntax errors throw (the gate then fails open); a wrong value is a
+/// warning naming the file and line, and the default (or nearest allowed value) is used, so the
+/// person keeps their pause and learns what to fix.
+public struct ConfigLoader {
+    public struct Result: Equatable {
+        public var config: MigaConfig
+        public var warnings: [String]
+    }
+
+    public init() {}
+
+    /// A missing file means defaults, with no warning: that is the state after installing.
+    public func load(path: String) throws -> Result {
+        guard FileManager.default.fileExists(atPath: path) else {
+            return Result(config: MigaConfig(), warnings: [])
+        }
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigError.unreadable(path: path, reason: (error as NSError).localizedDescription)
+        }
+        return try parse(text, path: path)
+    }
+
+    public func parse(_ text: String, path: String) throws -> Result {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigError.malformed(path: path, line: error.source.begin.line,
+                                        column: error.source.begin.column, problem: error.description)
+        }
+        var reader = Reader(path: path, lines: text.components(separatedBy: "\n"))
+        var config = MigaConfig()
+        for key in table.keys {
+            guard let value = table[key] else { continue }
+            switch key {
+            case "timer_seconds":
+                config.timerSeconds = reader.timer(value, key: key, default: config.timerSeconds)
+            case "grace_minutes":
+                config.graceMinutes = reader.integer(value, key: key, range: MigaConfig.graceRange,
+                                                     default: config.graceMinutes)
+            case "categories":
+                config.categories = reader.categories(value, default: config.categories)
+            case "breathing":
+                if let raw = reader.string(value, key: key) {
+                    if let breathing = MigaConfig.Breathing(rawValue: raw) {
+                        config.breathing = breathing
+                    } else {
+                        reader.warn(key, "breathing must be \"box\" or \"off\", not \"\(raw)\"; using \"box\"")
+                    }
+                }
+            case "animations":
+                if let flag = value.bool { config.animations = flag } else {
+                    reader.warn(key, "animations must be true or false; using true")
+                }
+            case "terminal":
+                config.terminal = reader.string(value, key: key) ?? config.terminal
+            case "sites":
+                config.sites = reader.strings(value, key: key) ?? config.sites
+            case "apps":
+                guard let apps = value.table else {
+                    reader.warn(key, "apps must be tables like [apps.discord]; ignoring it")
+                    continue
+                }
+                for name in apps.keys {
+                    if let app = reader.app(name, apps[name]) { config.apps[name] = app }
+                }
+            default:
+                reader.warn(key, "unknown key \"\(key)\" ignored")
+            }
+        }
+        return Result(config: config, warnings: reader.warnings)
+    }
+}
+
+/// Value checks that collect warnings with the line each key is on.
+private struct Reader {
+    let path: String
+    let lines: [String]
+    var warnings: [String] = []
+
+    /// TOMLKit does not report where a value sits, so find the line assigning `key`: for a
+    /// dotted key like `apps.discord.timer_seconds`, inside its `[apps.discord]` table.
+    func line(of key: String) -> Int? {
+        var parts = key.split(separator: ".").map(String.init)
+        let bare = parts.popLast() ?? key
+        let section = parts.joined(separator: ".")
+        var inSection = section.isEmpty
+        for (index, line) in lines.enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("[") {
+                let header = trimmed.trimmingCharacters(in: CharacterSet(charactersIn: "[] "))
+                inSection = header == section
+                continue
+            }
+            guard inSection else { continue }
+            for spelling in [bare, "\"\(bare)\""] where trimmed.hasPrefix(spelling) {
+                if trimmed.dropFirst(spelling.count).trimmingCharacters(in: .whitespaces).hasPrefix("=") {
+                    return index + 1
+                }
+            }
+        }
+        return nil
+    }
+
+    mutating func warn(_ key: String, _ problem: String) {
+        let location = line(of: key).map { "\(path):\($0)" } ?? path
+        warnings.append("\(location): \(problem)")
+    }
+
+    mutating func integer(_ value: TOMLValueConvertible, key: String, range: ClosedRange<Int>, default fallback: Int) -> Int {
+        guard let number = value.int else {
+            warn(key, "\(key) must be a whole number from \(range.lowerBound) to \(range.upperBound); using \(fallback)")
+            return fallback
+        }
+        guard range.contains(number) else {
+            let clamped = min(max(number, range.lowerBound), range.upperBound)
+            warn(key, "\(key) = \(number) is outside \(range.lowerBound)–\(range.upperBound); using \(clamped)")
+            return clamped
+        }
+        return number
+    }
+
+    mutating func timer(_ value: TOMLValueConvertible, key: String, default fallback: Int) -> Int {
+        integer(value, key: key, range: MigaConfig.timerRange, default: fallback)
+    }
+
+    mutating func string(_ value: TOMLValueConvertible, key: String) -> String? {
+        if let text = value.string { return text }
+        warn(key, "\(key) must be a string in quotes; ignoring it")
+        return nil
+    }
+
+    mutating func strings(_ value: TOMLValueConvertible, key: String) -> [String]? {
+        guard let array = value.array else {
+            warn(key, "\(key) must be a list of strings, like [\"a\", \"b\"]; ignoring it")
+            return nil
+        }
+        var result: [String] = []
+        for element in array {
+            guard let text = element.string else {
+                warn(key, "\(key) must hold only strings in quotes; ignoring it")
+                return nil
+            }
+            result.append(text)
+        }
+        return result
+    }
+
+    mutating func categories(_ value: TOMLValueConvertible, default fallback: [ContentKind]) -> [ContentKind] {
+        guard let names = strings(value, key: "categories") else { return fallback }
+        var kinds: [ContentKind] = []
+        for name in names {
+            if let kind = ContentKind(categoryName: name) {
+                if !kinds.contains(kind) { kinds.append(kind) }
+            } else {
+                warn("categories", "unknown category \"\(name)\" (use quotes, affirmations, articles); skipping it")
+            }
+        }
+        if kinds.isEmpty {
+            warn("categories", "categories selects nothing; showing every kind")
+            return fallback
+        }
+        return kinds
+    }
+
+    mutating func app(_ name: String, _ value: TOMLValueConvertible?) -> MigaConfig.App? {
+        guard MigaConfig.isValidAppName(name) else {
+            warnings.append("\(path): app name \"\(name)\" may only use letters, digits and . _ + -; ignoring it")
+            return nil
+        }
+        guard let table = value?.table else {
+            warnings.append("\(path): [apps.\(name)] must be a table; ignoring it")
+            return nil
+        }
+        var app = MigaConfig.App(name: name, command: name)
+        for key in table.keys {
+            guard let entry = table[key] else { continue }
+            switch key {
+            case "command":
+                if let command = string(entry, key: "apps.\(name).command"), !command.isEmpty {
+                    app.command = command
+                }
+            case "timer_seconds":
+                app.timerSeconds = timer(entry, key: "apps.\(name).timer_seconds", default: 30)
+            default:
+                warn("apps.\(name).\(key)", "unknown key \"\(key)\" in [apps.\(name)] ignored")
+            }
+        }
+        return app
+    }
+}

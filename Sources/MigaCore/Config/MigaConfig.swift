@@ -1,0 +1,45 @@
+/// The person's settings (`config.toml`), with the defaults of DESIGN "config.toml keys".
+public struct MigaConfig: Equatable, Sendable {
+    public static let timerRange = 15...45
+    public static let graceRange = 0...120
+    public static let defaultSites = ["reddit.com", "x.com", "twitter.com", "instagram.com",
+                                      "facebook.com", "tiktok.com", "youtube.com"]
+
+    public enum Breathing: String, Sendable, CaseIterable { case box, off }
+
+    public struct App: Equatable, Sendable {
+        public var name: String
+        public var command: String
+        public var timerSeconds: Int?
+
+        public init(name: String, command: String, timerSeconds: Int? = nil) {
+            self.name = name
+            self.command = command
+            self.timerSeconds = timerSeconds
+        }
+    }
+
+    public var timerSeconds = 30
+    public var graceMinutes = 5
+    public var categories: [ContentKind] = ContentKind.allCases
+    public var breathing = Breathing.box
+    public var animations = true
+    public var terminal = ""
+    public var sites = MigaConfig.defaultSites
+    public var apps: [String: App] = [:]
+
+    public init() {}
+
+    /// The countdown for `app`: its own override when it has one, else the global timer.
+    public func timerSeconds(for app: String?) -> Int {
+        app.flatMap { apps[$0]?.timerSeconds } ?? timerSeconds
+    }
+
+    /// App names are used in file names (shims) and tables, so they are kept to a safe alphabet.
+    public static func isValidAppName(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy {
+            ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0)
+                || "._+-".unicodeScalars.contains($0)
+        }
+    }
+}

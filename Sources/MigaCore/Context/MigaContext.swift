@@ -1,0 +1,57 @@
+import Foundation
+
+/// Every side effect miga has, in one value: the real one in the executable, a fake one in tests.
+public struct MigaContext {
+    public var clock: any MigaClock
+    public var environment: [String: String]
+    public var paths: MigaPaths
+    public var launcher: any ProcessLauncher
+    /// Absolute path of the running `miga`, for commands miga hands to a terminal emulator.
+    public var executablePath: String
+    /// Where one-line messages for the person go (stderr in the real thing).
+    public var messages: any MessageSink
+
+    public init(
+        clock: any MigaClock,
+        environment: [String: String],
+        paths: MigaPaths,
+        launcher: any ProcessLauncher,
+        executablePath: String,
+        messages: any MessageSink
+    ) {
+        self.clock = clock
+        self.environment = environment
+        self.paths = paths
+        self.launcher = launcher
+        self.executablePath = executablePath
+        self.messages = messages
+    }
+
+    /// The context of the running process.
+    public static func live() throws -> MigaContext {
+        var environment = ProcessInfo.processInfo.environment
+        if environment["HOME"] == nil, let home = LinuxSystem.passwdHome() {
+            environment["HOME"] = home // e.g. started by a service manager without HOME
+        }
+        return MigaContext(
+            clock: SystemClock(),
+            environment: environment,
+            paths: try MigaPaths(environment: environment),
+            launcher: SystemLauncher(),
+            executablePath: LinuxSystem.currentExecutablePath() ?? CommandLine.arguments[0],
+            messages: StandardErrorSink()
+        )
+    }
+}
+
+/// One-line messages to the person: warnings, notices, the celebration line.
+public protocol MessageSink {
+    func say(_ line: String)
+}
+
+public struct StandardErrorSink: MessageSink {
+    public init() {}
+    public func say(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// A command ready to run: the absolute file to execute and the argv to give it.
+public struct ResolvedCommand: Equatable, Sendable {
+    public var executable: String
+    /// argv as the person wrote it, argv[0] included (so `ps` and the app see the usual name).
+    public var arguments: [String]
+
+    public init(executable: String, arguments: [String]) {
+        self.executable = executable
+        self.arguments = arguments
+    }
+}
+
+/// Starting other programs. Behind a protocol so tests can see what would have run.
+public protocol ProcessLauncher {
+    /// Replaces this process with `command`. Only returns by throwing.
+    func exec(_ command: ResolvedCommand, environment: [String: String]) throws -> Never
+    /// Starts `command` in its own session with stdio on /dev/null and does not wait for it.
+    func spawnDetached(_ command: ResolvedCommand, environment: [String: String]) throws
+}
+
+public struct SystemLauncher: ProcessLauncher {
+    public init() {}
+
+    public func exec(_ command: ResolvedCommand, environment: [String: String]) throws -> Never {
+        try LinuxSystem.exec(command, environment: environment)
+    }
+
+    public func spawnDetached(_ command: ResolvedCommand, environment: [String: String]) throws {
+        try LinuxSystem.spawnDetached(command, environment: environment)
+    }
+}
+
+public enum LaunchError: Error, CustomStringConvertible, Equatable {
+    case execFailed(command: String, reason: String)
+    case spawnFailed(command: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .execFailed(let command, let reason):
+            return "could not run \(command): \(reason)"
+        case .spawnFailed(let command, let reason):
+            return "could not start \(command): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// Finds the real program behind a command name, the way a shell would, except that miga's
+/// own shim folder is never chosen: a shim must not find itself (no recursion).
+public struct CommandResolver {
+    public var searchPath: String
+    /// Folders to skip, compared by real path so symlinks and `..` cannot sneak a shim in.
+    public var skipping: [String]
+    public var isExecutable: (String) -> Bool
+    public var realPath: (String) -> String?
+
+    public init(searchPath: String, skipping: [String],
+                isExecutable: @escaping (String) -> Bool = LinuxSystem.isExecutableFile,
+                realPath: @escaping (String) -> String? = LinuxSystem.realPath) {
+        self.searchPath = searchPath
+        self.skipping = skipping
+        self.isExecutable = isExecutable
+        self.realPath = realPath
+    }
+
+    public func resolve(_ arguments: [String]) throws -> ResolvedCommand {
+        guard let name = arguments.first, !name.isEmpty else { throw GateError.noCommand }
+        if name.contains("/") {
+            // An explicit path is taken as written, as shells do.
+            return ResolvedCommand(executable: name, arguments: arguments)
+        }
+        guard let found = lookUp(name) else { throw GateError.commandNotFound(name) }
+        return ResolvedCommand(executable: found, arguments: arguments)
+    }
+
+    /// The first executable `name` on the search path outside the skipped folders.
+    public func lookUp(_ name: String) -> String? {
+        let skipped = Set(skipping.compactMap(realPath))
+        // An empty PATH entry means the current directory (POSIX).
+        for directory in searchPath.split(separator: ":", omittingEmptySubsequences: false).map(String.init) {
+            let folder = directory.isEmpty ? "." : directory
+            if let real = realPath(folder), skipped.contains(real) { continue }
+            let candidate = folder + "/" + name
+            guard isExecutable(candidate) else { continue }
+            // A symlink placed elsewhere that points into the shim folder is a shim too.
+            if let target = realPath(candidate), skipped.contains(String(target[..<(target.lastIndex(of: "/") ?? target.endIndex)])) {
+                continue
+            }
+            return candidate
+        }
+        return nil
+    }
+}

@@ -1,0 +1,240 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// What `miga gate` was asked to do.
+public struct GateRequest: Equatable {
+    public var app: String?
+    public var command: [String]
+    public var detach: Bool
+    public var plain: Bool
+
+    public init(app: String? = nil, command: [String], detach: Bool = false, plain: Bool = false) {
+        self.app = app
+        self.command = command
+        self.detach = detach
+        self.plain = plain
+    }
+}
+
+/// Runs one gateway from start to finish: pass-through checks, config, grace, the front end,
+/// and what the person chose. Anything that goes wrong on miga's side fails open: the app
+/// starts exactly as it would have without miga, and the person is told once why.
+public final class Gatekeeper {
+    public static let gatedVariable = "MIGA_GATED"
+
+    private let context: MigaContext
+    private let sessionID = UUID().uuidString.lowercased()
+
+    public init(context: MigaContext) {
+        self.context = context
+    }
+
+    /// The process's exit status. Does not return when the app is exec'd.
+    public func run(_ request: GateRequest) -> Int32 {
+        guard !request.command.isEmpty else { return usage(GateError.noCommand) }
+        let app = request.app ?? String(request.command[0].split(separator: "/").last ?? "app")
+        guard MigaConfig.isValidAppName(app) else { return usage(GateError.invalidAppName(app)) }
+
+        let resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
+                                       skipping: [context.paths.shimDirectory])
+        let command: ResolvedCommand
+        do {
+            command = try resolver.resolve(request.command)
+        } catch {
+            context.messages.say("miga: \(error)")
+            return 127
+        }
+        let launch = Launch(command: command, detach: request.detach, context: context)
+
+        if context.environment[Self.gatedVariable] == "1" {
+            return launch.run() // Already inside a gate (an app started another gated app).
+        }
+
+        let config: MigaConfig
+        do {
+            let loaded = try ConfigLoader().load(path: context.paths.configFile)
+            loaded.warnings.forEach { context.messages.say("miga: warning: \($0)") }
+            config = loaded.config
+        } catch {
+            return failOpen(app: app, reason: "config_error", problem: "\(error)", store: nil, launch: launch)
+        }
+
+        let store: EventStore
+        do {
+            store = try EventStore(path: context.paths.database)
+        } catch {
+            return failOpen(app: app, reason: "database_error", problem: "\(error)", store: nil, launch: launch)
+        }
+
+        if config.graceMinutes > 0, let last = try? store.lastOpen(app: app) {
+            let since = context.clock.now().timeIntervalSince(last)
+            if since >= 0, since < Double(config.graceMinutes * 60) {
+                record(.gracePass, app: app, store: store)
+                return launch.run()
+            }
+        }
+
+        guard LinuxSystem.isTerminal(STDIN_FILENO), LinuxSystem.isTerminal(STDOUT_FILENO) else {
+            return handOffToTerminalEmulator(request, app: app, config: config, store: store, resolver: resolver, launch: launch)
+        }
+
+        do {
+            let ending = try runFrontEnd(request, app: app, config: config, store: store)
+            switch ending.outcome {
+            case .open:
+                return launch.run()
+            case .exit:
+                return 0
+            case .abandoned:
+                LinuxSystem.dieBySignal(ending.signal ?? SIGTERM)
+            }
+        } catch {
+            return failOpen(app: app, reason: "gateway_error", problem: "\(error)", store: store, launch: launch)
+        }
+    }
+
+    private func runFrontEnd(_ request: GateRequest, app: String, config: MigaConfig, store: EventStore) throws -> GatewayEnding {
+        let library = try ContentLibrary.bundled()
+        var candidates = library.items(kinds: config.categories).map(\.id)
+        if candidates.isEmpty { candidates = library.items.map(\.id) }
+        var generator = SystemRandomNumberGenerator()
+        func draw() -> ContentItem? {
+            (try? store.drawContent(from: candidates, using: &generator)).flatMap { $0 }.flatMap(library.item(id:))
+        }
+        guard let first = draw() else {
+            throw ContentError(pack: "library", line: nil, problem: "no content to show")
+        }
+
+        let clock = context.clock
+        var recordFailures: [String] = []
+        let session = GatewaySession(app: app, timerSeconds: config.timerSeconds(for: app), item: first,
+                                     startedAt: clock.monotonicNanoseconds())
+        let driver = GatewayDriver(session: session, record: { [self] type, contentID, wait in
+            if let problem = record(type, app: app, contentID: contentID, waitMilliseconds: wait, store: store) {
+                recordFailures.append(problem)
+            }
+        }, nextItem: draw)
+        driver.start()
+
+        let signals = try SignalPipe()
+        let term = context.environment["TERM"] ?? ""
+        let ending: GatewayEnding
+        if request.plain || term.isEmpty || term == "dumb" {
+            ending = PlainGateway(driver: driver, clock: clock, signals: signals, write: { text in
+                FileHandle.standardOutput.write(Data(text.utf8))
+            }).run()
+            if ending.outcome == .exit { context.messages.say(celebrationMessage(store: store)) }
+        } else {
+            let style = GatewayStyle(config: config, environment: context.environment)
+            let tui = GatewayTUI(driver: driver, screen: GatewayScreen(style: style), terminal: LinuxTerminal(),
+                                 signals: signals, clock: clock)
+            var message: String?
+            let celebration = { () -> String in
+                let text = message ?? self.celebrationMessage(store: store)
+                message = text
+                return text
+            }
+            ending = try tui.run(celebration: style.animations ? celebration : nil)
+            if ending.outcome == .exit { context.messages.say(celebration()) }
+        }
+        recordFailures.forEach { context.messages.say("miga: could not record an event: \($0)") }
+        return ending
+    }
+
+    private func celebrationMessage(store: EventStore) -> String {
+        let weekAgo = context.clock.now().addingTimeInterval(-7 * 86_400)
+        let count = (try? store.exitCount(since: weekAgo)) ?? 1
+        return Celebration.message(exitsInLastSevenDays: count)
+    }
+
+    /// Without a terminal (a desktop launcher, a key binding): show the gate in a terminal
+    /// emulator when there is a graphical session, else fail open.
+    private func handOffToTerminalEmulator(_ request: GateRequest, app: String, config: MigaConfig,
+                                           store: EventStore, resolver: CommandResolver, launch: Launch) -> Int32 {
+        let emulators = TerminalEmulators(setting: config.terminal, environment: context.environment, resolver: resolver)
+        guard emulators.graphicalSessionPresent else {
+            return failOpen(app: app, reason: "no_terminal",
+                            problem: "no terminal and no graphical session to open one in", store: store, launch: launch)
+        }
+        // The app must outlive the terminal window, so the inner gate always detaches.
+        let inner = [context.executablePath, "gate", "--app", app, "--detach"]
+            + (request.plain ? ["--plain"] : []) + ["--"] + request.command
+        guard let terminal = emulators.command(running: inner) else {
+            return failOpen(app: app, reason: "no_terminal",
+                            problem: "no terminal emulator found (set `terminal` in config.toml)", store: store, launch: launch)
+        }
+        do {
+            try context.launcher.spawnDetached(terminal, environment: context.environment)
+            return 0
+        } catch {
+            return failOpen(app: app, reason: "no_terminal", problem: "\(error)", store: store, launch: launch)
+        }
+    }
+
+    /// miga's own failure never keeps the person from their app.
+    private func failOpen(app: String, reason: String, problem: String, store: EventStore?, launch: Launch) -> Int32 {
+        let message = "miga: \(problem) — opening \(app) without a pause"
+        context.messages.say(message)
+        if let store {
+            record(.gatewaySkipped, app: app, detail: Event.reasonDetail(reason), store: store)
+        }
+        notifyDesktop(message)
+        return launch.run()
+    }
+
+    /// A desktop notification too, since a launcher's stderr is seen by nobody.
+    private func notifyDesktop(_ message: String) {
+        let environment = context.environment
+        guard !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty,
+              let notifier = CommandResolver(searchPath: environment["PATH"] ?? "", skipping: [context.paths.shimDirectory])
+                .lookUp("notify-send") else { return }
+        try? context.launcher.spawnDetached(
+            ResolvedCommand(executable: notifier, arguments: ["notify-send", "--app-name=miga", "miga", message]),
+            environment: environment)
+    }
+
+    @discardableResult
+    private func record(_ type: EventType, app: String, contentID: String? = nil, waitMilliseconds: Int? = nil,
+                        detail: String? = nil, store: EventStore) -> String? {
+        let now = context.clock.now()
+        let event = Event(timestamp: Int64((now.timeIntervalSince1970 * 1000).rounded()),
+                          utcOffsetMinutes: context.clock.utcOffsetMinutes(at: now), session: sessionID,
+                          type: type, app: app, contentID: contentID, waitMilliseconds: waitMilliseconds, detail: detail)
+        do {
+            try store.record(event)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    private func usage(_ error: GateError) -> Int32 {
+        context.messages.say("miga gate: \(error)")
+        return 64
+    }
+}
+
+/// Starting the app once the gate is done: exec in place, or detached for desktop launches.
+struct Launch {
+    var command: ResolvedCommand
+    var detach: Bool
+    var context: MigaContext
+
+    /// The app inherits MIGA_GATED=1 so that anything it starts through a shim passes through.
+    func run() -> Int32 {
+        var environment = context.environment
+        environment[Gatekeeper.gatedVariable] = "1"
+        do {
+            if detach {
+                try context.launcher.spawnDetached(command, environment: environment)
+                return 0
+            }
+            try context.launcher.exec(command, environment: environment)
+        } catch {
+            context.messages.say("miga: \(error)")
+            return errno == ENOENT ? 127 : 126
+        }
+    }
+}

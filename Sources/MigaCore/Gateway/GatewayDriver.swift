@@ -1,0 +1,44 @@
+/// Applies a session's effects: records events, draws the next item. Shared by the full-screen
+/// and plain front ends so both follow exactly the same rules.
+public final class GatewayDriver {
+    public private(set) var session: GatewaySession
+    private let record: (EventType, String?, Int?) -> Void
+    private let nextItem: () -> ContentItem?
+
+    public init(session: GatewaySession,
+                record: @escaping (EventType, _ contentID: String?, _ waitMilliseconds: Int?) -> Void,
+                nextItem: @escaping () -> ContentItem?) {
+        self.session = session
+        self.record = record
+        self.nextItem = nextItem
+    }
+
+    public var outcome: GatewayOutcome? { session.outcome }
+
+    public func start() { apply(session.startEffects, at: 0) }
+
+    public func tick(at now: UInt64) { apply(session.tick(at: now), at: now) }
+
+    public func choose(_ choice: GatewayChoice, at now: UInt64) { apply(session.choose(choice, at: now), at: now) }
+
+    public func abandon(at now: UInt64) { apply(session.abandon(at: now), at: now) }
+
+    private func apply(_ effects: [GatewayEffect], at now: UInt64) {
+        for effect in effects {
+            switch effect {
+            case .record(let type, let contentID, let wait):
+                record(type, contentID, wait)
+            case .fetchNextItem:
+                if let item = nextItem() { apply(session.show(item, at: now), at: now) }
+            case .finish:
+                break // The outcome is on the session; the front end ends its loop.
+            }
+        }
+    }
+}
+
+/// How a front end ended: the outcome, and the signal that caused an abandon (to die by it).
+public struct GatewayEnding: Equatable {
+    public var outcome: GatewayOutcome
+    public var signal: Int32?
+}

@@ -1,0 +1,109 @@
+/// What the person chose, or what happened to them.
+public enum GatewayOutcome: Equatable, Sendable {
+    case exit
+    case open
+    /// The window was closed or the process told to stop: never opens the app.
+    case abandoned
+}
+
+public enum GatewayChoice: Equatable, Sendable {
+    case exit, readNext, open
+}
+
+/// What the state machine asks its runner to do.
+public enum GatewayEffect: Equatable, Sendable {
+    case record(EventType, contentID: String?, waitMilliseconds: Int?)
+    /// Draw another item and pass it to `show(_:at:)`.
+    case fetchNextItem
+    case finish(GatewayOutcome)
+}
+
+/// The gateway's rules, free of terminals and clocks: every method takes the monotonic time,
+/// so tests drive a 45-second countdown instantly.
+///
+/// - The countdown starts once and is never restarted (Read Next keeps it running).
+/// - Open is locked until it ends; pressing it early sets a notice saying how long is left.
+/// - `gateway_completed` is recorded once, when the countdown first reaches zero.
+public struct GatewaySession: Sendable {
+    public let app: String
+    public let timerSeconds: Int
+    public let startedAt: UInt64
+    public private(set) var item: ContentItem
+    public private(set) var notice: String?
+    public private(set) var outcome: GatewayOutcome?
+    public private(set) var completionRecorded = false
+
+    public init(app: String, timerSeconds: Int, item: ContentItem, startedAt: UInt64) {
+        self.app = app
+        self.timerSeconds = timerSeconds
+        self.item = item
+        self.startedAt = startedAt
+    }
+
+    /// The events the session begins with.
+    public var startEffects: [GatewayEffect] {
+        [.record(.sessionStart, contentID: item.id, waitMilliseconds: nil)]
+    }
+
+    public func elapsedMilliseconds(at now: UInt64) -> Int {
+        Int((now &- startedAt) / 1_000_000)
+    }
+
+    /// Whole seconds left, rounded up (so "1 s" shows until the very end).
+    public func secondsLeft(at now: UInt64) -> Int {
+        let remainingMs = timerSeconds * 1000 - elapsedMilliseconds(at: now)
+        return remainingMs <= 0 ? 0 : (remainingMs + 999) / 1000
+    }
+
+    public func isUnlocked(at now: UInt64) -> Bool { secondsLeft(at: now) == 0 }
+
+    /// Fraction of the countdown done, 0...1, for the progress bar.
+    public func progress(at now: UInt64) -> Double {
+        min(1, Double(elapsedMilliseconds(at: now)) / Double(timerSeconds * 1000))
+    }
+
+    /// Called on every loop iteration: records completion once the countdown ends.
+    public mutating func tick(at now: UInt64) -> [GatewayEffect] {
+        guard outcome == nil, !completionRecorded, isUnlocked(at: now) else { return [] }
+        completionRecorded = true
+        if notice != nil { notice = nil }
+        return [.record(.gatewayCompleted, contentID: nil, waitMilliseconds: nil)]
+    }
+
+    public mutating func choose(_ choice: GatewayChoice, at now: UInt64) -> [GatewayEffect] {
+        guard outcome == nil else { return [] }
+        switch choice {
+        case .exit:
+            return finish(.exit, type: .exitSelected, at: now)
+        case .readNext:
+            notice = nil
+            return [.fetchNextItem]
+        case .open:
+            guard isUnlocked(at: now) else {
+                let left = secondsLeft(at: now)
+                notice = "Open unlocks in \(left) s. Take this moment; Exit is always free."
+                return []
+            }
+            return tick(at: now) + finish(.open, type: .openSelected, at: now)
+        }
+    }
+
+    /// The next item drawn after Read Next.
+    public mutating func show(_ next: ContentItem, at now: UInt64) -> [GatewayEffect] {
+        guard outcome == nil else { return [] }
+        item = next
+        return [.record(.contentRead, contentID: next.id, waitMilliseconds: nil)]
+    }
+
+    /// SIGHUP or SIGTERM: the window went away.
+    public mutating func abandon(at now: UInt64) -> [GatewayEffect] {
+        guard outcome == nil else { return [] }
+        return finish(.abandoned, type: .abandoned, at: now)
+    }
+
+    private mutating func finish(_ result: GatewayOutcome, type: EventType, at now: UInt64) -> [GatewayEffect] {
+        outcome = result
+        notice = nil
+        return [.record(type, contentID: nil, waitMilliseconds: elapsedMilliseconds(at: now)), .finish(result)]
+    }
+}

@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The full-screen gateway: raw terminal, alternate screen, a poll loop over keys, signals
+/// and the next second of the countdown.
+public final class GatewayTUI {
+    private let driver: GatewayDriver
+    private let screen: GatewayScreen
+    private let terminal: LinuxTerminal
+    private let signals: SignalPipe
+    private let clock: any MigaClock
+
+    public init(driver: GatewayDriver, screen: GatewayScreen, terminal: LinuxTerminal,
+                signals: SignalPipe, clock: any MigaClock) {
+        self.driver = driver
+        self.screen = screen
+        self.terminal = terminal
+        self.signals = signals
+        self.clock = clock
+    }
+
+    enum Key: Equatable { case choice(GatewayChoice), suspend, redraw }
+
+    /// Maps raw input bytes to keys. Escape sequences (arrows, function keys) are ignored;
+    /// a lone Esc is Exit. Ctrl-C arrives as a byte because ISIG is off.
+    static func keys(from bytes: [UInt8]) -> [Key] {
+        var keys: [Key] = []
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case 0x1B:
+                if index < bytes.count, bytes[index] == UInt8(ascii: "[") || bytes[index] == UInt8(ascii: "O") {
+                    index += 1
+                    while index < bytes.count, !(0x40...0x7E).contains(bytes[index]) { index += 1 }
+                    index += 1
+                } else {
+                    keys.append(.choice(.exit))
+                }
+            case UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "q"), UInt8(ascii: "Q"), 0x03:
+                keys.append(.choice(.exit))
+            case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: " "):
+                keys.append(.choice(.readNext))
+            case UInt8(ascii: "o"), UInt8(ascii: "O"), 0x0D, 0x0A:
+                keys.append(.choice(.open))
+            case 0x1A:
+                keys.append(.suspend)
+            case 0x0C:
+                keys.append(.redraw)
+            default:
+                break
+            }
+        }
+        return keys
+    }
+
+    /// Runs the gateway until a choice is made. On Exit, `celebration` (when given) supplies the
+    /// message for the short celebration, shown before the terminal is handed back.
+    public func run(celebration: (() -> String)? = nil) throws -> GatewayEnding {
+        try terminal.enter()
+        defer { terminal.restore() }
+        var abandonSignal: Int32?
+        draw()
+        while driver.outcome == nil {
+            let now = clock.monotonicNanoseconds()
+            driver.tick(at: now)
+            // Wake at the next whole second of the countdown, when the frame changes.
+            let intoSecond = driver.session.elapsedMilliseconds(at: now) % 1000
+            let (bytes, signalReady) = terminal.wait(signalFD: signals.readFD,
+                                                     timeoutMilliseconds: Int32(max(10, 1000 - intoSecond)))
+            let at = clock.monotonicNanoseconds()
+            if signalReady {
+                for signal in signals.drain() {
+                    switch signal {
+                    case SIGINT:
+                        driver.choose(.exit, at: at)
+                    case SIGHUP, SIGTERM, SIGQUIT:
+                        abandonSignal = abandonSignal ?? signal
+                        driver.abandon(at: at)
+                    case SIGTSTP:
+                        try suspend()
+                    case SIGCONT:
+                        try terminal.enter() // Someone else stopped us; the shell may have reset the tty.
+                    default:
+                        break // SIGWINCH: the redraw below re-lays out for the new size.
+                    }
+                }
+            }
+            for key in Self.keys(from: bytes) where driver.outcome == nil {
+                switch key {
+                case .choice(let choice): driver.choose(choice, at: at)
+                case .suspend: try suspend()
+                case .redraw: break
+                }
+            }
+            if driver.outcome == nil { draw() }
+        }
+        if driver.outcome == .exit, let message = celebration?() {
+            celebrate(message: message)
+        }
+        return GatewayEnding(outcome: driver.outcome ?? .abandoned, signal: abandonSignal)
+    }
+
+    /// Ctrl-Z: give the shell a sane terminal, stop, and take the screen back on resume.
+    private func suspend() throws {
+        terminal.restore()
+        SignalPipe.suspendSelf()
+        try terminal.enter()
+        draw()
+    }
+
+    private func draw() {
+        let size = terminal.size
+        terminal.write(screen.frame(for: driver.session, at: clock.monotonicNanoseconds(),
+                                    columns: size.columns, rows: size.rows))
+    }
+
+    /// The short celebration after Exit (≤ 1.5 s), still on the alternate screen. A signal
+    /// ends it early.
+    private func celebrate(message: String) {
+        let steps = 5
+        for step in 0...steps {
+            let size = terminal.size
+            terminal.write(screen.celebrationFrame(step: step, steps: steps, message: message,
+                                                   columns: size.columns, rows: size.rows))
+            let (_, signalReady) = terminal.wait(signalFD: signals.readFD, timeoutMilliseconds: step == steps ? 500 : 180)
+            if signalReady { _ = signals.drain(); return }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+
+/// The Linux system calls miga needs outside the terminal: clocks, exec, spawn, paths.
+public enum LinuxSystem {
+    public static func monotonicNanoseconds() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
+
+    public static func currentExecutablePath() -> String? {
+        realPath("/proc/self/exe")
+    }
+
+    /// The home folder from the password database, for when $HOME is unset.
+    public static func passwdHome() -> String? {
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
+        return String(cString: directory)
+    }
+
+    public static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// A regular file this user may execute (what a shell's PATH search accepts).
+    public static func isExecutableFile(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return (info.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
+    }
+
+    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    static func errnoDescription(_ code: Int32 = errno) -> String {
+        String(cString: strerror(code))
+    }
+
+    /// Runs `body` with a NULL-terminated C array of strings, as exec and spawn want.
+    static func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) throws -> R) rethrows -> R {
+        let pointers = strings.map { strdup($0) } + [nil]
+        defer { pointers.forEach { free($0) } }
+        return try body(pointers)
+    }
+
+    static func environmentStrings(_ environment: [String: String]) -> [String] {
+        environment.map { "\($0.key)=\($0.value)" }.sorted()
+    }
+
+    /// Replaces this process with `command`. Signal dispositions and the mask are reset first so
+    /// the app does not inherit the gate's handlers' effects (ignored signals survive exec).
+    public static func exec(_ command: ResolvedCommand, environment: [String: String]) throws -> Never {
+        SignalPipe.restoreDefaults()
+        withCStrings(command.arguments) { argv in
+            withCStrings(environmentStrings(environment)) { envp in
+                _ = execve(command.executable, argv, envp)
+            }
+        }
+        throw LaunchError.execFailed(command: command.arguments.first ?? command.executable,
+                                     reason: errnoDescription())
+    }
+
+    /// posix_spawn with a new session (no controlling terminal), stdio on /dev/null, default
+    /// signal handling; returns without waiting, so the gate's window can close at once.
+    public static func spawnDetached(_ command: ResolvedCommand, environment: [String: String]) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in 0...2 {
+            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        let setsid: Int32 = 0x80 // POSIX_SPAWN_SETSID (glibc >= 2.26), not imported into Swift
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | setsid))
+        var pid = pid_t()
+        let status = withCStrings(command.arguments) { argv in
+            withCStrings(environmentStrings(environment)) { envp in
+                posix_spawn(&pid, command.executable, &actions, &attributes, argv, envp)
+            }
+        }
+        guard status == 0 else {
+            throw LaunchError.spawnFailed(command: command.arguments.first ?? command.executable,
+                                          reason: errnoDescription(status))
+        }
+    }
+
+    /// Ends the process the way `signal` would have, after cleanup (so the parent shell sees
+    /// "terminated by SIGHUP", not an ordinary exit status).
+    public static func dieBySignal(_ signal: Int32) -> Never {
+        Glibc.signal(signal, SIG_DFL)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        sigaddset(&mask, signal)
+        sigprocmask(SIG_UNBLOCK, &mask, nil)
+        raise(signal)
+        exit(128 + signal)
+    }
+}

@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinuxShims
+import Foundation
+
+public enum TerminalError: Error, CustomStringConvertible {
+    case notATerminal
+    case setupFailed(String)
+
+    public var description: String {
+        switch self {
+        case .notATerminal: return "standard input is not a terminal"
+        case .setupFailed(let reason): return "could not set up the terminal: \(reason)"
+        }
+    }
+}
+
+/// The controlling terminal in raw mode, on the alternate screen. Every way out goes through
+/// `restore()`, which is idempotent, so the person always gets back a sane shell.
+public final class LinuxTerminal {
+    public let input: Int32
+    public let output: Int32
+    private var original: termios?
+    private var active = false
+
+    public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
+        self.input = input
+        self.output = output
+    }
+
+    public var size: (columns: Int, rows: Int) {
+        var window = winsize()
+        if ioctl(output, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 {
+            return (Int(window.ws_col), Int(window.ws_row))
+        }
+        return (80, 24)
+    }
+
+    /// Raw input (no echo, no line buffering, no signal keys: Ctrl-C and Ctrl-Z arrive as bytes
+    /// so they can be handled as choices), alternate screen, hidden cursor.
+    public func enter() throws {
+        var settings = termios()
+        guard tcgetattr(input, &settings) == 0 else {
+            throw TerminalError.setupFailed("tcgetattr: " + LinuxSystem.errnoDescription())
+        }
+        if original == nil { original = settings }
+        var raw = settings
+        raw.c_iflag &= ~tcflag_t(IXON | ICRNL | BRKINT | INPCK | ISTRIP)
+        raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
+        raw.c_cflag |= tcflag_t(CS8)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 0
+            cc[Int(VTIME)] = 0
+        }
+        guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else {
+            throw TerminalError.setupFailed("tcsetattr: " + LinuxSystem.errnoDescription())
+        }
+        active = true
+        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
+    }
+
+    /// Main screen, visible cursor, the settings the person had. Safe to call more than once.
+    public func restore() {
+        guard active else { return }
+        active = false
+        write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+        if var settings = original {
+            tcsetattr(input, TCSAFLUSH, &settings)
+        }
+    }
+
+    public func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.write(output, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return // The terminal is gone (EIO after a hang-up): nothing left to draw on.
+            }
+            offset += written
+        }
+    }
+
+    /// Waits up to `timeoutMilliseconds` for input or a signal; returns (input bytes, signalReady).
+    public func wait(signalFD: Int32, timeoutMilliseconds: Int32) -> (bytes: [UInt8], signalReady: Bool) {
+        var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
+        let ready = poll(&fds, 2, timeoutMilliseconds)
+        guard ready > 0 else { return ([], false) }
+        var bytes: [UInt8] = []
+        if fds[0].revents & Int16(POLLIN) != 0 {
+            bytes = readAvailable()
+            // A lone ESC may be the start of an escape sequence split across reads.
+            if bytes == [0x1B] {
+                var more = [pollfd(fd: input, events: Int16(POLLIN), revents: 0)]
+                if poll(&more, 1, 30) > 0 { bytes += readAvailable() }
+            }
+        }
+        return (bytes, fds[1].revents & Int16(POLLIN) != 0)
+    }
+
+    private func readAvailable() -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = read(input, &buffer, buffer.count)
+        return count > 0 ? Array(buffer[0..<count]) : []
+    }
+
+    deinit { restore() }
+}
+
+/// Terminal cell width of text, via the C library's wcwidth (wide CJK, combining marks).
+public enum DisplayWidth {
+    nonisolated(unsafe) private static var localeReady = false
+
+    public static func of(_ text: String) -> Int {
+        if !localeReady {
+            setlocale(LC_CTYPE, "C.UTF-8")
+            localeReady = true
+        }
+        var width = 0
+        for scalar in text.unicodeScalars {
+            let cells = miga_wcwidth(scalar.value)
+            width += cells < 0 ? 1 : Int(cells)
+        }
+        return width
+    }
+}

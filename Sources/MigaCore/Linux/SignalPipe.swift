@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinuxShims
+
+// The write end is read by the handler, which may use only async-signal-safe calls: a global
+// fd and write(2) are exactly that.
+nonisolated(unsafe) private var signalWriteFD: Int32 = -1
+
+/// The self-pipe trick: signal handlers write the signal number to a pipe that the gateway's
+/// poll loop reads, so all real work happens outside the handler.
+public final class SignalPipe {
+    public static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT]
+
+    public let readFD: Int32
+    private let writeFD: Int32
+
+    public init() throws {
+        var fds: [Int32] = [-1, -1]
+        guard miga_pipe2_cloexec_nonblock(&fds) == 0 else {
+            throw TerminalError.setupFailed("pipe: " + LinuxSystem.errnoDescription())
+        }
+        readFD = fds[0]
+        writeFD = fds[1]
+        signalWriteFD = writeFD
+        for signal in Self.handled {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = write(signalWriteFD, &byte, 1)
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(signal, &action, nil)
+        }
+    }
+
+    deinit {
+        Self.restoreDefaults()
+        close(readFD)
+        close(writeFD)
+    }
+
+    /// Signals received since the last call, oldest first.
+    public func drain() -> [Int32] {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        var signals: [Int32] = []
+        while true {
+            let count = read(readFD, &buffer, buffer.count)
+            guard count > 0 else { break }
+            signals += buffer[0..<count].map { Int32($0) }
+        }
+        return signals
+    }
+
+    /// Back to default dispositions, e.g. before exec so the app starts clean.
+    public static func restoreDefaults() {
+        signalWriteFD = -1
+        for signal in handled {
+            Glibc.signal(signal, SIG_DFL)
+        }
+    }
+
+    /// Stops this process as Ctrl-Z would (used after the terminal has been restored), and
+    /// returns once a SIGCONT resumes it.
+    public static func suspendSelf() {
+        var old = sigaction()
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = SIG_DFL
+        sigaction(SIGTSTP, &action, &old)
+        raise(SIGTSTP)
+        sigaction(SIGTSTP, &old, nil)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Event names of DESIGN "Events"; the raw values are the stored contract.
+public enum EventType: String, CaseIterable, Sendable, Codable {
+    case sessionStart = "session_start"
+    case contentRead = "content_read"
+    case gatewayCompleted = "gateway_completed"
+    case exitSelected = "exit_selected"
+    case openSelected = "open_selected"
+    case abandoned = "abandoned"
+    case gracePass = "grace_pass"
+    case gatewaySkipped = "gateway_skipped"
+}
+
+/// One row of the `events` table.
+public struct Event: Equatable, Sendable {
+    public var id: Int64?
+    /// Unix time in milliseconds, UTC.
+    public var timestamp: Int64
+    public var utcOffsetMinutes: Int
+    public var session: String
+    public var type: EventType
+    public var app: String
+    public var contentID: String?
+    public var waitMilliseconds: Int?
+    /// A JSON object, e.g. `{"reason":"trial_expired"}`.
+    public var detail: String?
+
+    public init(id: Int64? = nil, timestamp: Int64, utcOffsetMinutes: Int, session: String, type: EventType,
+                app: String, contentID: String? = nil, waitMilliseconds: Int? = nil, detail: String? = nil) {
+        self.id = id
+        self.timestamp = timestamp
+        self.utcOffsetMinutes = utcOffsetMinutes
+        self.session = session
+        self.type = type
+        self.app = app
+        self.contentID = contentID
+        self.waitMilliseconds = waitMilliseconds
+        self.detail = detail
+    }
+
+    /// `{"reason": "…"}` as stored in `detail`.
+    public static func reasonDetail(_ reason: String) -> String {
+        let data = try? JSONSerialization.data(withJSONObject: ["reason": reason], options: [.sortedKeys])
+        return data.flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import GRDB
+
+/// The local SQLite file holding events and rotation state (DESIGN "Events").
+///
+/// Several gates may start at once, so: WAL, a generous busy timeout, IMMEDIATE write
+/// transactions, and every write committed before the call returns (before any exec).
+public final class EventStore {
+    public let path: String
+    private let queue: DatabaseQueue
+
+    public init(path: String) throws {
+        self.path = path
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StoreError.cannotCreateDirectory(path: directory, reason: (error as NSError).localizedDescription)
+        }
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(15)
+        configuration.prepareDatabase { db in
+            // NORMAL is durable against a killed process in WAL mode; only power loss can
+            // drop the newest commits, never corrupt the file.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            try Self.migrate(queue)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
+            throw StoreError.notADatabase(path: path)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.unusable(path: path, reason: "\(error)")
+        }
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE events (
+                    id INTEGER PRIMARY KEY,
+                    ts INTEGER NOT NULL,
+                    utc_offset_min INTEGER NOT NULL,
+                    session TEXT NOT NULL,
+                    type TEXT NOT NULL,
+                    app TEXT NOT NULL,
+                    content_id TEXT,
+                    wait_ms INTEGER,
+                    detail TEXT
+                );
+                CREATE INDEX events_by_type_app_ts ON events(type, app, ts);
+                CREATE INDEX events_by_ts ON events(ts);
+                CREATE TABLE rotation_shown (content_id TEXT PRIMARY KEY NOT NULL);
+                CREATE TABLE rotation_state (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    last_content_id TEXT
+                );
+                """)
+        }
+        return migrator
+    }
+
+    /// GRDB's migrator reads which migrations ran before taking the write lock, so two gates
+    /// creating the file at the same moment can both try "v1"; the loser fails on a table that
+    /// now exists. Re-checking after a failure settles it: by then the winner has committed.
+    private static func migrate(_ queue: DatabaseQueue) throws {
+        let migrator = migrator
+        for attempt in 1...3 {
+            do {
+                try migrator.migrate(queue)
+                return
+            } catch let error as DatabaseError where attempt < 3 && error.resultCode != .SQLITE_NOTADB {
+                if try queue.read({ try migrator.hasCompletedMigrations($0) }) { return }
+            }
+        }
+    }
+
+    public func record(_ event: Event) throws {
+        try record([event])
+    }
+
+    /// Writes all `events` in one transaction.
+    public func record(_ events: [Event]) throws {
+        try queue.inTransaction(.immediate) { db in
+            for event in events {
+                try db.execute(
+                    sql: """
+                        INSERT INTO events (ts, utc_offset_min, session, type, app, content_id, wait_ms, detail)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [event.timestamp, event.utcOffsetMinutes, event.session, event.type.rawValue,
+                                event.app, event.contentID, event.waitMilliseconds, event.detail])
+            }
+            return .commit
+        }
+    }
+
+    public func allEvents() throws -> [Event] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM events ORDER BY id").map { row in
+                Event(id: row["id"], timestamp: row["ts"], utcOffsetMinutes: row["utc_offset_min"],
+                      session: row["session"], type: EventType(rawValue: row["type"]) ?? .gatewaySkipped,
+                      app: row["app"], contentID: row["content_id"], waitMilliseconds: row["wait_ms"],
+                      detail: row["detail"])
+            }
+        }
+    }
+
+    /// When `app` was last opened through the gate (for `grace_minutes`).
+    public func lastOpen(app: String) throws -> Date? {
+        try queue.read { db in
+            try Int64.fetchOne(db, sql: "SELECT max(ts) FROM events WHERE type = ? AND app = ?",
+                               arguments: [EventType.openSelected.rawValue, app])
+        }.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+    }
+
+    /// Number of Exits (any app) since `date`: for the celebration's "3rd exit this week".
+    public func exitCount(since date: Date) throws -> Int {
+        try queue.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM events WHERE type = ? AND ts >= ?",
+                             arguments: [EventType.exitSelected.rawValue, Int64(date.timeIntervalSince1970 * 1000)]) ?? 0
+        }
+    }
+
+    /// Draws the next item from the persisted shuffle bag (see `ShuffleBag`), atomically, so
+    /// concurrent gates never draw the same slot.
+    public func drawContent<G: RandomNumberGenerator>(from candidates: [String], using generator: inout G) throws -> String? {
+        var drawn: String?
+        try queue.inTransaction(.immediate) { db in
+            let shown = Set(try String.fetchAll(db, sql: "SELECT content_id FROM rotation_shown"))
+            let last = try String.fetchOne(db, sql: "SELECT last_content_id FROM rotation_state WHERE id = 1")
+            let draw = ShuffleBag.draw(candidates: candidates, shown: shown, last: last, using: &generator)
+            if draw.refilled {
+                try db.execute(sql: "DELETE FROM rotation_shown")
+            }
+            if let id = draw.id {
+                try db.execute(sql: "INSERT OR IGNORE INTO rotation_shown (content_id) VALUES (?)", arguments: [id])
+                try db.execute(sql: "INSERT OR REPLACE INTO rotation_state (id, last_content_id) VALUES (1, ?)",
+                               arguments: [id])
+            }
+            drawn = draw.id
+            return .commit
+        }
+        return drawn
+    }
+
+    public func integrityCheck() throws -> String {
+        try queue.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }
+    }
+}

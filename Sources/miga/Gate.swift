@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import MigaCore
+
+struct Gate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Pause before running a command: a quote, a countdown, then Exit, Read Next or Open.",
+        discussion: """
+            Keys: e, Esc, q or Ctrl-C  Exit (nothing runs; exit status 0)
+                  n or Space           Read Next
+                  o or Enter           Open (after the countdown)
+
+            On Open the command replaces miga (its exit status is the app's); with --detach it \
+            starts in its own session and miga returns at once. Without a terminal, miga opens \
+            one (setting `terminal`, $TERMINAL, xdg-terminal-exec, x-terminal-emulator, …) or, \
+            failing that, opens the app without a pause and says why. So does a broken config.
+
+            Examples:
+              miga gate --app discord -- discord
+              miga gate --app discord -- /usr/bin/env printf '%s\\n' one "two words" ''
+              miga gate --app chat --detach -- hexchat --existing
+              TERM=dumb miga gate -- mumble     # plain mode, readable by screen readers
+            """
+    )
+
+    @Option(help: ArgumentHelp("Name of the app, for events and its own timer (default: the command's name).",
+                               valueName: "name"))
+    var app: String?
+
+    @Flag(help: "Start the command detached (own session, no terminal) and return at once.")
+    var detach = false
+
+    @Flag(help: "Plain text instead of the full screen (automatic when TERM=dumb).")
+    var plain = false
+
+    @Argument(parsing: .postTerminator, help: ArgumentHelp("The command to run on Open, after --.", valueName: "command"))
+    var command: [String] = []
+
+    func run() throws {
+        let context: MigaContext
+        do {
+            context = try MigaContext.live()
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let status = Gatekeeper(context: context).run(
+            GateRequest(app: app, command: command, detach: detach, plain: plain))
+        throw ExitCode(status)
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+import MigaCore
+
+@main
+struct Miga: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "miga",
+        abstract: "A calm, short pause before the apps you open on autopilot.",
+        discussion: """
+            miga shows a quote or a short read and a 15–45 s countdown before an app opens, \
+            then lets you choose: Exit (the win), Read Next, or Open. Everything stays on \
+            this machine.
+
+            Examples:
+              miga gate --app discord -- discord
+              miga gate --app reddit -- firefox https://reddit.com
+              miga gate --plain -- /usr/bin/env printf '%s\\n' one "two words"
+            """,
+        version: MigaVersion.current,
+        subcommands: [Gate.self]
+    )
+}
