@@ -74,7 +74,11 @@ public struct ConfigLoader {
                 reader.warn(key, "unknown key \"\(key)\" ignored")
             }
         }
-        return Result(config: config, warnings: reader.warnings)
+        // TOMLKit lists keys alphabetically; the person reads the file top to bottom.
+        let ordered = reader.warnings.enumerated().sorted {
+            ($0.element.line ?? .max, $0.offset) < ($1.element.line ?? .max, $1.offset)
+        }
+        return Result(config: config, warnings: ordered.map(\.element.text))
     }
 }
 
@@ -82,7 +86,7 @@ public struct ConfigLoader {
 private struct Reader {
     let path: String
     let lines: [String]
-    var warnings: [String] = []
+    var warnings: [(line: Int?, text: String)] = []
 
     /// TOMLKit does not report where a value sits, so find the line assigning `key`: for a
     /// dotted key like `apps.discord.timer_seconds`, inside its `[apps.discord]` table.
@@ -109,8 +113,12 @@ private struct Reader {
     }
 
     mutating func warn(_ key: String, _ problem: String) {
-        let location = line(of: key).map { "\(path):\($0)" } ?? path
-        warnings.append("\(location): \(problem)")
+        let number = line(of: key)
+        warnings.append((number, "\(number.map { "\(path):\($0)" } ?? path): \(problem)"))
+    }
+
+    mutating func warnFile(_ problem: String) {
+        warnings.append((nil, "\(path): \(problem)"))
     }
 
     mutating func integer(_ value: TOMLValueConvertible, key: String, range: ClosedRange<Int>, default fallback: Int) -> Int {
@@ -171,11 +179,11 @@ private struct Reader {
 
     mutating func app(_ name: String, _ value: TOMLValueConvertible?) -> MigaConfig.App? {
         guard MigaConfig.isValidAppName(name) else {
-            warnings.append("\(path): app name \"\(name)\" may only use letters, digits and . _ + -; ignoring it")
+            warnFile("app name \"\(name)\" may only use letters, digits and . _ + -; ignoring it")
             return nil
         }
         guard let table = value?.table else {
-            warnings.append("\(path): [apps.\(name)] must be a table; ignoring it")
+            warnFile("[apps.\(name)] must be a table; ignoring it")
             return nil
         }
         var app = MigaConfig.App(name: name, command: name)

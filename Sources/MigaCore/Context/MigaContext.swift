@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 
 /// Every side effect miga has, in one value: the real one in the executable, a fake one in tests.
@@ -10,6 +13,8 @@ public struct MigaContext {
     public var executablePath: String
     /// Where one-line messages for the person go (stderr in the real thing).
     public var messages: any MessageSink
+    /// Standard input and output are both a terminal, so the gateway can be shown in place.
+    public var hasTerminal: Bool
 
     public init(
         clock: any MigaClock,
@@ -17,7 +22,8 @@ public struct MigaContext {
         paths: MigaPaths,
         launcher: any ProcessLauncher,
         executablePath: String,
-        messages: any MessageSink
+        messages: any MessageSink,
+        hasTerminal: Bool
     ) {
         self.clock = clock
         self.environment = environment
@@ -25,6 +31,7 @@ public struct MigaContext {
         self.launcher = launcher
         self.executablePath = executablePath
         self.messages = messages
+        self.hasTerminal = hasTerminal
     }
 
     /// The context of the running process.
@@ -39,7 +46,8 @@ public struct MigaContext {
             paths: try MigaPaths(environment: environment),
             launcher: SystemLauncher(),
             executablePath: LinuxSystem.currentExecutablePath() ?? CommandLine.arguments[0],
-            messages: StandardErrorSink()
+            messages: StandardErrorSink(),
+            hasTerminal: LinuxSystem.isTerminal(STDIN_FILENO) && LinuxSystem.isTerminal(STDOUT_FILENO)
         )
     }
 }

@@ -76,7 +76,7 @@ public final class Gatekeeper {
             }
         }
 
-        guard LinuxSystem.isTerminal(STDIN_FILENO), LinuxSystem.isTerminal(STDOUT_FILENO) else {
+        guard context.hasTerminal else {
             return handOffToTerminalEmulator(request, app: app, config: config, store: store, resolver: resolver, launch: launch)
         }
 
@@ -177,7 +177,8 @@ public final class Gatekeeper {
     private func failOpen(app: String, reason: String, problem: String, store: EventStore?, launch: Launch) -> Int32 {
         let message = "miga: \(problem) — opening \(app) without a pause"
         context.messages.say(message)
-        if let store {
+        // Record why, even when the config was the problem; the store has its own failures.
+        if let store = store ?? (try? EventStore(path: context.paths.database)) {
             record(.gatewaySkipped, app: app, detail: Event.reasonDetail(reason), store: store)
         }
         notifyDesktop(message)

@@ -93,8 +93,16 @@ public struct GatewayScreen {
         let exitKey = "[e] Exit"
         let nextKey = "[n] Read Next"
         let openKey = "[o] \(open)"
+        let styledOpen = left > 0 ? dim(openKey) : bold(openKey)
         let choices = "\(exitKey)   \(nextKey)   \(openKey)"
-        add(choices, styled: tint("1;32", exitKey) + "   " + nextKey + "   " + (left > 0 ? dim(openKey) : bold(openKey)))
+        if DisplayWidth.of(choices) <= width {
+            add(choices, styled: tint("1;32", exitKey) + "   " + nextKey + "   " + styledOpen)
+        } else {
+            // A narrow terminal: one choice per line rather than running off the edge.
+            add(exitKey, styled: tint("1;32", exitKey))
+            add(nextKey)
+            add(openKey, styled: styledOpen)
+        }
         if let notice = session.notice {
             add("")
             for line in TextLayout.wrap(notice, width: width) { add(line, styled: tint("33", line)) }

@@ -1,0 +1,90 @@
+import XCTest
+@testable import MigaCore
+
+final class CommandResolverTests: XCTestCase {
+    func testSkipsTheShimFolderByRealPath() throws {
+        let root = try TemporaryDirectory()
+        let shim = try root.write("#!/bin/sh\n", to: "data/miga/bin/discord", mode: 0o755)
+        let real = try root.write("#!/bin/sh\n", to: "usr/bin/discord", mode: 0o755)
+        // The same shim folder reached through a symlink and a `..` detour.
+        try FileManager.default.createSymbolicLink(atPath: root.path + "/alias", withDestinationPath: root.path + "/data/miga/bin")
+        let shimFolder = (shim as NSString).deletingLastPathComponent
+        let path = [root.path + "/alias", root.path + "/data/miga/../miga/bin", shimFolder, root.path + "/usr/bin"].joined(separator: ":")
+        let resolver = CommandResolver(searchPath: path, skipping: [shimFolder])
+        XCTAssertEqual(try resolver.resolve(["discord", "--x"]), ResolvedCommand(executable: root.path + "/usr/bin/discord", arguments: ["discord", "--x"]))
+        XCTAssertEqual(resolver.lookUp("discord"), real)
+    }
+
+    func testSymlinkIntoTheShimFolderIsSkippedToo() throws {
+        let root = try TemporaryDirectory()
+        let shim = try root.write("#!/bin/sh\n", to: "shims/app", mode: 0o755)
+        try FileManager.default.createDirectory(atPath: root.path + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: root.path + "/bin/app", withDestinationPath: shim)
+        let real = try root.write("#!/bin/sh\n", to: "real/app", mode: 0o755)
+        let resolver = CommandResolver(searchPath: "\(root.path)/bin:\(root.path)/real", skipping: [root.path + "/shims"])
+        XCTAssertEqual(resolver.lookUp("app"), real)
+    }
+
+    func testNonExecutablesAndFoldersAreNotCommands() throws {
+        let root = try TemporaryDirectory()
+        _ = try root.write("data", to: "a/tool", mode: 0o644)
+        try FileManager.default.createDirectory(atPath: root.path + "/b/tool", withIntermediateDirectories: true)
+        let real = try root.write("#!/bin/sh\n", to: "c/tool", mode: 0o755)
+        let resolver = CommandResolver(searchPath: "\(root.path)/a:\(root.path)/b:\(root.path)/c", skipping: [])
+        XCTAssertEqual(resolver.lookUp("tool"), real)
+    }
+
+    func testNotFoundAndExplicitPaths() {
+        let resolver = CommandResolver(searchPath: "/nonexistent", skipping: [])
+        XCTAssertThrowsError(try resolver.resolve(["no-such-tool-x"])) { error in
+            XCTAssertEqual(error as? GateError, .commandNotFound("no-such-tool-x"))
+        }
+        XCTAssertThrowsError(try resolver.resolve([])) { XCTAssertEqual($0 as? GateError, .noCommand) }
+        XCTAssertEqual(try resolver.resolve(["./run", "a"]), ResolvedCommand(executable: "./run", arguments: ["./run", "a"]))
+    }
+}
+
+final class TerminalEmulatorsTests: XCTestCase {
+    func testDesignOrderAndEachEmulatorsFlag() throws {
+        let argv = ["/usr/bin/miga", "gate", "--", "x"]
+        let root = try TemporaryDirectory()
+        var installed = ["xterm", "kitty", "gnome-terminal", "x-terminal-emulator", "xdg-terminal-exec"]
+        for name in installed { _ = try root.write("#!/bin/sh\n", to: "bin/\(name)", mode: 0o755) }
+        var expected: [[String]] = [
+            ["xdg-terminal-exec"], ["x-terminal-emulator", "-e"], ["gnome-terminal", "--"], ["kitty"], ["xterm", "-e"],
+        ]
+        while !installed.isEmpty {
+            let emulators = TerminalEmulators(setting: "", environment: [:],
+                                              resolver: CommandResolver(searchPath: root.path + "/bin", skipping: []))
+            let command = try XCTUnwrap(emulators.command(running: argv))
+            XCTAssertEqual(command.arguments, expected[0] + argv)
+            XCTAssertEqual(command.executable, root.path + "/bin/" + expected[0][0])
+            let name = expected.removeFirst()[0]
+            try FileManager.default.removeItem(atPath: root.path + "/bin/" + name)
+            installed.removeAll { $0 == name }
+        }
+        let none = TerminalEmulators(setting: "", environment: [:], resolver: CommandResolver(searchPath: root.path + "/bin", skipping: []))
+        XCTAssertNil(none.command(running: argv))
+    }
+
+    func testSettingThenTERMINALComeFirst() throws {
+        let root = try TemporaryDirectory()
+        for name in ["xterm", "foot", "mine"] { _ = try root.write("#!/bin/sh\n", to: "bin/\(name)", mode: 0o755) }
+        let resolver = CommandResolver(searchPath: root.path + "/bin", skipping: [])
+        let fromSetting = TerminalEmulators(setting: "foot", environment: ["TERMINAL": "xterm"], resolver: resolver)
+        XCTAssertEqual(fromSetting.command(running: ["m"])?.arguments, ["foot", "m"])
+        let spelledOut = TerminalEmulators(setting: "mine --run-this", environment: [:], resolver: resolver)
+        XCTAssertEqual(spelledOut.command(running: ["m"])?.arguments, ["mine", "--run-this", "m"])
+        let fromEnvironment = TerminalEmulators(setting: "", environment: ["TERMINAL": "mine"], resolver: resolver)
+        XCTAssertEqual(fromEnvironment.command(running: ["m"])?.arguments, ["mine", "-e", "m"])
+        let missingSetting = TerminalEmulators(setting: "alacritty", environment: [:], resolver: resolver)
+        XCTAssertEqual(missingSetting.command(running: ["m"])?.arguments, ["foot", "m"], "falls through to what exists")
+    }
+
+    func testGraphicalSession() {
+        let resolver = CommandResolver(searchPath: "", skipping: [])
+        XCTAssertFalse(TerminalEmulators(setting: "", environment: [:], resolver: resolver).graphicalSessionPresent)
+        XCTAssertTrue(TerminalEmulators(setting: "", environment: ["WAYLAND_DISPLAY": "wayland-0"], resolver: resolver).graphicalSessionPresent)
+        XCTAssertTrue(TerminalEmulators(setting: "", environment: ["DISPLAY": ":0"], resolver: resolver).graphicalSessionPresent)
+    }
+}

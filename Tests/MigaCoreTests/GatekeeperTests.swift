@@ -1,0 +1,128 @@
+import XCTest
+@testable import MigaCore
+
+/// The gate's decisions (pass-through, grace, fail-open, hand-off) with a fake launcher and
+/// clock in a temporary XDG tree. The interactive front ends are covered by MigaCLITests.
+final class GatekeeperTests: XCTestCase {
+    var root: TemporaryDirectory!
+    var clock: FakeClock!
+    var launcher: FakeLauncher!
+    var messages: CollectingSink!
+
+    override func setUpWithError() throws {
+        root = try TemporaryDirectory()
+        clock = FakeClock()
+        launcher = FakeLauncher()
+        messages = CollectingSink()
+        _ = try root.write("#!/bin/sh\n", to: "usr/bin/chat", mode: 0o755)
+        _ = try root.write("#!/bin/sh\n", to: "usr/bin/fake-term", mode: 0o755)
+    }
+
+    func gatekeeper(environment extra: [String: String] = [:], hasTerminal: Bool = false) -> (Gatekeeper, MigaPaths) {
+        var environment = ["HOME": root.path + "/home", "PATH": root.path + "/usr/bin"]
+        environment.merge(extra) { $1 }
+        let paths = try! MigaPaths(environment: environment)
+        let context = MigaContext(clock: clock, environment: environment, paths: paths, launcher: launcher,
+                                  executablePath: "/opt/miga/bin/miga", messages: messages, hasTerminal: hasTerminal)
+        return (Gatekeeper(context: context), paths)
+    }
+
+    func events(_ paths: MigaPaths) throws -> [Event] { try EventStore(path: paths.database).allEvents() }
+
+    func testInsideAGateEverythingPassesStraightThrough() throws {
+        let (gate, paths) = gatekeeper(environment: ["MIGA_GATED": "1"])
+        XCTAssertEqual(gate.run(GateRequest(app: "chat", command: ["chat", "--x", ""])), 126)
+        XCTAssertEqual(launcher.calls.count, 1)
+        XCTAssertEqual(launcher.calls[0].command, ResolvedCommand(executable: root.path + "/usr/bin/chat", arguments: ["chat", "--x", ""]))
+        XCTAssertEqual(launcher.calls[0].environment["MIGA_GATED"], "1")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: paths.database), "a pass-through touches no database")
+    }
+
+    func testMalformedConfigFailsOpenWithItsLineAndRecordsWhy() throws {
+        let (gate, paths) = gatekeeper()
+        _ = try root.write("timer_seconds = 30\ngrace_minutes = \n", to: "home/.config/miga/config.toml")
+        _ = gate.run(GateRequest(app: "chat", command: ["chat"], detach: true))
+        XCTAssertEqual(launcher.calls.map(\.command.arguments), [["chat"]])
+        XCTAssertTrue(launcher.calls[0].detached)
+        XCTAssertEqual(messages.lines.count, 1, messages.lines.joined(separator: "\n"))
+        XCTAssertTrue(messages.lines[0].contains("config.toml:2:"), messages.lines[0])
+        XCTAssertTrue(messages.lines[0].hasSuffix("opening chat without a pause"))
+        let recorded = try events(paths)
+        XCTAssertEqual(recorded.map(\.type), [.gatewaySkipped])
+        XCTAssertEqual(recorded[0].detail, #"{"reason":"config_error"}"#)
+        XCTAssertEqual(recorded[0].utcOffsetMinutes, 60)
+        XCTAssertEqual(recorded[0].timestamp, 1_795_000_000_000)
+    }
+
+    func testNoTerminalAndNoGraphicalSessionFailsOpen() throws {
+        let (gate, paths) = gatekeeper()
+        _ = gate.run(GateRequest(app: "chat", command: ["chat", "a b"]))
+        XCTAssertEqual(launcher.calls.map(\.command.arguments), [["chat", "a b"]])
+        XCTAssertFalse(launcher.calls[0].detached, "without --detach the app is exec'd")
+        XCTAssertEqual(try events(paths).map(\.detail), [#"{"reason":"no_terminal"}"#])
+    }
+
+    func testNoTerminalWithAGraphicalSessionOpensOneRunningADetachedGate() throws {
+        let (gate, paths) = gatekeeper(environment: ["DISPLAY": ":0", "TERMINAL": "fake-term"])
+        XCTAssertEqual(gate.run(GateRequest(app: "chat", command: ["chat", "--flag", "a b"], plain: true)), 0)
+        XCTAssertEqual(launcher.calls.count, 1)
+        XCTAssertTrue(launcher.calls[0].detached)
+        XCTAssertEqual(launcher.calls[0].command.arguments, [
+            "fake-term", "-e", "/opt/miga/bin/miga", "gate", "--app", "chat", "--detach", "--plain", "--", "chat", "--flag", "a b",
+        ])
+        XCTAssertNil(launcher.calls[0].environment["MIGA_GATED"], "the inner gate must not pass through")
+        XCTAssertEqual(try events(paths), [], "the inner gate records the session")
+    }
+
+    func testGraceAfterAnOpenPassesThroughThenExpires() throws {
+        let (gate, paths) = gatekeeper(environment: ["DISPLAY": ""])
+        let store = try EventStore(path: paths.database)
+        try store.record(Event(timestamp: Int64(clock.wall.timeIntervalSince1970 * 1000), utcOffsetMinutes: 60,
+                               session: "before", type: .openSelected, app: "chat", waitMilliseconds: 30_000))
+        clock.advance(seconds: 4 * 60 + 59)
+        _ = gate.run(GateRequest(app: "chat", command: ["chat"]))
+        XCTAssertEqual(try events(paths).map(\.type), [.openSelected, .gracePass])
+        XCTAssertEqual(launcher.calls.count, 1)
+
+        clock.advance(seconds: 2) // now past the default 5 minutes
+        _ = gate.run(GateRequest(app: "chat", command: ["chat"]))
+        XCTAssertEqual(try events(paths).map(\.type), [.openSelected, .gracePass, .gatewaySkipped],
+                       "after grace the gate runs again (here: no terminal, so it fails open)")
+
+        _ = gatekeeper().0.run(GateRequest(app: "other", command: ["chat"]))
+        XCTAssertEqual(try events(paths).last?.type, .gatewaySkipped, "grace is per app")
+    }
+
+    func testGraceZeroDisablesIt() throws {
+        let (gate, paths) = gatekeeper()
+        _ = try root.write("grace_minutes = 0\n", to: "home/.config/miga/config.toml")
+        try EventStore(path: paths.database).record(Event(timestamp: Int64(clock.wall.timeIntervalSince1970 * 1000),
+                                                          utcOffsetMinutes: 0, session: "s", type: .openSelected, app: "chat"))
+        _ = gate.run(GateRequest(app: "chat", command: ["chat"]))
+        XCTAssertEqual(try events(paths).map(\.type), [.openSelected, .gatewaySkipped])
+    }
+
+    func testUnusableDatabaseFailsOpen() throws {
+        let (gate, paths) = gatekeeper()
+        _ = try root.write(String(repeating: "not sqlite ", count: 200), to: "home/.local/share/miga/miga.sqlite3")
+        _ = gate.run(GateRequest(app: "chat", command: ["chat"]))
+        XCTAssertEqual(launcher.calls.count, 1)
+        XCTAssertTrue(messages.lines.first?.contains("is not a miga database") == true, messages.lines.joined())
+        XCTAssertTrue(try String(contentsOfFile: paths.database, encoding: .utf8).hasPrefix("not sqlite"))
+    }
+
+    func testUsageErrors() {
+        let (gate, _) = gatekeeper()
+        XCTAssertEqual(gate.run(GateRequest(command: [])), 64)
+        XCTAssertEqual(gate.run(GateRequest(app: "bad/name", command: ["chat"])), 64)
+        XCTAssertTrue(messages.lines.last?.contains("--app bad-name") == true, messages.lines.joined())
+        XCTAssertEqual(gate.run(GateRequest(command: ["no-such-command-x"])), 127)
+        XCTAssertEqual(launcher.calls, [])
+    }
+
+    func testAppNameDefaultsToTheCommandsName() throws {
+        let (gate, paths) = gatekeeper()
+        _ = gate.run(GateRequest(command: [root.path + "/usr/bin/chat"]))
+        XCTAssertEqual(try events(paths).map(\.app), ["chat"])
+    }
+}

@@ -1,0 +1,78 @@
+import XCTest
+@testable import MigaCore
+
+final class GatewayScreenTests: XCTestCase {
+    let start: UInt64 = 1_000_000_000
+
+    func plainText(_ frame: String) -> String {
+        frame.replacingOccurrences(of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: "\n", options: .regularExpression)
+    }
+
+    func testFrameShowsAppItemAuthorCountdownCueAndChoices() {
+        let item = ContentItem(id: "q", kind: .quote, category: "c", text: "You can't stop the waves, but you can learn to surf.", author: "Jon Kabat-Zinn")
+        let session = GatewaySession(app: "discord", timerSeconds: 30, item: item, startedAt: start)
+        let screen = GatewayScreen(style: GatewayStyle(color: true, breathing: true, animations: true))
+        let text = plainText(screen.frame(for: session, at: start + 5_500_000_000, columns: 100, rows: 30))
+        for expected in ["miga · discord", "“You can't stop the waves, but you can learn to surf.”", "— Jon Kabat-Zinn",
+                         "25 s", "Hold ●●○○", "[e] Exit", "[n] Read Next", "[o] Open in 25 s"] {
+            XCTAssertTrue(text.contains(expected), "missing \(expected) in\n\(text)")
+        }
+    }
+
+    func testBreathingIsBoxFourFourFourFour() {
+        XCTAssertEqual(GatewayScreen.breathingPhase(elapsedMilliseconds: 0).label, "Breathe in")
+        XCTAssertEqual(GatewayScreen.breathingPhase(elapsedMilliseconds: 4_000).label, "Hold")
+        XCTAssertEqual(GatewayScreen.breathingPhase(elapsedMilliseconds: 8_000).label, "Breathe out")
+        XCTAssertEqual(GatewayScreen.breathingPhase(elapsedMilliseconds: 12_999).label, "Hold")
+        XCTAssertEqual(GatewayScreen.breathingPhase(elapsedMilliseconds: 16_000).label, "Breathe in")
+        XCTAssertEqual(GatewayScreen.breathingPhase(elapsedMilliseconds: 6_500).count, 3)
+    }
+
+    func testNoColorMeansNoColourCodesAndBreathingOffHidesTheCue() {
+        let session = GatewaySession(app: "a", timerSeconds: 15, item: .sample("x"), startedAt: start)
+        let config = { () -> MigaConfig in var c = MigaConfig(); c.breathing = .off; return c }()
+        let style = GatewayStyle(config: config, environment: ["NO_COLOR": "1"])
+        XCTAssertFalse(style.color)
+        let frame = GatewayScreen(style: style).frame(for: session, at: start, columns: 80, rows: 24)
+        XCTAssertNil(frame.range(of: "\u{1B}\\[[0-9;]*3[0-9]m", options: .regularExpression), "a colour code despite NO_COLOR")
+        XCTAssertFalse(plainText(frame).contains("Breathe"))
+        XCTAssertTrue(GatewayStyle(config: MigaConfig(), environment: ["NO_COLOR": ""]).color, "empty NO_COLOR does not count")
+    }
+
+    func testUnlockedAndNoticeLines() {
+        var session = GatewaySession(app: "a", timerSeconds: 15, item: .sample("x"), startedAt: start)
+        _ = session.choose(.open, at: start + 1_000_000_000)
+        let screen = GatewayScreen(style: GatewayStyle(color: false, breathing: false, animations: false))
+        XCTAssertTrue(plainText(screen.frame(for: session, at: start + 1_000_000_000, columns: 80, rows: 24)).contains("Open unlocks in 14 s"))
+        XCTAssertTrue(plainText(screen.frame(for: session, at: start + 15_000_000_000, columns: 80, rows: 24)).contains("[o] Open\n") ||
+                      plainText(screen.frame(for: session, at: start + 15_000_000_000, columns: 80, rows: 24)).hasSuffix("[o] Open"))
+    }
+
+    func testWrappingRespectsWidthIncludingWideCharacters() {
+        let text = "这是一个很长的句子用来测试宽字符的换行是否正确 and some words that go on and on beyond the width"
+        for width in [10, 20, 33] {
+            for line in TextLayout.wrap(text, width: width) {
+                XCTAssertLessThanOrEqual(DisplayWidth.of(line), width, "\(line)")
+            }
+        }
+        XCTAssertEqual(TextLayout.wrap("one two three", width: 7), ["one two", "three"])
+        XCTAssertEqual(TextLayout.wrap("a\n\nb", width: 7), ["a", "", "b"])
+        XCTAssertEqual(DisplayWidth.of("宽"), 2)
+    }
+
+    func testNarrowTerminalNeverOverflows() {
+        let session = GatewaySession(app: "discord", timerSeconds: 30, item: .sample("x"), startedAt: start)
+        let screen = GatewayScreen(style: GatewayStyle(color: false, breathing: true, animations: true))
+        for columns in [30, 40, 72, 200] {
+            let widest = screen.lines(for: session, at: start, columns: columns, rows: 24).map(\.width).max() ?? 0
+            XCTAssertLessThanOrEqual(widest, columns, "columns \(columns)")
+            XCTAssertLessThanOrEqual(widest, GatewayScreen.maxTextWidth)
+        }
+    }
+
+    func testCelebrationOrdinals() {
+        XCTAssertEqual((1...4).map(Celebration.ordinal) + [11, 12, 13, 21, 22, 103, 111].map(Celebration.ordinal),
+                       ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd", "111th"])
+        XCTAssertTrue(Celebration.message(exitsInLastSevenDays: 3).contains("3rd exit in the last 7 days"))
+    }
+}
