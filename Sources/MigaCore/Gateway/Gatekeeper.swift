@@ -71,7 +71,9 @@ public final class Gatekeeper {
         if config.graceMinutes > 0, let last = try? store.lastOpen(app: app) {
             let since = context.clock.now().timeIntervalSince(last)
             if since >= 0, since < Double(config.graceMinutes * 60) {
-                record(.gracePass, app: app, store: store)
+                if let problem = record(.gracePass, app: app, store: store) {
+                    context.messages.say("miga: could not record the grace pass: \(problem)")
+                }
                 return launch.run()
             }
         }
@@ -178,8 +180,13 @@ public final class Gatekeeper {
         let message = "miga: \(problem) — opening \(app) without a pause"
         context.messages.say(message)
         // Record why, even when the config was the problem; the store has its own failures.
-        if let store = store ?? (try? EventStore(path: context.paths.database)) {
-            record(.gatewaySkipped, app: app, detail: Event.reasonDetail(reason), store: store)
+        do {
+            let store = try store ?? EventStore(path: context.paths.database)
+            if let problem = record(.gatewaySkipped, app: app, detail: Event.reasonDetail(reason), store: store) {
+                context.messages.say("miga: could not record that: \(problem)")
+            }
+        } catch {
+            if store == nil, reason != "database_error" { context.messages.say("miga: could not record that: \(error)") }
         }
         notifyDesktop(message)
         return launch.run()

@@ -59,39 +59,47 @@ public final class GatewayTUI {
     /// Runs the gateway until a choice is made. On Exit, `celebration` (when given) supplies the
     /// message for the short celebration, shown before the terminal is handed back.
     public func run(celebration: (() -> String)? = nil) throws -> GatewayEnding {
+        // Only this first step may throw (and so fail open): nothing has been shown yet.
+        // Once the gate is on screen, losing the terminal means the window went away, which
+        // is an abandon: it never opens the app.
         try terminal.enter()
         defer { terminal.restore() }
         var abandonSignal: Int32?
+        func abandon(_ signal: Int32) {
+            abandonSignal = abandonSignal ?? signal
+            driver.abandon(at: clock.monotonicNanoseconds())
+        }
         draw()
         while driver.outcome == nil {
             let now = clock.monotonicNanoseconds()
             driver.tick(at: now)
             // Wake at the next whole second of the countdown, when the frame changes.
             let intoSecond = driver.session.elapsedMilliseconds(at: now) % 1000
-            let (bytes, signalReady) = terminal.wait(signalFD: signals.readFD,
-                                                     timeoutMilliseconds: Int32(max(10, 1000 - intoSecond)))
+            let wakeup = terminal.wait(signalFD: signals.readFD, timeoutMilliseconds: Int32(max(10, 1000 - intoSecond)))
             let at = clock.monotonicNanoseconds()
-            if signalReady {
-                for signal in signals.drain() {
+            if wakeup.signalReady {
+                for signal in signals.drain() where driver.outcome == nil {
                     switch signal {
                     case SIGINT:
                         driver.choose(.exit, at: at)
                     case SIGHUP, SIGTERM, SIGQUIT:
-                        abandonSignal = abandonSignal ?? signal
-                        driver.abandon(at: at)
+                        abandon(signal)
                     case SIGTSTP:
-                        try suspend()
+                        if !suspend() { abandon(SIGHUP) }
                     case SIGCONT:
-                        try terminal.enter() // Someone else stopped us; the shell may have reset the tty.
+                        // Stopped and continued by someone else: the shell may have reset the
+                        // tty. On a hang-up the kernel sends SIGCONT too, and this fails.
+                        if (try? terminal.enter()) == nil { abandon(SIGHUP) }
                     default:
                         break // SIGWINCH: the redraw below re-lays out for the new size.
                     }
                 }
             }
-            for key in Self.keys(from: bytes) where driver.outcome == nil {
+            if wakeup.hungUp, driver.outcome == nil { abandon(SIGHUP) }
+            for key in Self.keys(from: wakeup.bytes) where driver.outcome == nil {
                 switch key {
                 case .choice(let choice): driver.choose(choice, at: at)
-                case .suspend: try suspend()
+                case .suspend: if !suspend() { abandon(SIGHUP) }
                 case .redraw: break
                 }
             }
@@ -104,11 +112,13 @@ public final class GatewayTUI {
     }
 
     /// Ctrl-Z: give the shell a sane terminal, stop, and take the screen back on resume.
-    private func suspend() throws {
+    /// false when the terminal is gone on resume.
+    private func suspend() -> Bool {
         terminal.restore()
         SignalPipe.suspendSelf()
-        try terminal.enter()
+        guard (try? terminal.enter()) != nil else { return false }
         draw()
+        return true
     }
 
     private func draw() {
@@ -125,8 +135,8 @@ public final class GatewayTUI {
             let size = terminal.size
             terminal.write(screen.celebrationFrame(step: step, steps: steps, message: message,
                                                    columns: size.columns, rows: size.rows))
-            let (_, signalReady) = terminal.wait(signalFD: signals.readFD, timeoutMilliseconds: step == steps ? 500 : 180)
-            if signalReady { _ = signals.drain(); return }
+            let wakeup = terminal.wait(signalFD: signals.readFD, timeoutMilliseconds: step == steps ? 500 : 180)
+            if wakeup.signalReady || wakeup.hungUp { _ = signals.drain(); return }
         }
     }
 }

@@ -66,7 +66,12 @@ public final class PlainGateway {
                     }
                 }
             }
-            guard driver.outcome == nil, fds[0].revents & Int16(POLLIN | POLLHUP) != 0 else { continue }
+            if driver.outcome == nil, fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+                // The terminal went away (Ctrl-D never raises POLLHUP): an abandon, not an Exit.
+                abandonSignal = abandonSignal ?? SIGHUP
+                driver.abandon(at: at)
+            }
+            guard driver.outcome == nil, fds[0].revents & Int16(POLLIN) != 0 else { continue }
             let line: String?
             if prompting {
                 pendingLine = nil

@@ -85,28 +85,44 @@ public final class LinuxTerminal {
         }
     }
 
-    /// Waits up to `timeoutMilliseconds` for input or a signal; returns (input bytes, signalReady).
-    public func wait(signalFD: Int32, timeoutMilliseconds: Int32) -> (bytes: [UInt8], signalReady: Bool) {
+    /// What one wait on the terminal brought.
+    public struct Wakeup {
+        public var bytes: [UInt8] = []
+        public var signalReady = false
+        /// The terminal went away (window closed, ssh dropped): POLLHUP, EIO or end of input.
+        public var hungUp = false
+    }
+
+    /// Waits up to `timeoutMilliseconds` for input, a signal, or the terminal going away.
+    public func wait(signalFD: Int32, timeoutMilliseconds: Int32) -> Wakeup {
         var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
-        let ready = poll(&fds, 2, timeoutMilliseconds)
-        guard ready > 0 else { return ([], false) }
-        var bytes: [UInt8] = []
-        if fds[0].revents & Int16(POLLIN) != 0 {
-            bytes = readAvailable()
+        var wakeup = Wakeup()
+        guard poll(&fds, 2, timeoutMilliseconds) > 0 else { return wakeup }
+        wakeup.signalReady = fds[1].revents & Int16(POLLIN) != 0
+        if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+            wakeup.hungUp = true
+        } else if fds[0].revents & Int16(POLLIN) != 0 {
+            guard let bytes = readAvailable() else {
+                wakeup.hungUp = true
+                return wakeup
+            }
+            wakeup.bytes = bytes
             // A lone ESC may be the start of an escape sequence split across reads.
             if bytes == [0x1B] {
                 var more = [pollfd(fd: input, events: Int16(POLLIN), revents: 0)]
-                if poll(&more, 1, 30) > 0 { bytes += readAvailable() }
+                if poll(&more, 1, 30) > 0 { wakeup.bytes += readAvailable() ?? [] }
             }
         }
-        return (bytes, fds[1].revents & Int16(POLLIN) != 0)
+        return wakeup
     }
 
-    private func readAvailable() -> [UInt8] {
+    /// nil when the terminal is gone (end of input or an I/O error).
+    private func readAvailable() -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 256)
         let count = read(input, &buffer, buffer.count)
-        return count > 0 ? Array(buffer[0..<count]) : []
+        if count < 0, errno == EAGAIN || errno == EINTR { return [] }
+        return count > 0 ? Array(buffer[0..<count]) : nil
     }
 
     deinit { restore() }

@@ -1,0 +1,179 @@
+import Foundation
+import XCTest
+import MigaCore
+
+/// The full-screen gateway, driven through a real terminal (tmux) with the built binary.
+final class GateTUITests: XCTestCase {
+    var home: MigaHome!
+
+    override func setUpWithError() throws {
+        home = try MigaHome()
+        try home.writeConfig("timer_seconds = 15\n")
+    }
+
+    /// Starts `miga gate --app discord -- recorder ARGS` in a terminal.
+    func startGate(_ arguments: [String] = ["--flag"], extra: [String: String] = [:], prefix: String = "") throws -> TmuxTerminal {
+        let command = "\(prefix)\(shellQuote(home.binary)) gate --app discord -- \(shellQuote(home.recorder)) "
+            + arguments.map(shellQuote).joined(separator: " ")
+        let terminal = try TmuxTerminal(home: home, command: command, environment: home.environment(extra))
+        terminal.waitFor("[e] Exit")
+        return terminal
+    }
+
+    func testExitJourney() throws {
+        let terminal = try startGate()
+        let screen = terminal.screen()
+        XCTAssertTrue(screen.contains("miga · discord"), screen)
+        XCTAssertTrue(screen.contains("Open in 1"), "countdown shown:\n\(screen)")
+        XCTAssertTrue(screen.contains("Breathe in"), "breathing cue shown:\n\(screen)")
+        let shownID = try XCTUnwrap(home.events().first?.contentID)
+        let shownItem = try XCTUnwrap(ContentLibrary.bundled().item(id: shownID))
+        let firstWords = shownItem.text.split(separator: " ").prefix(3).joined(separator: " ")
+        XCTAssertTrue(screen.contains(firstWords), "the recorded item (\(shownID)) is the one on screen:\n\(screen)")
+
+        try terminal.press("e")
+        terminal.waitFor("exit in the last 7 days")
+        let after = terminal.waitFor("STATUS=0")
+        XCTAssertTrue(after.contains("That's your first exit"), after)
+        terminal.assertTerminalRestored()
+
+        XCTAssertNil(home.recordedArguments(), "Exit must not run the app")
+        let events = try home.events()
+        XCTAssertEqual(events.map(\.type), [.sessionStart, .exitSelected])
+        XCTAssertEqual(Set(events.map(\.session)).count, 1)
+        XCTAssertEqual(events.map(\.app), ["discord", "discord"])
+        let wait = try XCTUnwrap(events[1].waitMilliseconds)
+        XCTAssertTrue((0..<15_000).contains(wait), "wait_ms \(wait)")
+    }
+
+    func testReadNextThenOpenLockedThenOpenAfterCountdownWithExactArguments() throws {
+        let arguments = ["--flag", "two words", "", "-", "--", "ünïcødé ✓ 宽", "\"quoted\" 'single'", "$HOME", "a\\b", "*", " lead"]
+        let terminal = try startGate(arguments)
+        let first = try XCTUnwrap(home.events().first?.contentID)
+
+        try terminal.press("n")
+        try eventually("a content_read event") { try home.events().contains { $0.type == .contentRead } }
+        let second = try XCTUnwrap(home.events().first { $0.type == .contentRead }?.contentID)
+        XCTAssertNotEqual(first, second, "Read Next shows another item")
+
+        try terminal.press("o")
+        terminal.waitFor("Open unlocks in")
+        XCTAssertNil(home.recordedArguments(), "Open is locked during the countdown")
+
+        terminal.waitFor("ready", timeout: 20)
+        try terminal.press("Enter")
+        terminal.waitFor("STATUS=0")
+        terminal.assertTerminalRestored()
+
+        XCTAssertEqual(home.recordedArguments(), arguments, "argv reaches the app byte for byte")
+        XCTAssertTrue(home.recordedInfo()?.hasPrefix("gated=1 ") == true, home.recordedInfo() ?? "")
+        let events = try home.events()
+        XCTAssertEqual(events.map(\.type), [.sessionStart, .contentRead, .gatewayCompleted, .openSelected])
+        XCTAssertEqual(events[0].contentID, first)
+        XCTAssertEqual(events[1].contentID, second)
+        let wait = try XCTUnwrap(events[3].waitMilliseconds)
+        XCTAssertGreaterThanOrEqual(wait, 15_000)
+    }
+
+    func testCtrlCIsExit() throws {
+        let terminal = try startGate()
+        try terminal.press("C-c")
+        terminal.waitFor("STATUS=0")
+        terminal.assertTerminalRestored()
+        XCTAssertNil(home.recordedArguments())
+        XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .exitSelected])
+    }
+
+    func testEscIsExitAndReducedMotionSkipsTheCelebration() throws {
+        try home.writeConfig("timer_seconds = 15\nanimations = false\nbreathing = \"off\"\n")
+        let terminal = try startGate(extra: ["NO_COLOR": "1"])
+        let cueLines = terminal.screen().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { line in ["Breathe in", "Hold", "Breathe out"].contains { line.hasPrefix($0) && line.count <= $0.count + 5 } }
+        XCTAssertEqual(cueLines, [], "breathing = off hides the cue")
+        try terminal.press("Escape")
+        let after = terminal.waitFor("STATUS=0", timeout: 3)
+        XCTAssertTrue(after.contains("exit in the last 7 days"), after)
+        XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .exitSelected])
+    }
+
+    func testClosingTheTerminalRecordsAbandonedAndNeverOpens() throws {
+        let terminal = try startGate()
+        try terminal.tmux(["kill-server"]) // the window closes: SIGHUP
+        try eventually("an abandoned event") { try home.events().contains { $0.type == .abandoned } }
+        XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .abandoned])
+        usleep(300_000)
+        XCTAssertNil(home.recordedArguments(), "a closed window never opens the app")
+    }
+
+    func testSIGTERMRecordsAbandonedAndRestoresTheTerminal() throws {
+        let terminal = try startGate(["sigterm-test"])
+        let pids = try home.run("/usr/bin/pgrep", ["-f", "gate --app discord -- \(home.recorder) sigterm-test"]).stdout
+        let pid = try XCTUnwrap(Int32(pids.split(separator: "\n").first ?? ""), "gate pid from: \(pids)")
+        kill(pid, SIGTERM)
+        try eventually("an abandoned event") { try home.events().contains { $0.type == .abandoned } }
+        let screen = terminal.waitFor("STATUS=")
+        XCTAssertTrue(screen.contains("STATUS=143"), "dies by SIGTERM, as the shell sees it:\n\(screen)")
+        terminal.assertTerminalRestored()
+        XCTAssertNil(home.recordedArguments())
+        XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .abandoned])
+    }
+
+    func testCtrlZSuspendsCleanlyAndFgResumes() throws {
+        let terminal = try TmuxTerminal(home: home, command: "exec bash --norc --noprofile -i",
+                                        environment: home.environment(["PS1": "$ "]))
+        terminal.waitFor("$")
+        try terminal.type("\(shellQuote(home.binary)) gate --app discord -- \(shellQuote(home.recorder)) x")
+        try terminal.press("Enter")
+        terminal.waitFor("[e] Exit")
+        try terminal.press("C-z")
+        terminal.waitFor("Stopped")
+        XCTAssertEqual(terminal.display("#{alternate_on} #{cursor_flag}"), "0 1", "suspended: main screen, cursor back")
+        try terminal.type("stty -a | grep -o -- '-*icanon\\|-*echo ' | tr '\\n' ,; echo")
+        try terminal.press("Enter")
+        let settings = terminal.waitFor("icanon,")
+        XCTAssertTrue(settings.contains("icanon,echo ,") && !settings.contains("-icanon"), settings)
+
+        try terminal.type("fg")
+        try terminal.press("Enter")
+        try eventually("the gateway to come back") { terminal.display("#{alternate_on}") == "1" && terminal.screen().contains("[e] Exit") }
+        try terminal.press("e")
+        try eventually("back on the main screen") { terminal.display("#{alternate_on}") == "0" && terminal.screen().contains("exit in the last 7 days") }
+        try terminal.type("echo STATUS=$?")
+        try terminal.press("Enter")
+        terminal.waitFor("STATUS=0")
+        XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .exitSelected])
+    }
+
+    func testMalformedConfigFailsOpenAtOnceInATerminalToo() throws {
+        try home.writeConfig("timer_seconds = 15\ngrace_minutes = = 3\n")
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) gate --app discord -- \(shellQuote(home.recorder)) ok",
+                                        environment: home.environment())
+        let screen = terminal.waitFor("STATUS=0")
+        XCTAssertTrue(screen.contains("config.toml:2:"), screen)
+        XCTAssertTrue(screen.contains("opening discord without a pause"), screen)
+        XCTAssertEqual(home.recordedArguments(), ["ok"])
+        let events = try home.events()
+        XCTAssertEqual(events.map(\.type), [.gatewaySkipped])
+        XCTAssertEqual(events.first?.detail, #"{"reason":"config_error"}"#)
+    }
+
+    func testOutOfRangeTimerIsReportedAndClamped() throws {
+        try home.writeConfig("timer_seconds = 50\n")
+        let terminal = try startGate()
+        XCTAssertTrue(terminal.screen().contains("Open in 45 s") || terminal.screen().contains("Open in 44 s"), terminal.screen())
+        try terminal.press("q")
+        let after = terminal.waitFor("STATUS=0")
+        XCTAssertTrue(after.contains("config.toml:1: timer_seconds = 50 is outside 15–45; using 45"), after)
+    }
+
+    func testResizeRelaysOut() throws {
+        let terminal = try startGate()
+        try terminal.tmux(["resize-window", "-t", "t", "-x", "44", "-y", "20"])
+        eventually("a narrow layout") { terminal.screen().contains("[n] Read Next\n") || terminal.screen().split(separator: "\n").contains { $0.hasSuffix("[n] Read Next") } }
+        for line in terminal.screen().split(separator: "\n") {
+            XCTAssertLessThanOrEqual(DisplayWidth.of(String(line)), 44)
+        }
+        try terminal.press("e")
+        terminal.waitFor("STATUS=0")
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import XCTest
+import MigaCore
+
+/// The built binary without a terminal: pass-through, grace, fail-open, hand-off to a
+/// terminal emulator, the recursion guard and --detach.
+final class GateWithoutTerminalTests: XCTestCase {
+    var home: MigaHome!
+
+    override func setUpWithError() throws {
+        home = try MigaHome()
+    }
+
+    func testNoTerminalAndNoDisplayFailsOpenWithOneLine() throws {
+        let output = try home.miga(["gate", "--app", "chat", "--", home.recorder, "a b", ""])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        XCTAssertEqual(home.recordedArguments(), ["a b", ""])
+        XCTAssertEqual(output.stderr.split(separator: "\n").count, 1, output.stderr)
+        XCTAssertTrue(output.stderr.contains("opening chat without a pause"), output.stderr)
+        let events = try home.events()
+        XCTAssertEqual(events.map(\.type), [.gatewaySkipped])
+        XCTAssertEqual(events[0].detail, #"{"reason":"no_terminal"}"#)
+    }
+
+    func testAppStatusIsPassedThroughExec() throws {
+        let output = try home.miga(["gate", "--", "/bin/sh", "-c", "exit 7"], environment: home.environment(["MIGA_GATED": "1"]))
+        XCTAssertEqual(output.status, 7, "after exec the process is the app")
+    }
+
+    func testGatedPassesStraightThroughWithoutTouchingAnything() throws {
+        let output = try home.miga(["gate", "--app", "chat", "--", home.recorder, "x"], environment: home.environment(["MIGA_GATED": "1"]))
+        XCTAssertEqual(output.status, 0)
+        XCTAssertEqual(output.stderr, "")
+        XCTAssertEqual(home.recordedArguments(), ["x"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.home + "/.local"), "nothing written in a pass-through")
+    }
+
+    func testGraphicalSessionOpensTheConfiguredTerminal() throws {
+        let terminal = try home.writeFile("bin/fake-term", mode: 0o755, """
+            #!/bin/sh
+            for a in "$@"; do printf '%s\\0' "$a"; done > "$(dirname "$0")/../terminal.argv"
+            """)
+        try home.writeConfig("terminal = \"\(terminal)\"\n")
+        let output = try home.miga(["gate", "--app", "chat", "--", "recorder", "--x", "a b"],
+                                   environment: home.environment(["DISPLAY": ":99", "PATH": home.root + "/bin:/usr/bin:/bin"]))
+        XCTAssertEqual(output.status, 0, output.stderr)
+        try eventually("the terminal emulator to start") { FileManager.default.fileExists(atPath: home.root + "/terminal.argv") }
+        let data = try XCTUnwrap(FileManager.default.contents(atPath: home.root + "/terminal.argv"))
+        let argv = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        XCTAssertEqual(argv, ["-e", home.binary, "gate", "--app", "chat", "--detach", "--", "recorder", "--x", "a b"])
+        XCTAssertNil(home.recordedArguments(), "the app waits for the gate in the new terminal")
+    }
+
+    func testGracePassAfterAnOpen() throws {
+        _ = try home.miga(["gate", "--app", "chat", "--", "/bin/true"]) // creates the database
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        try EventStore(path: home.database).record(Event(timestamp: now - 60_000, utcOffsetMinutes: 0, session: "earlier",
+                                                         type: .openSelected, app: "chat", waitMilliseconds: 20_000))
+        let output = try home.miga(["gate", "--app", "chat", "--", home.recorder, "again"])
+        XCTAssertEqual(output.status, 0)
+        XCTAssertEqual(output.stderr, "", "a grace pass is silent")
+        XCTAssertEqual(home.recordedArguments(), ["again"])
+        XCTAssertEqual(try home.events().map(\.type), [.gatewaySkipped, .openSelected, .gracePass])
+    }
+
+    /// A shim on PATH named like the app must not find itself: the gate skips miga's shim
+    /// folder (by real path, also through a symlink) and reaches the real program.
+    func testShimFolderIsSkippedNoRecursion() throws {
+        let shims = home.home + "/.local/share/miga/bin"
+        // The shim template from shell/, as `miga config apps add` will install it.
+        let template = try String(contentsOfFile: MigaHome.repository + "/shell/shim.sh", encoding: .utf8)
+        try home.writeFile("home/.local/share/miga/bin/chat", mode: 0o755, template
+            .replacingOccurrences(of: "@MIGA@", with: home.binary)
+            .replacingOccurrences(of: "@NAME@", with: "chat")
+            .replacingOccurrences(of: "@COMMAND@", with: "chat"))
+        try FileManager.default.createSymbolicLink(atPath: home.root + "/shim-alias", withDestinationPath: shims)
+        try home.writeFile("real/chat", mode: 0o755, "#!/bin/sh\nexec \(shellQuote(home.recorder)) \"$@\"\n")
+        let path = "\(home.root)/shim-alias:\(shims):\(home.root)/real:/usr/bin:/bin"
+        let output = try home.run(shims + "/chat", ["--flag", "a b"], environment: home.environment(["PATH": path]))
+        XCTAssertEqual(output.status, 0, output.stderr)
+        XCTAssertEqual(home.recordedArguments(), ["--flag", "a b"])
+        XCTAssertEqual(try home.events().count, 1, "one gate, no recursion")
+    }
+
+    func testDetachStartsTheAppInItsOwnSessionAndReturnsAtOnce() throws {
+        let started = Date()
+        let output = try home.miga(["gate", "--app", "chat", "--detach", "--", home.recorder, "bg"],
+                                   environment: home.environment(["MIGA_GATED": "1", "RECORDER_SLEEP": "3"]))
+        XCTAssertEqual(output.status, 0)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2.5, "returns without waiting for the app")
+        try eventually("the detached app to run") { home.recordedInfo() != nil }
+        let info = try XCTUnwrap(home.recordedInfo())
+        let fields = Dictionary(uniqueKeysWithValues: info.split(separator: " ").map {
+            let pair = $0.split(separator: "=", maxSplits: 1)
+            return (String(pair[0]), pair.count > 1 ? String(pair[1]) : "")
+        })
+        XCTAssertEqual(fields["pid"], fields["sid"], "the app leads its own session: \(info)")
+        XCTAssertEqual(fields["stdin"], "/dev/null")
+        XCTAssertEqual(fields["stdout"], "/dev/null")
+        XCTAssertEqual(home.recordedArguments(), ["bg"])
+    }
+
+    func testUsageErrors() throws {
+        let noCommand = try home.miga(["gate", "--app", "chat"])
+        XCTAssertEqual(noCommand.status, 64)
+        XCTAssertTrue(noCommand.stderr.contains("usage: miga gate"), noCommand.stderr)
+        let badName = try home.miga(["gate", "--app", "a/b", "--", "/bin/true"])
+        XCTAssertEqual(badName.status, 64)
+        let missing = try home.miga(["gate", "--", "no-such-program-xyz"])
+        XCTAssertEqual(missing.status, 127)
+        XCTAssertTrue(missing.stderr.contains("no-such-program-xyz: command not found"), missing.stderr)
+        let help = try home.miga(["gate", "--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.contains("Examples:"), help.stdout)
+    }
+}
+
+/// Many gates at once, and gates killed mid-write, against one real SQLite file.
+final class GateConcurrencyTests: XCTestCase {
+    func testTwentyGatesAtOnceLoseNoEvent() throws {
+        let home = try MigaHome()
+        // Twenty first-ever gates race to create the database and record.
+        var processes: [MigaHome.Child] = []
+        for index in 0..<20 {
+            processes.append(try home.start(home.binary, ["gate", "--app", "chat", "--", "/bin/sh", "-c", "echo > \(shellQuote(home.root))/ran-\(index)"]))
+        }
+        let outputs = processes.map { $0.wait() }
+        XCTAssertEqual(outputs.map(\.status), Array(repeating: 0, count: 20))
+        var events = try home.events()
+        if events.count != 20 { XCTFail(outputs.map(\.stderr).joined(separator: "\n")) }
+        XCTAssertEqual(events.filter { $0.type == .gatewaySkipped }.count, 20)
+        XCTAssertEqual(Set(events.map(\.session)).count, 20)
+        let ran = try FileManager.default.contentsOfDirectory(atPath: home.root).filter { $0.hasPrefix("ran-") }
+        XCTAssertEqual(ran.count, 20, "every app still opened")
+
+        // Then twenty grace passes at once.
+        try EventStore(path: home.database).record(Event(timestamp: Int64(Date().timeIntervalSince1970 * 1000), utcOffsetMinutes: 0,
+                                                         session: "s", type: .openSelected, app: "chat"))
+        processes = try (0..<20).map { _ in try home.start(home.binary, ["gate", "--app", "chat", "--", "/bin/true"]) }
+        XCTAssertEqual(processes.map { $0.wait().status }, Array(repeating: 0, count: 20))
+        events = try home.events()
+        XCTAssertEqual(events.filter { $0.type == .gracePass }.count, 20)
+        XCTAssertEqual(try home.sqlite("PRAGMA integrity_check"), "ok")
+    }
+
+    func testSIGKILLNeverCorruptsTheDatabase() throws {
+        let home = try MigaHome()
+        _ = try home.miga(["gate", "--app", "chat", "--", "/bin/true"])
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<4 {
+            let processes = try (0..<12).map { _ in try home.start(home.binary, ["gate", "--app", "chat", "--", "/bin/true"]) }
+            for process in processes {
+                usleep(UInt32.random(in: 0...15_000, using: &generator))
+                kill(process.pid, SIGKILL)
+            }
+            processes.forEach { _ = $0.wait() }
+        }
+        XCTAssertEqual(try home.sqlite("PRAGMA integrity_check"), "ok")
+        let before = try home.events().count
+        let after = try home.miga(["gate", "--app", "chat", "--", "/bin/true"])
+        XCTAssertEqual(after.status, 0, after.stderr)
+        XCTAssertEqual(try home.events().count, before + 1, "the next gate still records")
+    }
+
+    func testSIGKILLDuringTheFullScreenGate() throws {
+        let home = try MigaHome()
+        let terminal = try TmuxTerminal(home: home, command: "echo $$ > \(shellQuote(home.root + "/gate.pid")); exec \(shellQuote(home.binary)) gate --app chat -- /bin/true",
+                                        environment: home.environment())
+        terminal.waitFor("[e] Exit")
+        try terminal.press("n")
+        try eventually("a content_read event") { try home.events().count == 2 }
+        let pid = try XCTUnwrap(Int32(String(contentsOfFile: home.root + "/gate.pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(pid, SIGKILL)
+        try eventually("the gate to die") { processEnded(pid) }
+        XCTAssertEqual(try home.sqlite("PRAGMA integrity_check"), "ok")
+        XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .contentRead])
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+import XCTest
+import MigaCore
+
+/// Single quotes for sh, so any argument survives a generated script byte for byte.
+func shellQuote(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}
+
+/// Whether `pid` has ended (gone, or a zombie its parent has not reaped yet).
+func processEnded(_ pid: pid_t) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return true }
+    return stat[stat.index(close, offsetBy: 2)] == "Z"
+}
+
+/// Polls `condition` until it holds or `timeout` seconds pass.
+func eventually(timeout: Double = 10, _ what: @autoclosure () -> String = "condition",
+                file: StaticString = #filePath, line: UInt = #line, _ condition: () throws -> Bool) rethrows {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if try condition() { return }
+        usleep(50_000)
+    }
+    if try condition() { return }
+    XCTFail("timed out after \(timeout) s waiting for \(what())", file: file, line: line)
+}
+
+/// A throwaway HOME with its own XDG tree, the built `miga`, and a fake app that records
+/// exactly the argv it was given. Nothing here touches the real $HOME.
+final class MigaHome {
+    let root: String
+    let home: String
+    let binary: String
+
+    init() throws {
+        root = NSTemporaryDirectory() + "miga-cli-" + UUID().uuidString.prefix(8)
+        home = root + "/home"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let built = ProcessInfo.processInfo.environment["MIGA_TEST_BINARY"]
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("miga").path
+        guard FileManager.default.isExecutableFile(atPath: built) else {
+            throw XCTSkip("miga binary not found at \(built); run `swift build` first")
+        }
+        binary = built
+        try writeFile("bin/recorder", mode: 0o755, """
+            #!/bin/sh
+            # Records argv NUL-separated, plus what the app inherited, then optionally lingers.
+            out="$(dirname "$0")/../recorded"
+            : > "$out.argv.tmp"
+            for a in "$@"; do printf '%s\\0' "$a" >> "$out.argv.tmp"; done
+            mv "$out.argv.tmp" "$out.argv"
+            sid=$(cut -d' ' -f6 /proc/$$/stat)
+            echo "gated=$MIGA_GATED pid=$$ sid=$sid stdin=$(readlink /proc/$$/fd/0) stdout=$(readlink /proc/$$/fd/1)" > "$out.info"
+            [ -n "$RECORDER_SLEEP" ] && sleep "$RECORDER_SLEEP"
+            exit 0
+            """)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    /// The checkout this test file belongs to (for files such as shell/shim.sh).
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    var recorder: String { root + "/bin/recorder" }
+    var database: String { home + "/.local/share/miga/miga.sqlite3" }
+    var configFile: String { home + "/.config/miga/config.toml" }
+
+    /// The environment a person's shell would give miga: HOME, a plain PATH, UTF-8.
+    func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = ["HOME": home, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color"]
+        environment.merge(extra) { $1 }
+        return environment.filter { !$0.value.isEmpty }
+    }
+
+    @discardableResult
+    func writeFile(_ relative: String, mode: Int = 0o644, _ text: String) throws -> String {
+        let path = root + "/" + relative
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+        return path
+    }
+
+    func writeConfig(_ text: String) throws {
+        try FileManager.default.createDirectory(atPath: home + "/.config/miga", withIntermediateDirectories: true)
+        try text.write(toFile: configFile, atomically: true, encoding: .utf8)
+    }
+
+    /// The argv the fake app received, or nil if it never ran.
+    func recordedArguments() -> [String]? {
+        guard let data = FileManager.default.contents(atPath: root + "/recorded.argv") else { return nil }
+        var arguments = data.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        arguments.removeLast() // every argument ends in NUL
+        return arguments
+    }
+
+    func recordedInfo() -> String? {
+        (try? String(contentsOfFile: root + "/recorded.info", encoding: .utf8))?.trimmingCharacters(in: .newlines)
+    }
+
+    func events() throws -> [Event] {
+        guard FileManager.default.fileExists(atPath: database) else { return [] }
+        return try EventStore(path: database).allEvents()
+    }
+
+    func sqlite(_ sql: String) throws -> String {
+        try run("/usr/bin/sqlite3", [database, sql]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    struct Output { var status: Int32; var stdout: String; var stderr: String }
+
+    /// A started program. posix_spawn and waitpid rather than Foundation's Process, whose
+    /// exit monitoring on Linux can miss a child that started a daemon (tmux's server).
+    struct Child {
+        let pid: pid_t
+        let stdoutPath: String
+        let stderrPath: String
+
+        /// Waits for the exit: the exit status, or 128 + the signal that ended it.
+        func wait() -> Output {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            defer { unlink(stdoutPath); unlink(stderrPath) }
+            return Output(status: code, stdout: Self.read(stdoutPath), stderr: Self.read(stderrPath))
+        }
+
+        private static func read(_ path: String) -> String {
+            String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+        }
+    }
+
+    /// Runs a program without a terminal (stdin /dev/null, output captured) and waits for it.
+    @discardableResult
+    func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Output {
+        try start(executable, arguments, environment: environment).wait()
+    }
+
+    func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Child {
+        let child = Child(pid: 0, stdoutPath: root + "/out-" + UUID().uuidString, stderrPath: root + "/err-" + UUID().uuidString)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, child.stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, child.stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = (environment ?? self.environment()).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid = pid_t()
+        let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        guard status == 0 else {
+            throw NSError(domain: "spawn", code: Int(status), userInfo: [NSLocalizedDescriptionKey: "cannot run \(executable): \(String(cString: strerror(status)))"])
+        }
+        return Child(pid: pid, stdoutPath: child.stdoutPath, stderrPath: child.stderrPath)
+    }
+
+    func miga(_ arguments: [String], environment: [String: String]? = nil) throws -> Output {
+        try run(binary, arguments, environment: environment)
+    }
+}
+
+/// A real terminal: a private tmux server running one script, read with capture-pane and
+/// typed into with send-keys, as a person at a keyboard would.
+final class TmuxTerminal {
+    let socket = "miga-test-" + UUID().uuidString.prefix(8)
+    let home: MigaHome
+
+    /// Runs `command` (shell text) in a fresh terminal with `environment` only; afterwards the
+    /// script prints the exit status and the terminal's settings, and keeps the pane open.
+    init(home: MigaHome, command: String, environment: [String: String], columns: Int = 100, rows: Int = 30) throws {
+        self.home = home
+        let inner = try home.writeFile("tmux-\(socket).sh", mode: 0o755, """
+            \(command)
+            echo "STATUS=$?"
+            echo "STTY: $(stty -a | tr '\\n' ' ')"
+            exec sleep 600
+            """)
+        let assignments = environment.sorted { $0.key < $1.key }.map { shellQuote("\($0.key)=\($0.value)") }.joined(separator: " ")
+        let outer = try home.writeFile("tmux-\(socket)-env.sh", mode: 0o755, "#!/bin/sh\nexec env -i \(assignments) /bin/sh \(shellQuote(inner))\n")
+        // Keep a pane whose program ended, so its last screen can still be read.
+        let config = try home.writeFile("tmux-\(socket).conf", "set -g remain-on-exit on\n")
+        try tmux(["-f", config, "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "-s", "t", outer])
+    }
+
+    deinit { try? tmux(["kill-server"]) }
+
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        try home.run("/usr/bin/tmux", ["-L", socket] + arguments, environment: ["PATH": "/usr/bin:/bin", "TMUX": ""]).stdout
+    }
+
+    /// The visible screen; `-J` joins lines the terminal wrapped, so long messages match whole.
+    func screen() -> String { (try? tmux(["capture-pane", "-p", "-J", "-t", "t"])) ?? "" }
+
+    /// Keys by tmux name (`Enter`, `C-c`, `Escape`) or literal characters.
+    func press(_ keys: String...) throws { try tmux(["send-keys", "-t", "t"] + keys) }
+
+    func type(_ text: String) throws { try tmux(["send-keys", "-t", "t", "-l", text]) }
+
+    func display(_ format: String) -> String {
+        ((try? tmux(["display-message", "-p", "-t", "t", format])) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @discardableResult
+    func waitFor(_ text: String, timeout: Double = 10, file: StaticString = #filePath, line: UInt = #line) -> String {
+        var last = ""
+        eventually(timeout: timeout, "\"\(text)\" on screen; last screen:\n\(last)", file: file, line: line) {
+            last = screen()
+            return last.contains(text)
+        }
+        return last
+    }
+
+    /// After the command ended: the terminal must be back to normal for the person.
+    func assertTerminalRestored(file: StaticString = #filePath, line: UInt = #line) {
+        let settings = waitFor("STTY:", file: file, line: line)
+        XCTAssertTrue(settings.contains(" echo ") && settings.contains(" icanon ") && settings.contains(" isig "),
+                      "echo/canonical/signals not restored:\n\(settings)", file: file, line: line)
+        XCTAssertFalse(settings.contains("-echo ") || settings.contains("-icanon"), settings, file: file, line: line)
+        XCTAssertEqual(display("#{alternate_on} #{cursor_flag}"), "0 1", "main screen with a visible cursor", file: file, line: line)
+    }
+}

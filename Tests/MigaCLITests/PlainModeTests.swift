@@ -1,0 +1,70 @@
+import Foundation
+import XCTest
+import MigaCore
+
+/// Plain mode (TERM=dumb or --plain): line-by-line output and a readline prompt, for screen
+/// readers and dumb terminals, in a real terminal.
+final class PlainModeTests: XCTestCase {
+    var home: MigaHome!
+
+    override func setUpWithError() throws {
+        home = try MigaHome()
+        try home.writeConfig("timer_seconds = 15\n")
+    }
+
+    func testExitDuringTheCountdownWithPlainFlag() throws {
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) gate --plain --app chat -- \(shellQuote(home.recorder)) x",
+                                        environment: home.environment())
+        let screen = terminal.waitFor("Open unlocks in 15 s")
+        XCTAssertTrue(screen.contains("miga · chat"), screen)
+        XCTAssertEqual(terminal.display("#{alternate_on}"), "0", "plain mode never switches screens")
+        try terminal.type("e")
+        try terminal.press("Enter")
+        let after = terminal.waitFor("STATUS=0")
+        XCTAssertTrue(after.contains("first exit in the last 7 days"), after)
+        terminal.assertTerminalRestored()
+        XCTAssertNil(home.recordedArguments())
+        XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .exitSelected])
+    }
+
+    func testReadNextOpenLockedThenReadlinePromptOpens() throws {
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) gate --app chat -- \(shellQuote(home.recorder)) 'a b' ''",
+                                        environment: home.environment(["TERM": "dumb"]))
+        terminal.waitFor("Open unlocks in 15 s")
+        try terminal.type("o")
+        try terminal.press("Enter")
+        terminal.waitFor("Open unlocks in 1")
+        XCTAssertNil(home.recordedArguments())
+        try terminal.type("n")
+        try terminal.press("Enter")
+        try eventually("a content_read event") { try home.events().contains { $0.type == .contentRead } }
+
+        let ready = terminal.waitFor("Choose: e = Exit, n = Read Next, o = Open >", timeout: 20)
+        XCTAssertTrue(ready.contains("10 s…") && ready.contains("5 s…") && ready.contains("Ready."), ready)
+        try terminal.type("n")
+        try terminal.press("Enter")
+        try eventually("a second content_read") { try home.events().filter { $0.type == .contentRead }.count == 2 }
+        try terminal.type("o")
+        try terminal.press("Enter")
+        terminal.waitFor("STATUS=0")
+        terminal.assertTerminalRestored()
+
+        XCTAssertEqual(home.recordedArguments(), ["a b", ""])
+        let events = try home.events()
+        XCTAssertEqual(events.map(\.type), [.sessionStart, .contentRead, .gatewayCompleted, .contentRead, .openSelected])
+        let shown = events.compactMap(\.contentID)
+        XCTAssertEqual(shown.count, 3)
+        XCTAssertNotEqual(shown[0], shown[1])
+        XCTAssertNotEqual(shown[1], shown[2])
+    }
+
+    func testEndOfInputIsExit() throws {
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) gate --plain --app chat -- \(shellQuote(home.recorder))",
+                                        environment: home.environment())
+        terminal.waitFor("Open unlocks in 15 s")
+        try terminal.press("C-d")
+        terminal.waitFor("STATUS=0")
+        XCTAssertNil(home.recordedArguments())
+        XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .exitSelected])
+    }
+}
