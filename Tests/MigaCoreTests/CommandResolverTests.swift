@@ -88,3 +88,16 @@ final class TerminalEmulatorsTests: XCTestCase {
         XCTAssertTrue(TerminalEmulators(setting: "", environment: ["DISPLAY": ":0"], resolver: resolver).graphicalSessionPresent)
     }
 }
+
+final class LinuxSystemTests: XCTestCase {
+    func testMakeDirectoriesCreatesPrivateFoldersAndRefusesFiles() throws {
+        let root = try TemporaryDirectory()
+        try LinuxSystem.makeDirectories(root.path + "/a/b/c", mode: 0o700)
+        try LinuxSystem.makeDirectories(root.path + "/a/b/c", mode: 0o700) // idempotent
+        let mode = try FileManager.default.attributesOfItem(atPath: root.path + "/a/b")[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o700)
+        _ = try root.write("x", to: "file")
+        XCTAssertThrowsError(try LinuxSystem.makeDirectories(root.path + "/file/sub", mode: 0o700))
+        XCTAssertThrowsError(try LinuxSystem.makeDirectories(root.path + "/file", mode: 0o700))
+    }
+}

@@ -46,3 +46,29 @@ final class EventStoreTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), text)
     }
 }
+
+final class ClockTests: XCTestCase {
+    /// The C library's offset must agree with Foundation's for the zone in $TZ (this process's).
+    func testSystemClockOffsetMatchesFoundation() {
+        let clock = SystemClock()
+        for unixTime in [0.0, 1_774_000_000, 1_792_000_000, Date().timeIntervalSince1970] {
+            let date = Date(timeIntervalSince1970: unixTime)
+            XCTAssertEqual(clock.utcOffsetMinutes(at: date), TimeZone.current.secondsFromGMT(for: date) / 60, "\(date)")
+        }
+    }
+
+    func testOffsetsAcrossADaylightSavingChange() {
+        XCTAssertEqual(offsets(inZone: "Europe/Berlin"), "60 120") // 2026-01-15 is CET, 2026-07-15 CEST
+        XCTAssertEqual(offsets(inZone: "America/New_York"), "-300 -240")
+    }
+
+    /// Offsets in winter and summer 2026 with $TZ set for the duration of the call.
+    private func offsets(inZone zone: String) -> String {
+        setenv("TZ", zone, 1)
+        tzset()
+        defer { unsetenv("TZ"); tzset() }
+        let winter = LinuxSystem.utcOffsetSeconds(at: 1_768_435_200) / 60
+        let summer = LinuxSystem.utcOffsetSeconds(at: 1_784_073_600) / 60
+        return "\(winter) \(summer)"
+    }
+}

@@ -18,6 +18,6 @@ public struct SystemClock: MigaClock {
     public func monotonicNanoseconds() -> UInt64 { LinuxSystem.monotonicNanoseconds() }
 
     public func utcOffsetMinutes(at date: Date) -> Int {
-        TimeZone.current.secondsFromGMT(for: date) / 60
+        LinuxSystem.utcOffsetSeconds(at: date.timeIntervalSince1970) / 60
     }
 }

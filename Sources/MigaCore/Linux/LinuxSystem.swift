@@ -5,12 +5,45 @@ import Musl
 #endif
 import Foundation
 
+/// A failed system call, described the way the C library does.
+public struct LinuxError: Error, CustomStringConvertible, Equatable {
+    public var operation: String
+    public var code: Int32
+    public var description: String { "\(operation): \(LinuxSystem.errnoDescription(code))" }
+}
+
 /// The Linux system calls miga needs outside the terminal: clocks, exec, spawn, paths.
 public enum LinuxSystem {
     public static func monotonicNanoseconds() -> UInt64 {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
+
+    /// The local offset from UTC at a Unix time, honouring $TZ, via the C library: it costs
+    /// microseconds, where Foundation's TimeZone loads ICU's zone data on the gate's hot path.
+    public static func utcOffsetSeconds(at unixTime: Double) -> Int {
+        var seconds = time_t(unixTime.rounded(.down))
+        var local = tm()
+        guard localtime_r(&seconds, &local) != nil else { return 0 }
+        return Int(local.tm_gmtoff)
+    }
+
+    /// `mkdir -p` with `mode` for the folders it creates. Plain mkdir(2): Foundation's
+    /// createDirectory looks up user and group names (nsswitch, passwd) on every call, which
+    /// costs milliseconds on the gate's hot path.
+    public static func makeDirectories(_ path: String, mode: mode_t) throws {
+        var prefix = ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += "/" + component
+            if mkdir(prefix, mode) != 0, errno != EEXIST {
+                throw LinuxError(operation: "mkdir \(prefix)", code: errno)
+            }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw LinuxError(operation: "mkdir \(path)", code: ENOTDIR)
+        }
     }
 
     public static func currentExecutablePath() -> String? {

@@ -13,10 +13,9 @@ public final class EventStore {
         self.path = path
         let directory = (path as NSString).deletingLastPathComponent
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try LinuxSystem.makeDirectories(directory, mode: 0o700)
         } catch {
-            throw StoreError.cannotCreateDirectory(path: directory, reason: (error as NSError).localizedDescription)
+            throw StoreError.cannotCreateDirectory(path: directory, reason: "\(error)")
         }
         var configuration = Configuration()
         configuration.journalMode = .wal

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Exec-to-first-frame latency and peak memory of `miga gate`, on a real pseudo-terminal.
+
+For each run: fork a child on a new pty, take the time just before exec, read the terminal
+until the gateway's choices line (the frame is written in one write, so seeing it means the
+whole first frame arrived), press `e`, and collect the child's peak RSS from wait4's rusage.
+No hooks inside miga: what is measured is what a person sees.
+"""
+import json, os, pty, select, statistics, sys, time
+
+def one_run(argv, env):
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(argv[0], argv, env)
+    start = time.perf_counter()
+    seen = b""
+    first_frame = None
+    deadline = start + 10
+    while time.perf_counter() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+        if first_frame is None and b"[e] Exit" in seen:
+            first_frame = time.perf_counter() - start
+            os.write(fd, b"e")
+    # Drain until the child exits so it is never blocked on a full pty buffer.
+    while True:
+        try:
+            if not os.read(fd, 65536):
+                break
+        except OSError:
+            break
+    _, status, usage = os.wait4(pid, 0)
+    os.close(fd)
+    if first_frame is None:
+        raise SystemExit(f"no frame seen; output: {seen[-400:]!r}")
+    return first_frame * 1000, usage.ru_maxrss / 1024  # ms, MiB
+
+def main():
+    binary, home, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    env = {"HOME": home, "PATH": "/usr/bin:/bin", "TERM": "xterm-256color", "LANG": "C.UTF-8"}
+    argv = [binary, "gate", "--app", "bench", "--", "/bin/true"]
+    one_run(argv, env)  # warm-up: creates the database
+    results = [one_run(argv, env) for _ in range(runs)]
+    frames = sorted(r[0] for r in results)
+    memory = [r[1] for r in results]
+    print(json.dumps({
+        "runs": runs,
+        "first_frame_ms": {"median": round(statistics.median(frames), 2), "min": round(frames[0], 2),
+                           "p90": round(frames[int(len(frames) * 0.9) - 1], 2)},
+        "peak_rss_mib": {"median": round(statistics.median(memory), 2), "max": round(max(memory), 2)},
+    }))
+
+main()

@@ -1,0 +1,51 @@
+#!/bin/sh
+# miga's performance targets, measured on the release build (see README "Performance"):
+#   1. pass-through (MIGA_GATED=1, and a grace pass) adds <= 10 ms median over exec'ing the app
+#   2. exec to the first full gateway frame <= 50 ms median
+#   3. peak memory of a gate run <= 30 MiB
+# Needs hyperfine (installed from Debian when missing) and python3.
+set -eu
+cd "$(dirname "$0")/.."
+command -v hyperfine >/dev/null || { sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo; $sudo apt-get install -y -qq hyperfine >/dev/null; }
+swift build -c release --static-swift-stdlib -Xlinker -s >/dev/null
+miga="$PWD/.build/release/miga"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+home="$work/home"
+mkdir -p "$home/.config/miga" bench/results
+printf 'animations = false\n' > "$home/.config/miga/config.toml"
+runs=${RUNS:-200}
+
+echo "== pass-through: MIGA_GATED=1 and grace pass, vs exec'ing /bin/true directly"
+# A grace pass needs a recent Open of the app in the database.
+env -i HOME="$home" PATH=/usr/bin:/bin "$miga" gate --app grace -- /bin/true 2>/dev/null
+now=$(date +%s%3N)
+sqlite3 "$home/.local/share/miga/miga.sqlite3" \
+  "INSERT INTO events (ts, utc_offset_min, session, type, app) VALUES ($now, 0, 'bench', 'open_selected', 'grace')"
+HOME="$home" MIGA_GATED=1 hyperfine -N --warmup 20 --runs "$runs" --export-json "$work/gated.json" \
+  -n direct "/bin/true" -n "MIGA_GATED=1" "$miga gate --app x -- /bin/true" >/dev/null
+HOME="$home" hyperfine -N --warmup 20 --runs "$runs" --export-json "$work/grace.json" \
+  -n "grace pass" "$miga gate --app grace -- /bin/true" >/dev/null
+
+echo "== first frame and peak memory (pty, $((runs / 4)) runs)"
+python3 bench/first_frame.py "$miga" "$home" $((runs / 4)) > "$work/frame.json"
+
+python3 - "$work" <<'PY' | tee bench/results/latest.txt
+import json, sys
+work = sys.argv[1]
+gated = {r["command"]: r for r in json.load(open(f"{work}/gated.json"))["results"]}
+grace = json.load(open(f"{work}/grace.json"))["results"][0]
+frame = json.load(open(f"{work}/frame.json"))
+ms = lambda r: r["median"] * 1000
+direct = ms(gated["direct"])
+rows = [
+    ("pass-through MIGA_GATED=1, added median", ms(gated["MIGA_GATED=1"]) - direct, 10, "ms"),
+    ("grace pass (reads + writes SQLite), added median", ms(grace) - direct, 10, "ms"),
+    ("exec to first full frame, median", frame["first_frame_ms"]["median"], 50, "ms"),
+    ("peak memory of a gate run (max of runs)", frame["peak_rss_mib"]["max"], 30, "MiB"),
+]
+print(f"direct exec of /bin/true: {direct:.2f} ms median")
+for name, value, limit, unit in rows:
+    print(f"{name}: {value:.2f} {unit} (target <= {limit} {unit}) {'ok' if value <= limit else 'MISSED'}")
+print(f"first frame p90: {frame['first_frame_ms']['p90']:.2f} ms; peak RSS median {frame['peak_rss_mib']['median']:.2f} MiB")
+PY
