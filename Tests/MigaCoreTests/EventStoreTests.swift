@@ -72,3 +72,34 @@ final class ClockTests: XCTestCase {
         return "\(winter) \(summer)"
     }
 }
+
+final class EventStoreRaceTests: XCTestCase {
+    /// Many first-ever gates at once: each opens (creates, switches to WAL, migrates) the same
+    /// new file and records one event. None may fail, none may be lost.
+    func testConcurrentFirstOpensLoseNothing() throws {
+        for round in 0..<15 {
+            let folder = try TemporaryDirectory()
+            let path = folder.path + "/miga.sqlite3"
+            let workers = 16
+            let failures = LockedList()
+            DispatchQueue.concurrentPerform(iterations: workers) { index in
+                do {
+                    let store = try EventStore(path: path)
+                    try store.record(Event(timestamp: Int64(index), utcOffsetMinutes: 0, session: "s\(index)",
+                                           type: .sessionStart, app: "race"))
+                } catch {
+                    failures.append("\(error)")
+                }
+            }
+            XCTAssertEqual(failures.items, [], "round \(round)")
+            XCTAssertEqual(try EventStore(path: path).allEvents().count, workers, "round \(round)")
+        }
+    }
+}
+
+final class LockedList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [String] = []
+    var items: [String] { lock.withLock { storage } }
+    func append(_ item: String) { lock.withLock { storage.append(item) } }
+}

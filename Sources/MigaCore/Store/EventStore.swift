@@ -17,24 +17,40 @@ public final class EventStore {
         } catch {
             throw StoreError.cannotCreateDirectory(path: directory, reason: "\(error)")
         }
-        var configuration = Configuration()
-        configuration.journalMode = .wal
-        configuration.busyMode = .timeout(15)
-        configuration.prepareDatabase { db in
-            // NORMAL is durable against a killed process in WAL mode; only power loss can
-            // drop the newest commits, never corrupt the file.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
-            try Self.migrate(queue)
+            queue = try Self.open(path)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
             throw StoreError.notADatabase(path: path)
-        } catch let error as StoreError {
-            throw error
         } catch {
             throw StoreError.unusable(path: path, reason: "\(error)")
         }
+    }
+
+    /// Opens (and on first use creates) the database. Switching a new file to WAL fails at
+    /// once with SQLITE_BUSY when another gate is creating it at the same moment (SQLite does
+    /// not consult the busy handler for a journal-mode change), so opening is retried a few
+    /// times with a random pause; everything after that waits on the busy timeout.
+    private static func open(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(15)
+        var generator = SystemRandomNumberGenerator()
+        var attempt = 1
+        while true {
+            do {
+                let queue = try DatabaseQueue(path: path, configuration: configuration)
+                try migrate(queue)
+                return queue
+            } catch let error as DatabaseError where attempt < 20 && isTransient(error) {
+                attempt += 1
+                usleep(UInt32.random(in: 2_000...20_000, using: &generator))
+            }
+        }
+    }
+
+    private static func isTransient(_ error: DatabaseError) -> Bool {
+        [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode.primaryResultCode)
+            || (error.message ?? "").contains("could not activate WAL")
     }
 
     private static var migrator: DatabaseMigrator {
