@@ -14,9 +14,10 @@ let packs = try FileManager.default.contentsOfDirectory(atPath: folder)
     .map { folder + "/" + $0 }
 
 func rawLiteral(_ text: String) -> String {
-    // Pick a delimiter long enough that no `"###` run inside the text can close it early.
+    // Pick a delimiter longer than any `"#…` (which would close the literal) or `\#…` (which
+    // would start an escape or interpolation) inside the text.
     var hashes = "#"
-    while text.contains("\"" + hashes) { hashes += "#" }
+    while text.contains("\"" + hashes) || text.contains("\\" + hashes) { hashes += "#" }
     return "\(hashes)\"\"\"\n\(text)\n\"\"\"\(hashes)"
 }
 

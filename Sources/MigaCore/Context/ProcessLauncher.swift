@@ -33,15 +33,22 @@ public struct SystemLauncher: ProcessLauncher {
 }
 
 public enum LaunchError: Error, CustomStringConvertible, Equatable {
-    case execFailed(command: String, reason: String)
-    case spawnFailed(command: String, reason: String)
+    case execFailed(command: String, code: Int32)
+    case spawnFailed(command: String, code: Int32)
+
+    /// errno of the failed call, kept here because anything printed afterwards may change it.
+    public var code: Int32 {
+        switch self {
+        case .execFailed(_, let code), .spawnFailed(_, let code): return code
+        }
+    }
 
     public var description: String {
         switch self {
-        case .execFailed(let command, let reason):
-            return "could not run \(command): \(reason)"
-        case .spawnFailed(let command, let reason):
-            return "could not start \(command): \(reason)"
+        case .execFailed(let command, let code):
+            return "could not run \(command): \(LinuxSystem.errnoDescription(code))"
+        case .spawnFailed(let command, let code):
+            return "could not start \(command): \(LinuxSystem.errnoDescription(code))"
         }
     }
 }

@@ -118,7 +118,6 @@ public final class Gatekeeper {
                 recordFailures.append(problem)
             }
         }, nextItem: draw)
-        driver.start()
 
         let signals = try SignalPipe()
         let term = context.environment["TERM"] ?? ""
@@ -242,7 +241,8 @@ struct Launch {
             try context.launcher.exec(command, environment: environment)
         } catch {
             context.messages.say("miga: \(error)")
-            return errno == ENOENT ? 127 : 126
+            // As shells do: 127 when there is no such file, 126 when it cannot be executed.
+            return (error as? LaunchError)?.code == ENOENT ? 127 : 126
         }
     }
 }

@@ -15,7 +15,8 @@ public final class GatewayDriver {
 
     public var outcome: GatewayOutcome? { session.outcome }
 
-    public func start() { apply(session.startEffects, at: 0) }
+    /// Records the start; the front end calls it once the gateway can actually be shown.
+    public func start() { apply(session.startEffects, at: session.startedAt) }
 
     public func tick(at now: UInt64) { apply(session.tick(at: now), at: now) }
 

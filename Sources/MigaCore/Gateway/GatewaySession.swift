@@ -66,7 +66,7 @@ public struct GatewaySession: Sendable {
     public mutating func tick(at now: UInt64) -> [GatewayEffect] {
         guard outcome == nil, !completionRecorded, isUnlocked(at: now) else { return [] }
         completionRecorded = true
-        if notice != nil { notice = nil }
+        notice = nil // "Open unlocks in …" is no longer true
         return [.record(.gatewayCompleted, contentID: nil, waitMilliseconds: nil)]
     }
 

@@ -64,6 +64,7 @@ public final class GatewayTUI {
         // is an abandon: it never opens the app.
         try terminal.enter()
         defer { terminal.restore() }
+        driver.start()
         var abandonSignal: Int32?
         func abandon(_ signal: Int32) {
             abandonSignal = abandonSignal ?? signal

@@ -27,6 +27,7 @@ public final class PlainGateway {
 
     public func run() -> GatewayEnding {
         var abandonSignal: Int32?
+        driver.start()
         show(driver.session.item, heading: "miga · \(driver.session.app)")
         write("Open unlocks in \(driver.session.timerSeconds) s. Type e and Enter to exit now, n for another.\n")
         var announced = driver.session.timerSeconds

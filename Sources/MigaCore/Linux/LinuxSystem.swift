@@ -95,8 +95,7 @@ public enum LinuxSystem {
                 _ = execve(command.executable, argv, envp)
             }
         }
-        throw LaunchError.execFailed(command: command.arguments.first ?? command.executable,
-                                     reason: errnoDescription())
+        throw LaunchError.execFailed(command: command.arguments.first ?? command.executable, code: errno)
     }
 
     /// posix_spawn with a new session (no controlling terminal), stdio on /dev/null, default
@@ -126,8 +125,7 @@ public enum LinuxSystem {
             }
         }
         guard status == 0 else {
-            throw LaunchError.spawnFailed(command: command.arguments.first ?? command.executable,
-                                          reason: errnoDescription(status))
+            throw LaunchError.spawnFailed(command: command.arguments.first ?? command.executable, code: status)
         }
     }
 
