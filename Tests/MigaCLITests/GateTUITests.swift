@@ -21,10 +21,11 @@ final class GateTUITests: XCTestCase {
     }
 
     func testExitJourney() throws {
+        try home.writeConfig("timer_seconds = 15\n\n[apps.discord]\ntimer_seconds = 40\n")
         let terminal = try startGate()
         let screen = terminal.screen()
         XCTAssertTrue(screen.contains("miga · discord"), screen)
-        XCTAssertTrue(screen.contains("Open in 1"), "countdown shown:\n\(screen)")
+        XCTAssertTrue(screen.contains("Open in 40 s") || screen.contains("Open in 39 s"), "the app's own timer:\n\(screen)")
         XCTAssertTrue(screen.contains("Breathe in"), "breathing cue shown:\n\(screen)")
         let shownID = try XCTUnwrap(home.events().first?.contentID)
         let shownItem = try XCTUnwrap(ContentLibrary.bundled().item(id: shownID))
