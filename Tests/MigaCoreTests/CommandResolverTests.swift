@@ -101,3 +101,14 @@ final class LinuxSystemTests: XCTestCase {
         XCTAssertThrowsError(try LinuxSystem.makeDirectories(root.path + "/file", mode: 0o700))
     }
 }
+
+final class MigaPathsTests: XCTestCase {
+    func testXDGVariablesWinAndRelativeOnesAreIgnored() throws {
+        let paths = try MigaPaths(environment: ["HOME": "/home/u", "XDG_CONFIG_HOME": "/cfg", "XDG_DATA_HOME": "relative/data"])
+        XCTAssertEqual(paths.configFile, "/cfg/miga/config.toml")
+        XCTAssertEqual(paths.database, "/home/u/.local/share/miga/miga.sqlite3", "a relative XDG value is invalid per the spec")
+        XCTAssertEqual(paths.shimDirectory, "/home/u/.local/share/miga/bin")
+        XCTAssertEqual(paths.stateDirectory, "/home/u/.local/state/miga")
+        XCTAssertThrowsError(try MigaPaths(environment: [:]))
+    }
+}

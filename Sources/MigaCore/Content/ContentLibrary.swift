@@ -20,8 +20,6 @@ public struct ContentLibrary: Sendable {
         try ContentLibrary(items: bundledPackSources.flatMap { try ContentPack.parse($0.toml, name: $0.name) })
     }
 
-    public static var bundledPackNames: [String] { bundledPackSources.map(\.name) }
-
     public func item(id: String) -> ContentItem? {
         index[id].map { items[$0] }
     }

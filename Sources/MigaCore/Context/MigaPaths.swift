@@ -7,11 +7,8 @@ public struct MigaPaths: Sendable, Equatable {
     public var stateDirectory: String
 
     public var configFile: String { configDirectory + "/config.toml" }
-    public var entitlementFile: String { configDirectory + "/entitlement.json" }
     public var database: String { dataDirectory + "/miga.sqlite3" }
     public var shimDirectory: String { dataDirectory + "/bin" }
-    public var userQuotesDirectory: String { dataDirectory + "/quotes" }
-    public var installManifest: String { stateDirectory + "/installed.json" }
 
     public init(configDirectory: String, dataDirectory: String, stateDirectory: String) {
         self.configDirectory = configDirectory

@@ -5,12 +5,10 @@ import CLinuxShims
 import Foundation
 
 public enum TerminalError: Error, CustomStringConvertible {
-    case notATerminal
     case setupFailed(String)
 
     public var description: String {
         switch self {
-        case .notATerminal: return "standard input is not a terminal"
         case .setupFailed(let reason): return "could not set up the terminal: \(reason)"
         }
     }
