@@ -15,8 +15,11 @@ cases = ET.parse(sys.argv[1]).getroot().iter("testcase")
 total = failed = skipped = 0
 for case in cases:
     total += 1
-    if case.find("failure") is not None or case.find("error") is not None:
+    problem = case.find("failure") if case.find("failure") is not None else case.find("error")
+    if problem is not None:
         failed += 1
+        detail = (problem.get("message") or problem.text or "").strip().splitlines()
+        print(f"FAILED {case.get('classname')}.{case.get('name')}: {detail[0][:300] if detail else ''}")
     elif case.find("skipped") is not None:
         skipped += 1
 print(f"tests: {total - failed - skipped} passed, {failed} failed, {skipped} skipped")

@@ -182,3 +182,21 @@ final class GateConcurrencyTests: XCTestCase {
         XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .contentRead])
     }
 }
+
+/// A database another program holds locked must not keep the person from their app.
+final class GateLockedDatabaseTests: XCTestCase {
+    func testALockedDatabaseFailsOpenWithinSeconds() throws {
+        let home = try MigaHome()
+        _ = try home.miga(["gate", "--app", "chat", "--", "/bin/true"]) // creates the database
+        // sqlite3 takes an exclusive lock and holds it for 20 s.
+        let locker = try home.start("/bin/sh", ["-c", "(echo 'BEGIN EXCLUSIVE;'; sleep 20; echo 'COMMIT;') | sqlite3 \(shellQuote(home.database))"])
+        defer { kill(locker.pid, SIGKILL); _ = locker.wait() }
+        usleep(500_000)
+        let started = Date()
+        let output = try home.miga(["gate", "--app", "chat", "--", home.recorder, "still opens"])
+        let waited = Date().timeIntervalSince(started)
+        XCTAssertEqual(home.recordedArguments(), ["still opens"], output.stderr)
+        XCTAssertLessThan(waited, 15, "the gate gave up on the lock in bounded time")
+        XCTAssertTrue(output.stderr.contains("opening chat without a pause"), output.stderr)
+    }
+}

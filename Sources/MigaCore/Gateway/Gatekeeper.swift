@@ -178,14 +178,17 @@ public final class Gatekeeper {
     private func failOpen(app: String, reason: String, problem: String, store: EventStore?, launch: Launch) -> Int32 {
         let message = "miga: \(problem) — opening \(app) without a pause"
         context.messages.say(message)
-        // Record why, even when the config was the problem; the store has its own failures.
-        do {
-            let store = try store ?? EventStore(path: context.paths.database)
-            if let problem = record(.gatewaySkipped, app: app, detail: Event.reasonDetail(reason), store: store) {
-                context.messages.say("miga: could not record that: \(problem)")
+        // Record why, even when the config was the problem; but when the database itself was
+        // the problem, do not make the person wait for it a second time.
+        if reason != "database_error" {
+            do {
+                let store = try store ?? EventStore(path: context.paths.database)
+                if let problem = record(.gatewaySkipped, app: app, detail: Event.reasonDetail(reason), store: store) {
+                    context.messages.say("miga: could not record that: \(problem)")
+                }
+            } catch {
+                context.messages.say("miga: could not record that: \(error)")
             }
-        } catch {
-            if store == nil, reason != "database_error" { context.messages.say("miga: could not record that: \(error)") }
         }
         notifyDesktop(message)
         return launch.run()

@@ -26,31 +26,39 @@ public final class EventStore {
         }
     }
 
-    /// Opens (and on first use creates) the database. Switching a new file to WAL fails at
-    /// once with SQLITE_BUSY when another gate is creating it at the same moment (SQLite does
-    /// not consult the busy handler for a journal-mode change), so opening is retried a few
-    /// times with a random pause; everything after that waits on the busy timeout.
+    /// Opens (and on first use creates) the database. When several gates create it at the
+    /// same moment, two things fail at once rather than waiting on the busy timeout: SQLite's
+    /// switch to WAL (a journal-mode change never consults the busy handler), and GRDB's
+    /// migrator, which reads what has run before taking the write lock, so the loser retries
+    /// a migration the winner just committed. Both are settled the same way: a short random
+    /// pause and a fresh connection, which then finds WAL on and the schema current.
+    ///
+    /// Everything is bounded by `patience`: a database some other program keeps locked must
+    /// not keep a person from their app. The gate then fails open and says why.
     private static func open(_ path: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.journalMode = .wal
-        configuration.busyMode = .timeout(15)
+        configuration.busyMode = .timeout(patience)
         var generator = SystemRandomNumberGenerator()
-        var attempt = 1
+        let deadline = LinuxSystem.monotonicNanoseconds() + UInt64(patience * 1_000_000_000)
         while true {
             do {
                 let queue = try DatabaseQueue(path: path, configuration: configuration)
-                try migrate(queue)
+                try migrator.migrate(queue)
                 return queue
-            } catch let error as DatabaseError where attempt < 20 && isTransient(error) {
-                attempt += 1
+            } catch let error as DatabaseError where isRetryable(error) && LinuxSystem.monotonicNanoseconds() < deadline {
                 usleep(UInt32.random(in: 2_000...20_000, using: &generator))
             }
         }
     }
 
-    private static func isTransient(_ error: DatabaseError) -> Bool {
-        [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode.primaryResultCode)
-            || (error.message ?? "").contains("could not activate WAL")
+    /// Seconds a gate waits for the database: ample for many gates' one-millisecond writes.
+    static let patience: TimeInterval = 5
+
+    /// Anything but a file that is not (or no longer) a database.
+    private static func isRetryable(_ error: DatabaseError) -> Bool {
+        ![.SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM]
+            .contains(error.resultCode.primaryResultCode)
     }
 
     private static var migrator: DatabaseMigrator {
@@ -78,21 +86,6 @@ public final class EventStore {
                 """)
         }
         return migrator
-    }
-
-    /// GRDB's migrator reads which migrations ran before taking the write lock, so two gates
-    /// creating the file at the same moment can both try "v1"; the loser fails on a table that
-    /// now exists. Re-checking after a failure settles it: by then the winner has committed.
-    private static func migrate(_ queue: DatabaseQueue) throws {
-        let migrator = migrator
-        for attempt in 1...3 {
-            do {
-                try migrator.migrate(queue)
-                return
-            } catch let error as DatabaseError where attempt < 3 && error.resultCode != .SQLITE_NOTADB {
-                if try queue.read({ try migrator.hasCompletedMigrations($0) }) { return }
-            }
-        }
     }
 
     public func record(_ event: Event) throws {
