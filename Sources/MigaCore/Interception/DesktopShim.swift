@@ -1,0 +1,77 @@
+/// Writes the user copy of a desktop entry that routes it through the gate (DESIGN
+/// "Interception"). Unlike firejail's firecfg, each Exec keeps its own arguments: the main
+/// group's and every action's Exec become `miga gate --app NAME --detach -- ` followed by the
+/// original value verbatim, so launchers expand its field codes exactly as before.
+public enum DesktopShim {
+    public static let markerKey = "X-Miga-Shim"
+
+    /// The shim's text for `entry`. Lines other than the ones DESIGN names are kept byte for
+    /// byte, comments and translations included.
+    public static func text(for entry: DesktopEntry, migaPath: String, app: String) throws -> String {
+        guard let exec = entry.rawValue("Exec") else {
+            throw DesktopEntryError(file: app, line: nil, problem: "no Exec in [Desktop Entry] to route through miga")
+        }
+        _ = try ExecLine(rawValue: exec) // refuse what launchers could not run either
+        let quotedMiga = execQuoted(migaPath)
+        let prefix = "\(quotedMiga) gate --app \(app) --detach -- "
+        // TryExec is a plain string, not an Exec line: only string escapes apply.
+        let replacements = ["Terminal": "true", "DBusActivatable": "false", "TryExec": stringEscaped(migaPath)]
+
+        var output: [String] = []
+        var group: String?
+        var seenInMain = Set<String>()
+        var lastMainEntry: Int?
+        for (line, raw) in zip(entry.lines, entry.rawLines) {
+            switch line {
+            case .group(let name):
+                group = name
+                output.append(raw)
+            case .entry(let key, nil, let value) where key == "Exec" && (group == DesktopEntry.mainGroup || group?.hasPrefix("Desktop Action ") == true):
+                output.append("Exec=" + prefix + value)
+                if group == DesktopEntry.mainGroup { lastMainEntry = output.count - 1 }
+            case .entry(let key, nil, _) where group == DesktopEntry.mainGroup && replacements[key] != nil:
+                seenInMain.insert(key)
+                output.append("\(key)=\(replacements[key]!)")
+                lastMainEntry = output.count - 1
+            case .entry(let key, _, _) where group == DesktopEntry.mainGroup && key == markerKey:
+                continue // written anew below
+            case .entry:
+                output.append(raw)
+                if group == DesktopEntry.mainGroup { lastMainEntry = output.count - 1 }
+            case .other:
+                output.append(raw)
+            }
+        }
+        let added = ["Terminal", "DBusActivatable", "TryExec"].filter { !seenInMain.contains($0) }
+            .map { "\($0)=\(replacements[$0]!)" } + ["\(markerKey)=true"]
+        output.insert(contentsOf: added, at: (lastMainEntry ?? 0) + 1)
+        return output.joined(separator: "\n")
+    }
+
+    /// Whether this entry's main Exec runs `command` (by name, or the same path).
+    public static func runs(_ command: String, entry: DesktopEntry) -> Bool {
+        guard let raw = entry.rawValue("Exec"), let program = (try? ExecLine(rawValue: raw))?.program else {
+            return false
+        }
+        if command.contains("/") { return program == command }
+        return program == command || program.split(separator: "/").last.map(String.init) == command
+    }
+
+    /// An Exec argument, quoted when it holds a reserved character, then string-escaped.
+    static func execQuoted(_ argument: String) -> String {
+        let reserved = Set(" \t\n\"'\\><~|&;$*?#()`")
+        guard argument.contains(where: reserved.contains) else { return stringEscaped(argument) }
+        var quoted = "\""
+        for character in argument {
+            if "\"`$\\".contains(character) { quoted.append("\\") }
+            quoted.append(character)
+        }
+        return stringEscaped(quoted + "\"")
+    }
+
+    static func stringEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "\n", with: "\\n")
+            .replacingOccurrences(of: "\t", with: "\\t")
+    }
+}
