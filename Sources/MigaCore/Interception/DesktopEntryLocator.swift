@@ -1,0 +1,62 @@
+import Foundation
+
+/// Finds installed desktop entries the way launchers do: `applications/` below
+/// `$XDG_DATA_HOME` first, then each of `$XDG_DATA_DIRS`; the first file with a given
+/// desktop-file ID wins. miga's own shims are looked through, to the entries they shadow.
+public struct DesktopEntryLocator {
+    public struct Found: Equatable {
+        public var id: String
+        public var path: String
+        public var entry: DesktopEntry
+    }
+
+    public var dataDirectories: [String]
+
+    public init(dataDirectories: [String]) {
+        self.dataDirectories = dataDirectories
+    }
+
+    /// The XDG search order: `XDG_DATA_HOME` (default ~/.local/share), then `XDG_DATA_DIRS`
+    /// (default /usr/local/share:/usr/share); relative entries are invalid and skipped.
+    public init(environment: [String: String]) {
+        let home = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? environment["HOME"].map { $0 + "/.local/share" }
+        let dirs = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+            .split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        self.init(dataDirectories: (home.map { [$0] } ?? []) + dirs)
+    }
+
+    /// Every valid entry by ID, in precedence order. A file that cannot be used is reported
+    /// through `warn` (one line naming it) and skipped.
+    public func entries(warn: (String) -> Void) -> [Found] {
+        var seen = Set<String>()
+        var found: [Found] = []
+        for directory in dataDirectories {
+            let applications = directory + "/applications"
+            guard let enumerator = FileManager.default.enumerator(atPath: applications) else { continue }
+            var relativePaths: [String] = []
+            while let relative = enumerator.nextObject() as? String {
+                if relative.hasSuffix(".desktop") { relativePaths.append(relative) }
+            }
+            for relative in relativePaths.sorted() {
+                let id = DesktopEntry.identifier(relativePath: relative)
+                guard !seen.contains(id) else { continue }
+                let path = applications + "/" + relative
+                do {
+                    let entry = try DesktopEntry.load(path: path)
+                    if entry.boolean(DesktopShim.markerKey) == true { continue } // look through to the original
+                    seen.insert(id)
+                    found.append(Found(id: id, path: path, entry: entry))
+                } catch {
+                    warn("miga: warning: \(applications)/\(error)")
+                }
+            }
+        }
+        return found
+    }
+
+    /// The entries whose main Exec runs `command` (by name, or the same absolute path).
+    public func entries(running command: String, warn: (String) -> Void) -> [Found] {
+        entries(warn: warn).filter { DesktopShim.runs(command, entry: $0.entry) }
+    }
+}
