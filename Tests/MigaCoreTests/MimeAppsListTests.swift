@@ -1,0 +1,102 @@
+import Foundation
+import XCTest
+@testable import MigaCore
+
+final class MimeAppsListTests: XCTestCase {
+    let handler = "miga-url-handler.desktop"
+    let types = ["x-scheme-handler/http", "x-scheme-handler/https"]
+    let realistic = """
+        # Written by hand and by several programs.
+        [Default Applications]
+        text/html=firefox-esr.desktop
+        x-scheme-handler/https=browser.desktop
+        x-scheme-handler/mailto=thunderbird.desktop;
+
+        [Added Associations]
+        x-scheme-handler/http=browser.desktop;other.desktop;
+        application/pdf=org.gnome.Evince.desktop;
+
+        [Removed Associations]
+        x-scheme-handler/https=bad.desktop;
+
+        """
+
+    func testMakeDefaultKeepsOtherLinesAndUndoRestoresExactly() {
+        var list = MimeAppsList(text: realistic)
+        let change = list.makeDefault(handler, for: types)
+        let text = list.text
+        XCTAssertEqual(list.defaultApplication(for: "x-scheme-handler/https"), handler)
+        XCTAssertTrue(text.contains("x-scheme-handler/https=miga-url-handler.desktop;browser.desktop;\n"), text)
+        XCTAssertTrue(text.contains("x-scheme-handler/http=miga-url-handler.desktop;browser.desktop;other.desktop;\n"), text)
+        let ours = Set(types)
+        let untouched = { (text: String) in text.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
+            !ours.contains { line.hasPrefix($0 + "=") } } }
+        XCTAssertEqual(untouched(text), untouched(realistic), "every other line kept, in order")
+        XCTAssertTrue(text.contains("[Removed Associations]\nx-scheme-handler/https=bad.desktop;"))
+
+        var again = list
+        XCTAssertEqual(again.makeDefault(handler, for: types), MimeAppsList.Change(), "a second install changes nothing")
+        XCTAssertEqual(again.text, text)
+
+        list.undo(change)
+        XCTAssertEqual(list.text, realistic, "byte for byte")
+    }
+
+    func testFromNothingAndWithoutAFinalNewline() {
+        for original in ["", "[Default Applications]\ntext/plain=gedit.desktop", "# only a comment"] {
+            var list = MimeAppsList(text: original)
+            let change = list.makeDefault(handler, for: types)
+            XCTAssertEqual(list.defaultApplication(for: "x-scheme-handler/http"), handler, original)
+            list.undo(change)
+            XCTAssertEqual(list.text, original, "restored exactly: \(original.debugDescription)")
+        }
+    }
+
+    func testUndoKeepsWhatOthersChangedSinceAndNoticesABrowserTakingItBack() {
+        var list = MimeAppsList(text: realistic)
+        let change = list.makeDefault(handler, for: types)
+        var edited = MimeAppsList(text: list.text.replacingOccurrences(of: "text/html=firefox-esr.desktop", with: "text/html=chromium.desktop\nimage/png=eog.desktop"))
+        edited.undo(change)
+        XCTAssertEqual(edited.text, realistic.replacingOccurrences(of: "text/html=firefox-esr.desktop", with: "text/html=chromium.desktop\nimage/png=eog.desktop"))
+
+        let takenBack = MimeAppsList(text: list.text.replacingOccurrences(of: "x-scheme-handler/https=miga-url-handler.desktop;", with: "x-scheme-handler/https=chromium.desktop;"))
+        XCTAssertEqual(takenBack.defaultApplication(for: "x-scheme-handler/https"), "chromium.desktop", "what doctor will check")
+    }
+
+    /// GLib (what GNOME and most launchers use) reads the result as intended.
+    func testGioAgrees() throws {
+        let gio = "/usr/bin/gio"
+        guard FileManager.default.isExecutableFile(atPath: gio) else { throw XCTSkip("gio (libglib2.0-bin) is not installed") }
+        let root = try TemporaryDirectory()
+        // GLib ignores entries whose program does not exist, so these run /bin/echo.
+        _ = try root.write("[Desktop Entry]\nType=Application\nName=Browser\nExec=/bin/echo %u\nMimeType=x-scheme-handler/http;x-scheme-handler/https;\n",
+                           to: "data/applications/browser.desktop")
+        _ = try root.write("[Desktop Entry]\nType=Application\nName=miga\nExec=/bin/echo %U\nMimeType=x-scheme-handler/http;x-scheme-handler/https;\nNoDisplay=true\n",
+                           to: "data/applications/\(handler)")
+        let file = try root.write(realistic, to: "config/mimeapps.list")
+        func gioDefault() throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: gio)
+            process.arguments = ["mime", "x-scheme-handler/https"]
+            process.environment = ["HOME": root.path, "XDG_DATA_HOME": root.path + "/data", "XDG_CONFIG_HOME": root.path + "/config",
+                                   "XDG_DATA_DIRS": root.path + "/none", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        }
+        var reported = try gioDefault()
+        XCTAssertTrue(reported.hasSuffix("browser.desktop"), reported)
+        var list = MimeAppsList(text: realistic)
+        let change = list.makeDefault(handler, for: types)
+        try list.text.write(toFile: file, atomically: true, encoding: .utf8)
+        reported = try gioDefault()
+        XCTAssertTrue(reported.hasSuffix(handler), reported)
+        list.undo(change)
+        try list.text.write(toFile: file, atomically: true, encoding: .utf8)
+        reported = try gioDefault()
+        XCTAssertTrue(reported.hasSuffix("browser.desktop"), reported)
+    }
+}
