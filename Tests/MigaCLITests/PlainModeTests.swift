@@ -58,6 +58,25 @@ final class PlainModeTests: XCTestCase {
         XCTAssertNotEqual(shown[1], shown[2])
     }
 
+    func testCtrlZSuspendsAndFgResumes() throws {
+        let terminal = try TmuxTerminal(home: home, command: "exec bash --norc --noprofile -i",
+                                        environment: home.environment(["PS1": "$ ", "TERM": "dumb"]))
+        terminal.waitFor("$")
+        try terminal.type("\(shellQuote(home.binary)) gate --app chat -- \(shellQuote(home.recorder)) x")
+        try terminal.press("Enter")
+        terminal.waitFor("Open unlocks in 15 s")
+        try terminal.press("C-z")
+        terminal.waitFor("Stopped")
+        try terminal.type("fg")
+        try terminal.press("Enter")
+        usleep(300_000)
+        try terminal.type("e")
+        try terminal.press("Enter")
+        terminal.waitFor("exit in the last 7 days")
+        XCTAssertNil(home.recordedArguments())
+        XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .exitSelected])
+    }
+
     func testEndOfInputIsExit() throws {
         let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) gate --plain --app chat -- \(shellQuote(home.recorder))",
                                         environment: home.environment())

@@ -15,6 +15,7 @@ public final class PlainGateway {
     private let signals: SignalPipe
     private let input: Int32 = STDIN_FILENO
     private let write: (String) -> Void
+    private var promptShown = false
 
     public init(driver: GatewayDriver, clock: any MigaClock, signals: SignalPipe, write: @escaping (String) -> Void) {
         self.driver = driver
@@ -32,7 +33,7 @@ public final class PlainGateway {
         write("Open unlocks in \(driver.session.timerSeconds) s. Type e and Enter to exit now, n for another.\n")
         var announced = driver.session.timerSeconds
         var prompting = false
-        defer { if prompting { rl_callback_handler_remove() } }
+        defer { removePrompt() }
 
         while driver.outcome == nil {
             let now = clock.monotonicNanoseconds()
@@ -40,12 +41,7 @@ public final class PlainGateway {
             driver.tick(at: now)
             if left == 0, !prompting {
                 write("Ready.\n")
-                rl_catch_signals = 0
-                rl_catch_sigwinch = 0
-                rl_callback_handler_install(Self.prompt) { line in
-                    pendingLine = .some(line.map { String(cString: $0) })
-                    free(line)
-                }
+                installPrompt()
                 prompting = true
             } else if left > 0, left < announced, left % 10 == 0 || left == 5 {
                 announced = left
@@ -63,6 +59,13 @@ public final class PlainGateway {
                     case SIGHUP, SIGTERM, SIGQUIT:
                         abandonSignal = abandonSignal ?? signal
                         driver.abandon(at: at)
+                    case SIGTSTP:
+                        // Ctrl-Z: give readline's terminal settings back, stop, and on `fg`
+                        // show the prompt again.
+                        let wasShown = promptShown
+                        removePrompt()
+                        SignalPipe.suspendSelf()
+                        if wasShown { installPrompt() }
                     default: break
                     }
                 }
@@ -78,6 +81,7 @@ public final class PlainGateway {
                 pendingLine = nil
                 rl_callback_read_char()
                 guard let finished = pendingLine else { continue }
+                promptShown = false // the handler removed itself
                 line = finished
             } else {
                 line = readTypedLine()
@@ -88,8 +92,27 @@ public final class PlainGateway {
                 break
             }
             handle(answer.trimmingCharacters(in: .whitespaces).lowercased(), at: at)
+            if prompting, driver.outcome == nil { installPrompt() }
         }
         return GatewayEnding(outcome: driver.outcome ?? .abandoned, signal: abandonSignal)
+    }
+
+    private func installPrompt() {
+        rl_catch_signals = 0 // miga's own handlers deal with signals
+        rl_catch_sigwinch = 0
+        rl_callback_handler_install(Self.prompt) { line in
+            pendingLine = .some(line.map { String(cString: $0) })
+            free(line)
+            // Removing the handler here stops readline from drawing the prompt again under
+            // the answer; the loop installs it anew when another answer is needed.
+            rl_callback_handler_remove()
+        }
+        promptShown = true
+    }
+
+    private func removePrompt() {
+        if promptShown { rl_callback_handler_remove() }
+        promptShown = false
     }
 
     /// In canonical mode one read(2) returns one typed line; read directly rather than through

@@ -3,8 +3,8 @@ import Glibc
 #endif
 import CLinuxShims
 
-// The write end is read by the handler, which may use only async-signal-safe calls: a global
-// fd and write(2) are exactly that.
+// The pipe's write end, for the handler: it may use only async-signal-safe calls, and reading
+// a global and calling write(2) are exactly that.
 nonisolated(unsafe) private var signalWriteFD: Int32 = -1
 
 /// The self-pipe trick: signal handlers write the signal number to a pipe that the gateway's
@@ -26,8 +26,10 @@ public final class SignalPipe {
         for signal in Self.handled {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
+                let interruptedErrno = errno // the interrupted code may be about to read it
                 var byte = UInt8(truncatingIfNeeded: number)
                 _ = write(signalWriteFD, &byte, 1)
+                errno = interruptedErrno
             }
             sigemptyset(&action.sa_mask)
             action.sa_flags = SA_RESTART
