@@ -119,6 +119,20 @@ final class GateTUITests: XCTestCase {
         XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .abandoned])
     }
 
+    /// A crash (here a SIGSEGV sent from outside, which takes the same path) still gives the
+    /// person their terminal back, and the process still dies of the signal.
+    func testACrashRestoresTheTerminal() throws {
+        // Without Swift's backtracer (slow to symbolicate in a debug build) the default action follows.
+        let terminal = try startGate(["crash-test"], extra: ["SWIFT_BACKTRACE": "enable=no"])
+        let pids = try home.run("/usr/bin/pgrep", ["-f", "gate --app discord -- \(home.recorder) crash-test"]).stdout
+        let pid = try XCTUnwrap(Int32(pids.split(separator: "\n").first ?? ""), "gate pid from: \(pids)")
+        kill(pid, SIGSEGV)
+        let screen = terminal.waitFor("STATUS=")
+        XCTAssertTrue(screen.contains("STATUS=139"), "died of SIGSEGV:\n\(screen)")
+        terminal.assertTerminalRestored()
+        XCTAssertNil(home.recordedArguments())
+    }
+
     func testCtrlZSuspendsCleanlyAndFgResumes() throws {
         let terminal = try TmuxTerminal(home: home, command: "exec bash --norc --noprofile -i",
                                         environment: home.environment(["PS1": "$ "]))

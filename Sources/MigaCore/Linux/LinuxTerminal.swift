@@ -14,6 +14,29 @@ public enum TerminalError: Error, CustomStringConvertible {
     }
 }
 
+// What a crash handler needs to give the terminal back: only plain globals, because a handler
+// for a fatal signal may use async-signal-safe calls only (write, tcsetattr, signal, raise).
+nonisolated(unsafe) private var crashTerminalFD: Int32 = -1
+nonisolated(unsafe) private var crashOutputFD: Int32 = -1
+nonisolated(unsafe) private var crashSettings = termios()
+private let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
+/// The handlers these replaced (the Swift runtime's backtracer, usually), by signal number, in
+/// memory allocated once so the handler reads it without touching Swift's runtime.
+nonisolated(unsafe) private let previousCrashActions = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+
+/// On a crash (a Swift runtime trap is SIGILL or SIGTRAP), restore the person's terminal, then
+/// hand the signal to the handler that was there before (the backtracer prints its report on a
+/// sane terminal) and die of it, so the shell and any core dump still see it.
+private func restoreTerminalAndDie(_ signal: Int32) {
+    if crashTerminalFD >= 0 {
+        let reset: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+        _ = write(crashOutputFD, reset.utf8Start, reset.utf8CodeUnitCount)
+        tcsetattr(crashTerminalFD, TCSANOW, &crashSettings)
+    }
+    sigaction(signal, previousCrashActions + Int(signal), nil)
+    raise(signal)
+}
+
 /// The controlling terminal in raw mode, on the alternate screen. Every way out goes through
 /// `restore()`, which is idempotent, so the person always gets back a sane shell.
 public final class LinuxTerminal {
@@ -55,6 +78,7 @@ public final class LinuxTerminal {
             throw TerminalError.setupFailed("tcsetattr: " + LinuxSystem.errnoDescription())
         }
         active = true
+        armCrashRestore()
         write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
     }
 
@@ -62,10 +86,30 @@ public final class LinuxTerminal {
     public func restore() {
         guard active else { return }
         active = false
+        disarmCrashRestore()
         write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
         if var settings = original {
             tcsetattr(input, TCSAFLUSH, &settings)
         }
+    }
+
+    private func armCrashRestore() {
+        guard let original else { return }
+        crashSettings = original
+        crashTerminalFD = input
+        crashOutputFD = output
+        for signal in crashSignals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { restoreTerminalAndDie($0) }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND) // 0x80000000: one shot
+            sigaction(signal, &action, previousCrashActions + Int(signal))
+        }
+    }
+
+    private func disarmCrashRestore() {
+        crashTerminalFD = -1
+        for signal in crashSignals { sigaction(signal, previousCrashActions + Int(signal), nil) }
     }
 
     public func write(_ text: String) {
