@@ -200,3 +200,49 @@ final class GateLockedDatabaseTests: XCTestCase {
         XCTAssertTrue(output.stderr.contains("opening chat without a pause"), output.stderr)
     }
 }
+
+/// The desktop path for real: no terminal, a graphical session (Xvfb), and a real xterm that
+/// miga opens; keys are pressed in that window through XTEST, as a person would.
+final class RealTerminalEmulatorTests: XCTestCase {
+    func testGateOpensInXtermAndTheAppStartsDetachedAfterTheCountdown() throws {
+        for tool in ["/usr/bin/Xvfb", "/usr/bin/xterm", "/usr/bin/xdotool"] where !FileManager.default.isExecutableFile(atPath: tool) {
+            return XCTFail("\(tool) is missing: scripts/deps.sh installs xvfb, xterm and xdotool")
+        }
+        let home = try MigaHome()
+        // Xvfb picks a free display and writes its number to stdout.
+        let server = try home.start("/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
+        defer { kill(server.pid, SIGTERM); _ = server.wait() }
+        var display = ""
+        eventually("Xvfb to start") {
+            display = (try? String(contentsOfFile: server.stdoutPath, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            return !display.isEmpty
+        }
+        let environment = home.environment(["DISPLAY": ":" + display])
+        func xdotool(_ arguments: [String]) throws -> String {
+            try home.run("/usr/bin/xdotool", arguments, environment: environment).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        func press(_ key: String, in window: String) throws {
+            _ = try xdotool(["windowfocus", "--sync", window])
+            _ = try xdotool(["key", key])
+        }
+
+        try home.writeConfig("timer_seconds = 15\nterminal = \"xterm\"\n")
+        let outer = try home.miga(["gate", "--app", "chat", "--", home.recorder, "--flag", "a b"], environment: environment)
+        XCTAssertEqual(outer.status, 0, outer.stderr)
+        try eventually("the gate to start inside xterm") { try home.events().map(\.type) == [.sessionStart] }
+        var window = ""
+        try eventually("the xterm window") { window = try xdotool(["search", "--class", "xterm"]).split(separator: "\n").first.map(String.init) ?? ""; return !window.isEmpty }
+
+        try press("o", in: window)
+        usleep(500_000)
+        XCTAssertNil(home.recordedArguments(), "Open is locked during the countdown")
+        try eventually(timeout: 25, "the countdown to end") { try home.events().contains { $0.type == .gatewayCompleted } }
+        try press("o", in: window)
+        try eventually("the app to start") { home.recordedArguments() != nil }
+        XCTAssertEqual(home.recordedArguments(), ["--flag", "a b"])
+        let info = home.recordedInfo() ?? ""
+        XCTAssertTrue(info.contains("stdin=/dev/null"), "detached from the terminal: \(info)")
+        try eventually("the xterm window to close") { try xdotool(["search", "--class", "xterm"]).isEmpty }
+        XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .gatewayCompleted, .openSelected])
+    }
+}
