@@ -134,27 +134,21 @@ final class GateTUITests: XCTestCase {
     }
 
     func testCtrlZSuspendsCleanlyAndFgResumes() throws {
-        let terminal = try TmuxTerminal(home: home, command: "exec bash --norc --noprofile -i",
-                                        environment: home.environment(["PS1": "$ "]))
-        terminal.waitFor("$")
-        try terminal.type("\(shellQuote(home.binary)) gate --app discord -- \(shellQuote(home.recorder)) x")
-        try terminal.press("Enter")
+        let terminal = try TmuxTerminal.interactiveBash(home: home)
+        try terminal.enter("\(shellQuote(home.binary)) gate --app discord -- \(shellQuote(home.recorder)) x")
         terminal.waitFor("[e] Exit")
         try terminal.press("C-z")
         terminal.waitFor("Stopped")
         XCTAssertEqual(terminal.display("#{alternate_on} #{cursor_flag}"), "0 1", "suspended: main screen, cursor back")
-        try terminal.type("stty -a | grep -o -- '-*icanon\\|-*echo ' | tr '\\n' ,; echo")
-        try terminal.press("Enter")
+        try terminal.enter("stty -a | grep -o -- '-*icanon\\|-*echo ' | tr '\\n' ,; echo")
         let settings = terminal.waitFor("icanon,")
         XCTAssertTrue(settings.contains("icanon,echo ,") && !settings.contains("-icanon"), settings)
 
-        try terminal.type("fg")
-        try terminal.press("Enter")
-        try eventually("the gateway to come back") { terminal.display("#{alternate_on}") == "1" && terminal.screen().contains("[e] Exit") }
+        try terminal.enter("fg")
+        eventually("the gateway to come back") { terminal.display("#{alternate_on}") == "1" && terminal.screen().contains("[e] Exit") }
         try terminal.press("e")
-        try eventually("back on the main screen") { terminal.display("#{alternate_on}") == "0" && terminal.screen().contains("exit in the last 7 days") }
-        try terminal.type("echo STATUS=$?")
-        try terminal.press("Enter")
+        eventually("back on the main screen") { terminal.display("#{alternate_on}") == "0" && terminal.screen().contains("exit in the last 7 days") }
+        try terminal.enter("echo STATUS=$?")
         terminal.waitFor("STATUS=0")
         XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .exitSelected])
     }

@@ -44,7 +44,7 @@ final class GateWithoutTerminalTests: XCTestCase {
         let output = try home.miga(["gate", "--app", "chat", "--", "recorder", "--x", "a b"],
                                    environment: home.environment(["DISPLAY": ":99", "PATH": home.root + "/bin:/usr/bin:/bin"]))
         XCTAssertEqual(output.status, 0, output.stderr)
-        try eventually("the terminal emulator to start") { FileManager.default.fileExists(atPath: home.root + "/terminal.argv") }
+        eventually("the terminal emulator to start") { FileManager.default.fileExists(atPath: home.root + "/terminal.argv") }
         let data = try XCTUnwrap(FileManager.default.contents(atPath: home.root + "/terminal.argv"))
         let argv = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
         XCTAssertEqual(argv, ["-e", home.binary, "gate", "--app", "chat", "--detach", "--", "recorder", "--x", "a b"])
@@ -88,7 +88,7 @@ final class GateWithoutTerminalTests: XCTestCase {
                                    environment: home.environment(["MIGA_GATED": "1", "RECORDER_SLEEP": "3"]))
         XCTAssertEqual(output.status, 0)
         XCTAssertLessThan(Date().timeIntervalSince(started), 2.5, "returns without waiting for the app")
-        try eventually("the detached app to run") { home.recordedInfo() != nil }
+        eventually("the detached app to run") { home.recordedInfo() != nil }
         let info = try XCTUnwrap(home.recordedInfo())
         let fields = Dictionary(uniqueKeysWithValues: info.split(separator: " ").map {
             let pair = $0.split(separator: "=", maxSplits: 1)
@@ -177,7 +177,7 @@ final class GateConcurrencyTests: XCTestCase {
         try eventually("a content_read event") { try home.events().count == 2 }
         let pid = try XCTUnwrap(Int32(String(contentsOfFile: home.root + "/gate.pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         kill(pid, SIGKILL)
-        try eventually("the gate to die") { processEnded(pid) }
+        eventually("the gate to die") { processEnded(pid) }
         XCTAssertEqual(try home.sqlite("PRAGMA integrity_check"), "ok")
         XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .contentRead])
     }
@@ -238,7 +238,8 @@ final class RealTerminalEmulatorTests: XCTestCase {
         XCTAssertNil(home.recordedArguments(), "Open is locked during the countdown")
         try eventually(timeout: 25, "the countdown to end") { try home.events().contains { $0.type == .gatewayCompleted } }
         try press("o", in: window)
-        try eventually("the app to start") { home.recordedArguments() != nil }
+        // The recorder writes its argv, then what it inherited: wait for the last one.
+        eventually("the app to start") { home.recordedInfo() != nil }
         XCTAssertEqual(home.recordedArguments(), ["--flag", "a b"])
         let info = home.recordedInfo() ?? ""
         XCTAssertTrue(info.contains("stdin=/dev/null"), "detached from the terminal: \(info)")

@@ -185,7 +185,7 @@ final class TmuxTerminal {
         try tmux(["-f", config, "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "-s", "t", outer])
     }
 
-    deinit { try? tmux(["kill-server"]) }
+    deinit { _ = try? tmux(["kill-server"]) }
 
     @discardableResult
     func tmux(_ arguments: [String]) throws -> String {
@@ -199,6 +199,20 @@ final class TmuxTerminal {
     func press(_ keys: String...) throws { try tmux(["send-keys", "-t", "t"] + keys) }
 
     func type(_ text: String) throws { try tmux(["send-keys", "-t", "t", "-l", text]) }
+
+    /// Types a line and presses Enter, as at a shell or readline prompt.
+    func enter(_ line: String) throws {
+        try type(line)
+        try press("Enter")
+    }
+
+    /// An interactive bash (no rc files, prompt "$ ") ready for input.
+    static func interactiveBash(home: MigaHome, environment extra: [String: String] = [:]) throws -> TmuxTerminal {
+        let terminal = try TmuxTerminal(home: home, command: "exec bash --norc --noprofile -i",
+                                        environment: home.environment(["PS1": "$ "].merging(extra) { $1 }))
+        terminal.waitFor("$")
+        return terminal
+    }
 
     func display(_ format: String) -> String {
         ((try? tmux(["display-message", "-p", "-t", "t", format])) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)

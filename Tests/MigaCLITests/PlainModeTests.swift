@@ -18,8 +18,7 @@ final class PlainModeTests: XCTestCase {
         let screen = terminal.waitFor("Open unlocks in 15 s")
         XCTAssertTrue(screen.contains("miga · chat"), screen)
         XCTAssertEqual(terminal.display("#{alternate_on}"), "0", "plain mode never switches screens")
-        try terminal.type("e")
-        try terminal.press("Enter")
+        try terminal.enter("e")
         let after = terminal.waitFor("STATUS=0")
         XCTAssertTrue(after.contains("first exit in the last 7 days"), after)
         terminal.assertTerminalRestored()
@@ -31,21 +30,17 @@ final class PlainModeTests: XCTestCase {
         let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) gate --app chat -- \(shellQuote(home.recorder)) 'a b' ''",
                                         environment: home.environment(["TERM": "dumb"]))
         terminal.waitFor("Open unlocks in 15 s")
-        try terminal.type("o")
-        try terminal.press("Enter")
+        try terminal.enter("o")
         terminal.waitFor("Open unlocks in 1")
         XCTAssertNil(home.recordedArguments())
-        try terminal.type("n")
-        try terminal.press("Enter")
+        try terminal.enter("n")
         try eventually("a content_read event") { try home.events().contains { $0.type == .contentRead } }
 
         let ready = terminal.waitFor("Choose: e = Exit, n = Read Next, o = Open >", timeout: 20)
         XCTAssertTrue(ready.contains("10 s…") && ready.contains("5 s…") && ready.contains("Ready."), ready)
-        try terminal.type("n")
-        try terminal.press("Enter")
+        try terminal.enter("n")
         try eventually("a second content_read") { try home.events().filter { $0.type == .contentRead }.count == 2 }
-        try terminal.type("o")
-        try terminal.press("Enter")
+        try terminal.enter("o")
         terminal.waitFor("STATUS=0")
         terminal.assertTerminalRestored()
 
@@ -59,19 +54,14 @@ final class PlainModeTests: XCTestCase {
     }
 
     func testCtrlZSuspendsAndFgResumes() throws {
-        let terminal = try TmuxTerminal(home: home, command: "exec bash --norc --noprofile -i",
-                                        environment: home.environment(["PS1": "$ ", "TERM": "dumb"]))
-        terminal.waitFor("$")
-        try terminal.type("\(shellQuote(home.binary)) gate --app chat -- \(shellQuote(home.recorder)) x")
-        try terminal.press("Enter")
+        let terminal = try TmuxTerminal.interactiveBash(home: home, environment: ["TERM": "dumb"])
+        try terminal.enter("\(shellQuote(home.binary)) gate --app chat -- \(shellQuote(home.recorder)) x")
         terminal.waitFor("Open unlocks in 15 s")
         try terminal.press("C-z")
         terminal.waitFor("Stopped")
-        try terminal.type("fg")
-        try terminal.press("Enter")
+        try terminal.enter("fg")
         usleep(300_000)
-        try terminal.type("e")
-        try terminal.press("Enter")
+        try terminal.enter("e")
         terminal.waitFor("exit in the last 7 days")
         XCTAssertNil(home.recordedArguments())
         XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .exitSelected])

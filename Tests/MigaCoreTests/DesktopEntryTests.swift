@@ -65,7 +65,7 @@ final class DesktopEntryTests: XCTestCase {
         ]
         for (name, data, expected) in cases {
             let path = root.path + "/" + name
-            FileManager.default.createFile(atPath: path, contents: data)
+            _ = FileManager.default.createFile(atPath: path, contents: data)
             XCTAssertThrowsError(try DesktopEntry.load(path: path)) { error in
                 XCTAssertTrue("\(error)".contains(expected), "\(error) should contain \(expected)")
                 XCTAssertTrue("\(error)".hasPrefix(name), "\(error) names the file")
@@ -73,7 +73,7 @@ final class DesktopEntryTests: XCTestCase {
         }
         // A 5 MB file is refused after reading at most a little over 1 MiB.
         let big = root.path + "/big.desktop"
-        FileManager.default.createFile(atPath: big, contents: Data("[Desktop Entry]\n".utf8) + Data(repeating: 0x41, count: 5 << 20))
+        _ = FileManager.default.createFile(atPath: big, contents: Data("[Desktop Entry]\n".utf8) + Data(repeating: 0x41, count: 5 << 20))
         XCTAssertThrowsError(try DesktopEntry.load(path: big)) { XCTAssertTrue("\($0)".contains("larger than 1024 KiB"), "\($0)") }
         let unterminated = try DesktopEntry(text: "[Desktop Entry]\nExec=app \"oops\n", name: "q.desktop")
         XCTAssertThrowsError(try DesktopShim.text(for: unterminated, migaPath: "/usr/bin/miga", app: "app"))
@@ -131,7 +131,7 @@ final class DesktopShimTests: XCTestCase {
             guard FileManager.default.isExecutableFile(atPath: validator) else { continue }
             let path = root.path + "/" + name
             try text.write(toFile: path, atomically: true, encoding: .utf8)
-            let (status, output) = try run(validator, [path])
+            let (status, output) = try runProgram(validator, [path])
             XCTAssertEqual(status, 0, "\(name):\n\(output)")
             XCTAssertFalse(output.contains("error:"), "\(name):\n\(output)")
         }
@@ -178,18 +178,5 @@ final class DesktopShimTests: XCTestCase {
         XCTAssertEqual(try ExecLine(rawValue: shimmed.rawValue("Exec")!).expand(urls: ["u"], icon: nil, name: nil, location: nil),
                        [odd, "gate", "--app", "chat", "--detach", "--", "app", "u"])
         XCTAssertEqual(shimmed.string("TryExec"), odd)
-    }
-
-    private func run(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

@@ -75,17 +75,10 @@ final class MimeAppsListTests: XCTestCase {
                            to: "data/applications/\(handler)")
         let file = try root.write(realistic, to: "config/mimeapps.list")
         func gioDefault() throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: gio)
-            process.arguments = ["mime", "x-scheme-handler/https"]
-            process.environment = ["HOME": root.path, "XDG_DATA_HOME": root.path + "/data", "XDG_CONFIG_HOME": root.path + "/config",
-                                   "XDG_DATA_DIRS": root.path + "/none", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+            let output = try runProgram(gio, ["mime", "x-scheme-handler/https"], environment: [
+                "HOME": root.path, "XDG_DATA_HOME": root.path + "/data", "XDG_CONFIG_HOME": root.path + "/config",
+                "XDG_DATA_DIRS": root.path + "/none", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]).output
+            return output.split(separator: "\n").first.map(String.init) ?? ""
         }
         var reported = try gioDefault()
         XCTAssertTrue(reported.hasSuffix("browser.desktop"), reported)

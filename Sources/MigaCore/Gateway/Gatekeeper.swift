@@ -26,9 +26,13 @@ public final class Gatekeeper {
 
     private let context: MigaContext
     private let sessionID = UUID().uuidString.lowercased()
+    /// Finds programs on PATH, never in miga's own shim folder.
+    private let resolver: CommandResolver
 
     public init(context: MigaContext) {
         self.context = context
+        resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
+                                   skipping: [context.paths.shimDirectory])
     }
 
     /// The process's exit status. Does not return when the app is exec'd.
@@ -37,8 +41,6 @@ public final class Gatekeeper {
         let app = request.app ?? String(request.command[0].split(separator: "/").last ?? "app")
         guard MigaConfig.isValidAppName(app) else { return usage(GateError.invalidAppName(app)) }
 
-        let resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
-                                       skipping: [context.paths.shimDirectory])
         let command: ResolvedCommand
         do {
             command = try resolver.resolve(request.command)
@@ -79,7 +81,7 @@ public final class Gatekeeper {
         }
 
         guard context.hasTerminal else {
-            return handOffToTerminalEmulator(request, app: app, config: config, store: store, resolver: resolver, launch: launch)
+            return handOffToTerminalEmulator(request, app: app, config: config, store: store, launch: launch)
         }
 
         do {
@@ -153,7 +155,7 @@ public final class Gatekeeper {
     /// Without a terminal (a desktop launcher, a key binding): show the gate in a terminal
     /// emulator when there is a graphical session, else fail open.
     private func handOffToTerminalEmulator(_ request: GateRequest, app: String, config: MigaConfig,
-                                           store: EventStore, resolver: CommandResolver, launch: Launch) -> Int32 {
+                                           store: EventStore, launch: Launch) -> Int32 {
         let emulators = TerminalEmulators(setting: config.terminal, environment: context.environment, resolver: resolver)
         guard emulators.graphicalSessionPresent else {
             return failOpen(app: app, reason: "no_terminal",
@@ -196,13 +198,11 @@ public final class Gatekeeper {
 
     /// A desktop notification too, since a launcher's stderr is seen by nobody.
     private func notifyDesktop(_ message: String) {
-        let environment = context.environment
-        guard !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty,
-              let notifier = CommandResolver(searchPath: environment["PATH"] ?? "", skipping: [context.paths.shimDirectory])
-                .lookUp("notify-send") else { return }
+        guard TerminalEmulators.graphicalSessionPresent(in: context.environment),
+              let notifier = resolver.lookUp("notify-send") else { return }
         try? context.launcher.spawnDetached(
             ResolvedCommand(executable: notifier, arguments: ["notify-send", "--app-name=miga", "miga", message]),
-            environment: environment)
+            environment: context.environment)
     }
 
     @discardableResult

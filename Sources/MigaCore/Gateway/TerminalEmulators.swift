@@ -26,7 +26,9 @@ public struct TerminalEmulators {
     }
 
     /// Whether a graphical session exists to open a window in.
-    public var graphicalSessionPresent: Bool {
+    public var graphicalSessionPresent: Bool { Self.graphicalSessionPresent(in: environment) }
+
+    public static func graphicalSessionPresent(in environment: [String: String]) -> Bool {
         !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
     }
 
