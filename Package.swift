@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
@@ -19,7 +20,7 @@ let package = Package(
             providers: [.apt(["libreadline-dev"])]
         ),
         .target(name: "CLinuxShims"),
-        // Turns quotes/*.toml into Swift string literals so the binary needs no file beside it.
+        // Turns quotes/*.toml and shell/* into Swift string literals so the binary needs no file beside it.
         .executableTarget(name: "EmbedContent", path: "Sources/EmbedContent"),
         .plugin(
             name: "EmbedContentPlugin",
@@ -33,6 +34,7 @@ let package = Package(
                 "CLinuxShims",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             plugins: ["EmbedContentPlugin"]
         ),

@@ -3,6 +3,8 @@
 #   1. pass-through (MIGA_GATED=1, and a grace pass) adds <= 10 ms median over exec'ing the app
 #   2. exec to the first full gateway frame <= 50 ms median
 #   3. peak memory of a gate run <= 30 MiB
+#   4. `miga open-url` on a link that is not gated adds <= 10 ms median over launching the
+#      browser's command directly
 # Needs hyperfine (installed from Debian when missing) and python3.
 set -eu
 cd "$(dirname "$0")/.."
@@ -27,6 +29,17 @@ HOME="$home" MIGA_GATED=1 hyperfine -N --warmup 20 --runs "$runs" --export-json 
 HOME="$home" hyperfine -N --warmup 20 --runs "$runs" --export-json "$work/grace.json" \
   -n "grace pass" "$miga gate --app grace -- /bin/true" >/dev/null
 
+echo "== open-url: a link that is not gated, vs running the browser's command directly"
+mkdir -p "$work/sys/applications" "$work/etc"
+printf '[Desktop Entry]\nType=Application\nName=Browser\nExec=/bin/true --new-window %%u\nMimeType=x-scheme-handler/https;\n' \
+  > "$work/sys/applications/bench-browser.desktop"
+printf '[Default Applications]\nx-scheme-handler/https=bench-browser.desktop\n' > "$work/etc/mimeapps.list"
+export XDG_DATA_DIRS="$work/sys" XDG_CONFIG_DIRS="$work/etc"
+env -i HOME="$home" PATH=/usr/bin:/bin XDG_DATA_DIRS="$work/sys" XDG_CONFIG_DIRS="$work/etc" "$miga" install >/dev/null
+HOME="$home" hyperfine -N --warmup 20 --runs "$runs" --export-json "$work/url.json" \
+  -n direct "/bin/true --new-window https://www.debian.org/" \
+  -n open-url "$miga open-url https://www.debian.org/" >/dev/null
+
 echo "== first frame and peak memory (pty, $((runs / 4)) runs)"
 python3 bench/first_frame.py "$miga" "$home" $((runs / 4)) > "$work/frame.json"
 
@@ -36,6 +49,7 @@ work = sys.argv[1]
 gated = {r["command"]: r for r in json.load(open(f"{work}/gated.json"))["results"]}
 grace = json.load(open(f"{work}/grace.json"))["results"][0]
 frame = json.load(open(f"{work}/frame.json"))
+url = {r["command"]: r for r in json.load(open(f"{work}/url.json"))["results"]}
 ms = lambda r: r["median"] * 1000
 direct = ms(gated["direct"])
 rows = [
@@ -43,6 +57,7 @@ rows = [
     ("grace pass (reads + writes SQLite), added median", ms(grace) - direct, 10, "ms"),
     ("exec to first full frame, median", frame["first_frame_ms"]["median"], 50, "ms"),
     ("peak memory of a gate run (max of runs)", frame["peak_rss_mib"]["max"], 30, "MiB"),
+    ("open-url, link not gated, added median", ms(url["open-url"]) - ms(url["direct"]), 10, "ms"),
 ]
 print(f"direct exec of /bin/true: {direct:.2f} ms median")
 for name, value, limit, unit in rows:

@@ -25,4 +25,5 @@ for case in cases:
 print(f"tests: {total - failed - skipped} passed, {failed} failed, {skipped} skipped")
 PY
 fi
+[ "$status" -eq 0 ] && scripts/check-make-install.sh || status=1
 exit "$status"

@@ -4,6 +4,7 @@ import MigaCore
 
 struct Gate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "gate",
         abstract: "Pause before running a command: a quote, a countdown, then Exit, Read Next or Open.",
         discussion: """
             Keys: e, Esc, q or Ctrl-C  Exit (nothing runs; exit status 0)

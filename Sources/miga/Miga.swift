@@ -17,6 +17,8 @@ struct Miga: ParsableCommand {
               miga gate --plain -- /usr/bin/env printf '%s\\n' one "two words"
             """,
         version: MigaVersion.current,
-        subcommands: [Gate.self]
+        // Every command names itself: otherwise ArgumentParser derives names with
+        // String(describing:), a conformance scan that costs milliseconds on the gate's path.
+        subcommands: [Gate.self, OpenURL.self, Config.self, Install.self, Uninstall.self, DoctorCommand.self]
     )
 }

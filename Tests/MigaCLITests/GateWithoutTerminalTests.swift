@@ -38,7 +38,10 @@ final class GateWithoutTerminalTests: XCTestCase {
     func testGraphicalSessionOpensTheConfiguredTerminal() throws {
         let terminal = try home.writeFile("bin/fake-term", mode: 0o755, """
             #!/bin/sh
-            for a in "$@"; do printf '%s\\0' "$a"; done > "$(dirname "$0")/../terminal.argv"
+            # Written aside, then renamed: the test must never read half of it.
+            out="$(dirname "$0")/../terminal.argv"
+            for a in "$@"; do printf '%s\\0' "$a"; done > "$out.tmp"
+            mv "$out.tmp" "$out"
             """)
         try home.writeConfig("terminal = \"\(terminal)\"\n")
         let output = try home.miga(["gate", "--app", "chat", "--", "recorder", "--x", "a b"],

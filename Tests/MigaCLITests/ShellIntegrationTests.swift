@@ -10,19 +10,23 @@ final class ShellIntegrationTests: XCTestCase {
     var shims: String { home.home + "/.local/share/miga/bin" }
     let arguments = ["--flag", "a b", "", "ünï \"q\" $HOME"]
 
+    /// What a person's environment looks like here: the real program on PATH, no system
+    /// desktop entries (so nothing outside the temp tree is read).
+    var baseEnvironment: [String: String] {
+        ["PATH": "/usr/bin:/bin:\(home.root)/real", "XDG_DATA_DIRS": home.root + "/sys", "XDG_CONFIG_DIRS": home.root + "/etc"]
+    }
+
     override func setUpWithError() throws {
         home = try MigaHome()
-        let template = try String(contentsOfFile: MigaHome.repository + "/shell/shim.sh", encoding: .utf8)
-        try home.writeFile("home/.local/share/miga/bin/chat", mode: 0o755, template
-            .replacingOccurrences(of: "@MIGA@", with: home.binary)
-            .replacingOccurrences(of: "@NAME@", with: "chat")
-            .replacingOccurrences(of: "@COMMAND@", with: "chat"))
         try home.writeFile("real/chat", mode: 0o755, "#!/bin/sh\nexec \(shellQuote(home.recorder)) \"$@\"\n")
+        // The shim under test is the one `miga config apps add` makes.
+        let added = try home.miga(["config", "apps", "add", "chat"], environment: home.environment(baseEnvironment))
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: shims + "/chat"))
     }
 
     func shell(_ executable: String, _ flags: [String], script: String, environment extra: [String: String] = [:]) throws -> MigaHome.Output {
-        let path = "/usr/bin:/bin:\(home.root)/real"
-        return try home.run(executable, flags + [script], environment: home.environment(["PATH": path].merging(extra) { $1 }))
+        return try home.run(executable, flags + [script], environment: home.environment(baseEnvironment.merging(extra) { $1 }))
     }
 
     /// Runs the gated command the way a person types it, then reports PATH and where `chat` is.
@@ -78,6 +82,34 @@ final class ShellIntegrationTests: XCTestCase {
             let relative = try home.run(executable, flags + ["\(source) \(shellQuote(MigaHome.repository + "/shell/" + file)); echo \"PATH=$PATH\""],
                                         environment: home.environment(["PATH": "/usr/bin:/bin", "XDG_DATA_HOME": "relative/dir"]))
             XCTAssertEqual(relative.stdout.trimmingCharacters(in: .newlines), "PATH=\(shims):/usr/bin:/bin", "\(executable): a relative XDG_DATA_HOME is ignored")
+        }
+    }
+
+    /// After `miga install`, new shells of each kind read miga's line (or conf.d file) and find
+    /// the shim first; after `miga uninstall` none of them has it on PATH.
+    func testInstallReachesNewShellsAndUninstallTakesItBack() throws {
+        try home.writeFile("home/.zshrc", "# zsh settings\n")
+        // Login shells start from /etc/profile's PATH; a person's .profile adds their own folders.
+        try home.writeFile("home/.profile", "PATH=\"$PATH:\(home.root)/real\"\n")
+        let install = try home.miga(["install"], environment: home.environment(baseEnvironment))
+        XCTAssertEqual(install.status, 0, install.stderr)
+        let shells: [(String, [String])] = [("/bin/bash", ["-i", "-c"]), ("/usr/bin/zsh", ["-i", "-c"]),
+                                            ("/usr/bin/fish", ["-c"]), ("/usr/bin/dash", ["-l", "-c"])]
+        for (executable, flags) in shells {
+            unlink(home.root + "/recorded.argv")
+            let output = try shell(executable, flags, script: "echo \"PATH=$PATH\"; chat --flag 'a b'")
+            XCTAssertEqual(output.status, 0, "\(executable): \(output.stderr)")
+            let path = output.stdout.split(separator: "\n").first { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) } ?? ""
+            XCTAssertEqual(path.split(separator: ":").first.map(String.init), shims, "\(executable): \(path)")
+            XCTAssertEqual(home.recordedArguments(), ["--flag", "a b"], executable)
+        }
+        XCTAssertEqual(try home.events().filter { $0.app == "chat" }.count, shells.count, "each call went through the gate")
+
+        let uninstall = try home.miga(["uninstall"], environment: home.environment(baseEnvironment))
+        XCTAssertEqual(uninstall.status, 0, uninstall.stderr)
+        for (executable, flags) in shells {
+            let output = try shell(executable, flags, script: "echo \"PATH=$PATH\"")
+            XCTAssertFalse(output.stdout.contains(shims), "\(executable): \(output.stdout)")
         }
     }
 }

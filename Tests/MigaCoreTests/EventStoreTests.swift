@@ -35,6 +35,28 @@ final class EventStoreTests: XCTestCase {
         XCTAssertEqual(header[18], 2, "file format write version 2 means WAL")
     }
 
+    /// Processes that exec while holding the database (every Open) leave the WAL behind; the
+    /// gate checkpoints it away once it passes the limit, so it cannot grow without end.
+    func testTheWALIsCheckpointedBeforeExecOnceItHasGrown() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path + "/miga.sqlite3"
+        var size: Int { ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0 }
+        func gate() throws -> EventStore {
+            let store = try EventStore(path: path)
+            try store.record(Event(timestamp: 1_795_000_000_000, utcOffsetMinutes: 0, session: "s", type: .gracePass, app: "x"))
+            return store
+        }
+        var kept: [EventStore] = [] // a process that execs never closes its connection
+        for _ in 0..<5 { let store = try gate(); store.closeBeforeExec(); kept.append(store) }
+        XCTAssertGreaterThan(size, 0, "a small WAL is left for the next process (closing costs fsyncs)")
+        while size <= EventStore.walLimit { kept.append(try gate()) }
+        let store = try gate()
+        store.closeBeforeExec()
+        kept.forEach { $0.closeBeforeExec() }
+        XCTAssertEqual(size, 0, "checkpointed into the database and removed")
+        XCTAssertEqual(try EventStore(path: path).allEvents().count, kept.count + 1, "nothing lost")
+    }
+
     func testAForeignFileIsReportedAndNeverOverwritten() throws {
         let folder = try TemporaryDirectory()
         let text = String(repeating: "my precious notes\n", count: 300)

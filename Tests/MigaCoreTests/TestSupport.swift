@@ -42,6 +42,12 @@ final class FakeLauncher: ProcessLauncher {
     func spawnDetached(_ command: ResolvedCommand, environment: [String: String]) throws {
         calls.append(Call(command: command, environment: environment, detached: true))
     }
+
+    var ranHelpers: [ResolvedCommand] = []
+    func run(_ command: ResolvedCommand, environment: [String: String]) throws -> Int32 {
+        ranHelpers.append(command)
+        return 0
+    }
 }
 
 final class CollectingSink: MessageSink {

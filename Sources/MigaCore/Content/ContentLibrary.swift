@@ -17,7 +17,7 @@ public struct ContentLibrary: Sendable {
 
     /// The bundled library (from `quotes/` at build time).
     public static func bundled() throws -> ContentLibrary {
-        try ContentLibrary(items: bundledPackSources.flatMap { try ContentPack.parse($0.toml, name: $0.name) })
+        try ContentLibrary(items: bundledPackSources.flatMap { try ContentPack.parse($0.text, name: $0.name) })
     }
 
     public func item(id: String) -> ContentItem? {

@@ -18,6 +18,9 @@ public protocol ProcessLauncher {
     func exec(_ command: ResolvedCommand, environment: [String: String]) throws -> Never
     /// Starts `command` in its own session with stdio on /dev/null and does not wait for it.
     func spawnDetached(_ command: ResolvedCommand, environment: [String: String]) throws
+    /// Runs a helper (such as update-desktop-database) with stdio on /dev/null, waits for it
+    /// and returns its exit status.
+    func run(_ command: ResolvedCommand, environment: [String: String]) throws -> Int32
 }
 
 public struct SystemLauncher: ProcessLauncher {
@@ -29,6 +32,10 @@ public struct SystemLauncher: ProcessLauncher {
 
     public func spawnDetached(_ command: ResolvedCommand, environment: [String: String]) throws {
         try LinuxSystem.spawnDetached(command, environment: environment)
+    }
+
+    public func run(_ command: ResolvedCommand, environment: [String: String]) throws -> Int32 {
+        try LinuxSystem.spawnAndWait(command, environment: environment)
     }
 }
 

@@ -76,6 +76,7 @@ public final class Gatekeeper {
                 if let problem = record(.gracePass, app: app, store: store) {
                     context.messages.say("miga: could not record the grace pass: \(problem)")
                 }
+                store.closeBeforeExec()
                 return launch.run()
             }
         }
@@ -88,6 +89,7 @@ public final class Gatekeeper {
             let ending = try runFrontEnd(request, app: app, config: config, store: store)
             switch ending.outcome {
             case .open:
+                store.closeBeforeExec()
                 return launch.run()
             case .exit:
                 return 0
@@ -188,6 +190,7 @@ public final class Gatekeeper {
                 if let problem = record(.gatewaySkipped, app: app, detail: Event.reasonDetail(reason), store: store) {
                     context.messages.say("miga: could not record that: \(problem)")
                 }
+                store.closeBeforeExec()
             } catch {
                 context.messages.say("miga: could not record that: \(error)")
             }

@@ -75,6 +75,28 @@ public struct ExecLine: Equatable {
         return .literal(text.replacingOccurrences(of: "%%", with: "%"))
     }
 
+    /// Whether any argument holds one of these field codes.
+    public func uses(_ letters: Set<Character>) -> Bool {
+        arguments.contains { argument in
+            switch argument {
+            case .field(let letter), .embedded(_, let letter, _): return letters.contains(letter)
+            case .literal: return false
+            }
+        }
+    }
+
+    /// The command lines a launcher runs to open `urls`: one for `%U`/`%F`, one per URL for
+    /// `%u`/`%f`, and for an Exec without either, one with the URLs appended (as GLib does).
+    public func invocations(urls: [String], icon: String?, name: String?, location: String?) -> [[String]] {
+        if uses(["U", "F"]) || urls.isEmpty {
+            return [expand(urls: urls, icon: icon, name: name, location: location)]
+        }
+        if uses(["u", "f"]) {
+            return urls.map { expand(urls: [$0], icon: icon, name: name, location: location) }
+        }
+        return [expand(urls: [], icon: icon, name: name, location: location) + urls]
+    }
+
     /// What a launcher would run for `urls` (or files): `%u`/`%f` take the first, `%U`/`%F`
     /// all of them, `%i` the icon as two arguments, `%c` the name, `%k` the entry's location;
     /// deprecated codes are dropped.

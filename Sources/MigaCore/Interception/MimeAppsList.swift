@@ -32,6 +32,11 @@ public struct MimeAppsList: Equatable {
         value(type, in: Self.defaults).flatMap { Self.ids($0).first }
     }
 
+    /// The applications listed for `type` in `group`, in order.
+    public func applications(for type: String, in group: String) -> [String] {
+        value(type, in: group).map(Self.ids) ?? []
+    }
+
     /// Makes `id` the default for each of `types` and adds it to their associations. The
     /// previous default stays listed after it, so links keep working if miga disappears.
     public mutating func makeDefault(_ id: String, for types: [String]) -> Change {

@@ -101,6 +101,21 @@ public enum LinuxSystem {
     /// posix_spawn with a new session (no controlling terminal), stdio on /dev/null, default
     /// signal handling; returns without waiting, so the gate's window can close at once.
     public static func spawnDetached(_ command: ResolvedCommand, environment: [String: String]) throws {
+        _ = try spawn(command, environment: environment, newSession: true)
+    }
+
+    /// Runs a helper with stdio on /dev/null and returns its exit status (128+N if signal N ended it).
+    public static func spawnAndWait(_ command: ResolvedCommand, environment: [String: String]) throws -> Int32 {
+        let pid = try spawn(command, environment: environment, newSession: false)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { throw LaunchError.spawnFailed(command: command.executable, code: errno) }
+        }
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+
+    private static func spawn(_ command: ResolvedCommand, environment: [String: String], newSession: Bool) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -117,7 +132,7 @@ public enum LinuxSystem {
         sigfillset(&defaults)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         let setsid: Int32 = 0x80 // POSIX_SPAWN_SETSID (glibc >= 2.26), not imported into Swift
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | setsid))
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (newSession ? setsid : 0)))
         var pid = pid_t()
         let status = withCStrings(command.arguments) { argv in
             withCStrings(environmentStrings(environment)) { envp in
@@ -127,6 +142,7 @@ public enum LinuxSystem {
         guard status == 0 else {
             throw LaunchError.spawnFailed(command: command.arguments.first ?? command.executable, code: status)
         }
+        return pid
     }
 
     /// Ends the process the way `signal` would have, after cleanup (so the parent shell sees

@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Crypto
+import Foundation
+
+/// Files miga writes on the person's behalf. A write goes to a temporary file beside the target,
+/// is flushed to disk, then renamed over it: a reader sees the old file or the new one, never
+/// half of either, even if miga is killed mid-write.
+public enum AtomicFile {
+    public static func write(_ text: String, to path: String, mode: mode_t) throws {
+        try write(Data(text.utf8), to: path, mode: mode)
+    }
+
+    public static func write(_ data: Data, to path: String, mode: mode_t) throws {
+        // Through a symlink (dotfile managers link rc files), the link stays and its target changes.
+        let target = resolvedTarget(path)
+        let folder = (target as NSString).deletingLastPathComponent
+        let temporary = folder + "/.\((target as NSString).lastPathComponent).miga-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw LinuxError(operation: "create \(temporary)", code: errno) }
+        var failure: LinuxError?
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = LinuxError(operation: "write \(temporary)", code: errno)
+                    return
+                }
+                offset += written
+            }
+        }
+        // The umask must not narrow what was asked for (a shim has to stay executable).
+        if failure == nil, fchmod(fd, mode) != 0 { failure = LinuxError(operation: "chmod \(temporary)", code: errno) }
+        if failure == nil, fsync(fd) != 0 { failure = LinuxError(operation: "sync \(temporary)", code: errno) }
+        close(fd)
+        if failure == nil, rename(temporary, target) != 0 { failure = LinuxError(operation: "rename to \(target)", code: errno) }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+    }
+
+    public static func read(_ path: String) -> Data? {
+        FileManager.default.contents(atPath: path)
+    }
+
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// The permission bits of an existing file, to keep them when rewriting it.
+    public static func mode(of path: String) -> mode_t? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & 0o7777
+    }
+
+    /// Removes a file; one that is already gone is not an error.
+    public static func remove(_ path: String) throws {
+        if unlink(path) != 0, errno != ENOENT { throw LinuxError(operation: "remove \(path)", code: errno) }
+    }
+
+    public static func sha256(_ data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+
+    public static func sha256(ofFile path: String) -> String? {
+        read(path).map(sha256)
+    }
+
+    static func resolvedTarget(_ path: String) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let real = LinuxSystem.realPath(path) else { return path }
+        return real
+    }
+}

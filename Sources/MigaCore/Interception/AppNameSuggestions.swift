@@ -1,0 +1,61 @@
+import Foundation
+
+/// Close matches for a name that is neither a command nor a desktop entry: a typo
+/// (`dicsord`), a different case (`Discord`) or a longer name (`discord-canary`).
+public struct AppNameSuggestions {
+    public var candidates: Set<String>
+
+    public init(candidates: Set<String>) {
+        self.candidates = candidates
+    }
+
+    /// The executables on `searchPath` (outside miga's shims) and the installed entries' IDs and
+    /// programs.
+    public init(searchPath: String, skipping: String, entries: [DesktopEntryLocator.Found]) {
+        var names = Set<String>()
+        let skipped = LinuxSystem.realPath(skipping)
+        for folder in searchPath.split(separator: ":").map(String.init) where LinuxSystem.realPath(folder) != skipped {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] { names.insert(name) }
+        }
+        for found in entries {
+            names.insert(String(found.id.dropLast(".desktop".count)))
+            if let exec = found.entry.rawValue("Exec"), let program = (try? ExecLine(rawValue: exec))?.program {
+                names.insert(String(program.split(separator: "/").last ?? ""))
+            }
+        }
+        self.init(candidates: names)
+    }
+
+    public func suggestions(for name: String, limit: Int = 3) -> [String] {
+        let wanted = name.lowercased()
+        let scored: [(String, Int)] = candidates.compactMap { candidate in
+            let lower = candidate.lowercased()
+            if lower == wanted { return (candidate, 0) }
+            let distance = Self.distance(wanted, lower)
+            if distance <= max(1, wanted.count / 3) { return (candidate, distance) }
+            if wanted.count >= 3, lower.hasPrefix(wanted) || lower.hasSuffix("." + wanted) { return (candidate, 3) }
+            return nil
+        }
+        return scored.sorted { ($0.1, $0.0.count, $0.0) < ($1.1, $1.0.count, $1.0) }.prefix(limit).map(\.0)
+    }
+
+    /// Levenshtein distance, with a swap of neighbours counting once (Damerau, restricted).
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return table[a.count][b.count]
+    }
+}

@@ -1,0 +1,68 @@
+/// The web browser links go to when miga does not gate them: the default recorded at install,
+/// found the way the XDG MIME Applications spec finds one, and looked up by desktop-file ID.
+public struct DefaultBrowser {
+    public var layout: InstallLayout
+    public var desktops: [String]
+
+    public init(layout: InstallLayout, currentDesktop: String? = nil) {
+        self.layout = layout
+        desktops = (currentDesktop ?? "").split(separator: ":").map { $0.lowercased() }
+    }
+
+    /// `mimeapps.list` files in the spec's order: config folders, then `applications/` data
+    /// folders, each with its desktop-specific file first.
+    var mimeAppsFiles: [String] {
+        let folders = layout.configDirectories + layout.dataDirectories.map { $0 + "/applications" }
+        return folders.flatMap { folder in desktops.map { "\(folder)/\($0)-mimeapps.list" } + ["\(folder)/mimeapps.list"] }
+    }
+
+    /// The current default for https links other than miga itself, if one is installed;
+    /// otherwise the first installed entry that says it handles them.
+    public func current() -> String? {
+        for file in mimeAppsFiles {
+            guard let data = AtomicFile.read(file) else { continue }
+            let list = MimeAppsList(text: String(decoding: data, as: UTF8.self))
+            for id in list.applications(for: "x-scheme-handler/https", in: MimeAppsList.defaults)
+                where id != URLHandler.desktopID && entry(id: id) != nil {
+                return id
+            }
+        }
+        for folder in layout.dataDirectories {
+            guard let data = AtomicFile.read(folder + "/applications/mimeinfo.cache") else { continue }
+            let cache = MimeAppsList(text: String(decoding: data, as: UTF8.self))
+            for id in cache.applications(for: "x-scheme-handler/https", in: "MIME Cache")
+                where id != URLHandler.desktopID && entry(id: id) != nil {
+                return id
+            }
+        }
+        return nil
+    }
+
+    /// The installed entry with this ID, looking through miga's shims to the original; never
+    /// miga's own URL handler (that would send links round in a circle).
+    public func entry(id: String) -> (path: String, entry: DesktopEntry)? {
+        guard id != URLHandler.desktopID, id.hasSuffix(".desktop"), !id.contains("/") else { return nil }
+        for folder in layout.dataDirectories {
+            for relative in Self.relativePaths(for: id) {
+                let path = folder + "/applications/" + relative
+                guard AtomicFile.exists(path), let entry = try? DesktopEntry.load(path: path) else { continue }
+                if entry.boolean(DesktopShim.markerKey) == true || entry.boolean("Hidden") == true { continue }
+                return (path, entry)
+            }
+        }
+        return nil
+    }
+
+    /// An ID's `-` may stand for a `/` of a subfolder (`kde4-konqueror.desktop`).
+    static func relativePaths(for id: String) -> [String] {
+        var paths = [id]
+        var index = id.startIndex
+        while let dash = id[index...].firstIndex(of: "-") {
+            var candidate = id
+            candidate.replaceSubrange(dash...dash, with: "/")
+            paths.append(candidate)
+            index = id.index(after: dash)
+        }
+        return paths
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+/// `miga doctor`: checks that everything interception relies on is in place, and for each
+/// problem names the command that fixes it.
+public struct Doctor {
+    public struct Finding: Equatable {
+        public enum Status: Equatable { case ok, problem, note }
+        public var status: Status
+        public var subject: String
+        public var message: String
+        /// What to run (or do) to fix it.
+        public var fix: String?
+    }
+
+    public var context: MigaContext
+
+    public init(context: MigaContext) {
+        self.context = context
+    }
+
+    public func check() -> [Finding] {
+        let layout = InstallLayout(environment: context.environment, paths: context.paths)
+        var findings: [Finding] = []
+        func ok(_ subject: String, _ message: String) { findings.append(Finding(status: .ok, subject: subject, message: message)) }
+        func problem(_ subject: String, _ message: String, fix: String) {
+            findings.append(Finding(status: .problem, subject: subject, message: message, fix: fix))
+        }
+
+        // Config
+        var config = MigaConfig()
+        do {
+            let loaded = try ConfigLoader().load(path: context.paths.configFile)
+            config = loaded.config
+            if loaded.warnings.isEmpty {
+                ok("config", AtomicFile.exists(context.paths.configFile) ? "\(layout.display(context.paths.configFile)) reads cleanly" : "no config file; using the defaults")
+            }
+            for warning in loaded.warnings {
+                problem("config", warning, fix: "edit \(layout.display(context.paths.configFile))")
+            }
+        } catch {
+            problem("config", "\(error)", fix: "edit \(layout.display(context.paths.configFile)); until then gates open without a pause")
+        }
+
+        // Database
+        if AtomicFile.exists(context.paths.database) {
+            do {
+                let store = try EventStore(path: context.paths.database)
+                let result = try store.integrityCheck()
+                if result == "ok" { ok("database", "\(layout.display(context.paths.database)) is healthy") } else {
+                    problem("database", "integrity check: \(result)", fix: "move \(layout.display(context.paths.database)) away; miga starts a new one")
+                }
+            } catch {
+                problem("database", "\(error)", fix: "move \(layout.display(context.paths.database)) away; miga starts a new one")
+            }
+        } else {
+            ok("database", "no events recorded yet")
+        }
+
+        // Manifest, PATH, shims
+        let manifest: InstallManifest
+        do {
+            manifest = try InstallManifest.load(path: layout.manifest)
+        } catch {
+            problem("install", "\(error)", fix: "move \(layout.display(layout.manifest)) away, then run `miga install`")
+            return findings
+        }
+        let installed = !manifest.lines.isEmpty || !manifest.files(of: .environment).isEmpty
+        let path = (context.environment["PATH"] ?? "").split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        let shims = context.paths.shimDirectory
+        if !installed {
+            problem("install", "shell integration and the link handler are not installed", fix: "miga install")
+        } else if path.first.flatMap(LinuxSystem.realPath) == LinuxSystem.realPath(shims) && path.first != nil {
+            ok("PATH", "\(layout.display(shims)) comes first")
+        } else {
+            problem("PATH", path.contains(shims) ? "\(layout.display(shims)) is on PATH but not first, so some apps skip the pause"
+                                                 : "\(layout.display(shims)) is not on PATH in this shell",
+                    fix: "open a new shell (or log in again); if it persists, run `miga install`")
+        }
+
+        let installer = try? Installer(context: context)
+        for app in config.apps.values.sorted(by: { $0.name < $1.name }) {
+            var issues: [String] = []
+            let expected = PathShim.text(migaPath: context.executablePath, app: app.name, command: app.command)
+            let shimPath = layout.pathShim(app.name)
+            if AtomicFile.read(shimPath) != Data(expected.utf8) {
+                issues.append(AtomicFile.exists(shimPath) ? "its PATH shim is out of date" : "it has no PATH shim")
+            }
+            let recorded = manifest.files(of: .desktopShim, app: app.name)
+            for file in recorded {
+                if !AtomicFile.exists(file.path) {
+                    issues.append("\(layout.display(file.path)) is missing")
+                } else if let source = file.source, AtomicFile.sha256(ofFile: source) != file.sourceSHA256 {
+                    issues.append("\(layout.display(file.path)) is stale: \(source) changed (a package update?)")
+                } else if AtomicFile.sha256(ofFile: file.path) != file.sha256 {
+                    issues.append("\(layout.display(file.path)) was changed since miga wrote it")
+                }
+            }
+            let shadowed = Set(recorded.map { $0.path })
+            for found in installer?.desktopEntries(running: app.command) ?? [] where !shadowed.contains(layout.desktopShim(id: found.id)) {
+                issues.append("\(found.path) has no desktop shim")
+            }
+            if issues.isEmpty {
+                ok("app \(app.name)", "PATH shim and \(recorded.count) desktop shim\(recorded.count == 1 ? "" : "s") current")
+            } else {
+                problem("app \(app.name)", issues.joined(separator: "; "), fix: "miga install")
+            }
+        }
+
+        // Link handler
+        if manifest.file(at: layout.urlHandler) != nil {
+            let list = MimeAppsList(text: String(decoding: AtomicFile.read(layout.mimeApps) ?? Data(), as: UTF8.self))
+            let current = list.defaultApplication(for: "x-scheme-handler/https")
+            if current == URLHandler.desktopID {
+                ok("links", "miga routes web links; others go to \(manifest.previousBrowser ?? "the browser")")
+            } else {
+                problem("links", "\(current ?? "another program") took back the default for web links, so listed sites open without a pause",
+                        fix: "miga install")
+            }
+        } else if installed {
+            findings.append(Finding(status: .note, subject: "links", message: "web links are not routed (no browser was found at install)",
+                                    fix: "install a browser, then run `miga install`"))
+        }
+
+        // Terminal
+        let resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "", skipping: [shims])
+        let terminals = TerminalEmulators(setting: config.terminal, environment: context.environment, resolver: resolver)
+        if let terminal = terminals.command(running: []) {
+            ok("terminal", "desktop launches show the pause in \(terminal.executable)")
+        } else {
+            problem("terminal", "no terminal emulator found, so apps started from the desktop open without a pause",
+                    fix: "install one (e.g. `sudo apt install xterm`) or set `terminal` in config.toml")
+        }
+        return findings
+    }
+}

@@ -1,0 +1,45 @@
+/// Problems setting up or removing interception. Each says what to do next.
+public enum InstallError: Error, CustomStringConvertible, Equatable {
+    case invalidAppName(String)
+    case appNotFound(name: String, command: String, suggestions: [String])
+    case commandNotExecutable(String)
+    case unknownApp(name: String, configured: [String])
+    case appAlreadyAdded(String)
+    case invalidSite(String)
+    case unknownSite(String)
+    case unreadableManifest(path: String, problem: String)
+    case configNotEditable(path: String, problem: String)
+    case write(path: String, problem: String)
+    case noBrowser
+
+    public var description: String {
+        switch self {
+        case .invalidAppName(let name):
+            return "app name \"\(name)\" may only use letters, digits and . _ + - ; pick another name and use --command for the program"
+        case .appNotFound(let name, let command, let suggestions):
+            let hint = suggestions.isEmpty
+                ? "check the spelling, or give the program with --command PATH"
+                : "did you mean \(suggestions.map { "\"\($0)\"" }.joined(separator: ", "))? (or give the program with --command PATH)"
+            return "\(command == name ? "\"\(name)\"" : "\"\(command)\" (for \(name))") is not a command on PATH or in any installed desktop entry; \(hint)"
+        case .commandNotExecutable(let path):
+            return "\(path) is not an executable file; give the path of the program itself"
+        case .unknownApp(let name, let configured):
+            let list = configured.isEmpty ? "no apps are gated yet" : "gated apps: \(configured.joined(separator: ", "))"
+            return "\"\(name)\" is not a gated app (\(list)); see `miga config apps list`"
+        case .appAlreadyAdded(let name):
+            return "\"\(name)\" is already gated; `miga config apps remove \(name)` first to change its command"
+        case .invalidSite(let site):
+            return "\"\(site)\" is not a host name; give a site like reddit.com"
+        case .unknownSite(let site):
+            return "\"\(site)\" is not in the gated sites; see `miga config sites list`"
+        case .unreadableManifest(let path, let problem):
+            return "\(path): \(problem); move it away, then run `miga install` again"
+        case .configNotEditable(let path, let problem):
+            return "\(path): \(problem); miga does not rewrite a file it cannot read, so fix it by hand and try again"
+        case .write(let path, let problem):
+            return "cannot write \(path): \(problem); check the folder's permissions and free space, then run the command again"
+        case .noBrowser:
+            return "no web browser to open links in; install one (or set it with `xdg-settings set default-web-browser ID.desktop`), then run `miga install`"
+        }
+    }
+}

@@ -1,0 +1,380 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Creates and removes everything interception needs, keeping `installed.json` one step
+/// ahead of the disk: each change is recorded (with the hash of what is about to be written)
+/// before it is made, so `uninstall` can undo even an install that was cut short, and never
+/// removes a file that is no longer the one miga wrote.
+public final class Installer {
+    public let context: MigaContext
+    public let layout: InstallLayout
+    public private(set) var manifest: InstallManifest
+    /// What changed, one line each, for the person to read.
+    public private(set) var changes: [String] = []
+    private var desktopFilesChanged = false
+
+    public init(context: MigaContext) throws {
+        self.context = context
+        layout = InstallLayout(environment: context.environment, paths: context.paths)
+        manifest = try InstallManifest.load(path: layout.manifest)
+    }
+
+    var migaPath: String { context.executablePath }
+
+    // MARK: - Apps
+
+    /// Creates or refreshes `app`'s PATH shim and a desktop shim for every entry whose Exec runs
+    /// its command, and removes shims of entries that no longer do.
+    public func sync(_ app: MigaConfig.App) throws {
+        try writeManaged(.pathShim, path: layout.pathShim(app.name), app: app.name,
+                         text: PathShim.text(migaPath: migaPath, app: app.name, command: app.command), mode: 0o755,
+                         what: "PATH shim")
+        var wanted = Set<String>()
+        for found in desktopEntries(running: app.command) {
+            let path = layout.desktopShim(id: found.id)
+            let text: String
+            do {
+                text = try DesktopShim.text(for: found.entry, migaPath: migaPath, app: app.name)
+            } catch {
+                say("miga: warning: \(found.path): \(error)")
+                continue
+            }
+            wanted.insert(path)
+            try writeManaged(.desktopShim, path: path, app: app.name, text: text, mode: 0o644,
+                             source: found.path, sourceSHA256: AtomicFile.sha256(ofFile: found.path),
+                             what: "desktop shim", detail: found.path == path ? nil : "in front of \(found.path)")
+        }
+        for stale in manifest.files(of: .desktopShim, app: app.name) where !wanted.contains(stale.path) {
+            try removeManaged(stale, what: "desktop shim")
+        }
+    }
+
+    /// Removes every shim made for `name`.
+    public func remove(app name: String) throws {
+        for file in manifest.files.reversed() where file.app == name {
+            try removeManaged(file, what: file.kind == .pathShim ? "PATH shim" : "desktop shim")
+        }
+    }
+
+    /// Installed desktop entries (the person's own copies hidden behind a shim included) whose
+    /// main Exec runs `command`. Unusable files are reported and skipped.
+    public func desktopEntries(running command: String) -> [DesktopEntryLocator.Found] {
+        let locator = DesktopEntryLocator(dataDirectories: layout.dataDirectories)
+        var result: [DesktopEntryLocator.Found] = []
+        var ids = Set<String>()
+        // A shim that replaced the person's own copy stands for that copy, kept as its backup.
+        for file in manifest.files(of: .desktopShim) {
+            guard let backup = file.backup, let entry = try? DesktopEntry.load(path: backup) else { continue }
+            let id = String(file.path.dropFirst(layout.applicationsDirectory.count + 1))
+            ids.insert(id)
+            if DesktopShim.runs(command, entry: entry) { result.append(.init(id: id, path: backup, entry: entry)) }
+        }
+        for found in locator.entries(warn: say) where !ids.contains(found.id) {
+            guard found.id != URLHandler.desktopID, found.entry.boolean("Hidden") != true,
+                  let exec = found.entry.rawValue("Exec") else { continue }
+            do {
+                _ = try ExecLine(rawValue: exec)
+            } catch {
+                say("miga: warning: \(found.path): \(error); skipping it")
+                continue
+            }
+            if DesktopShim.runs(command, entry: found.entry) { result.append(found) }
+        }
+        return result
+    }
+
+    // MARK: - Install and uninstall
+
+    /// Shell integration, every configured app's shims and the URL handler. Running it again
+    /// changes nothing unless something drifted (a package updated an entry, a browser took
+    /// the default back).
+    public func install(config: MigaConfig) throws {
+        let shell = ShellIntegration(layout: layout, environment: context.environment,
+                                     fileExists: AtomicFile.exists,
+                                     commandExists: { [resolver] in resolver.lookUp($0) != nil })
+        for snippet in shell.snippets {
+            try writeManaged(.shellSnippet, path: snippet.path, text: snippet.text, mode: 0o644, what: "shell snippet")
+        }
+        if shell.wantsFish {
+            try writeManaged(.shellSnippet, path: layout.fishSnippet, text: ShellIntegration.bundled("miga.fish"),
+                             mode: 0o644, what: "fish snippet")
+        }
+        for rc in shell.rcLines { try addLine(rc.line, to: rc.path) }
+        try writeManaged(.environment, path: layout.environmentFile, text: shell.environmentFileText, mode: 0o644,
+                         what: "PATH for graphical launchers")
+
+        for app in config.apps.values.sorted(by: { $0.name < $1.name }) { try sync(app) }
+        for file in manifest.files.reversed() where file.app != nil && config.apps[file.app!] == nil {
+            try removeManaged(file, what: file.kind == .pathShim ? "PATH shim" : "desktop shim")
+        }
+        try installURLHandler()
+        try finishDesktopChanges()
+    }
+
+    /// Removes every file and line miga added and puts back what they replaced. With `purge`,
+    /// config, events and state go too.
+    public func uninstall(purge: Bool) throws {
+        for file in manifest.files.reversed() {
+            try removeManaged(file, what: Self.describe(file.kind))
+        }
+        for added in manifest.lines.reversed() { try removeLine(added) }
+        if let mime = manifest.mimeApps {
+            var list = MimeAppsList(text: String(decoding: AtomicFile.read(mime.path) ?? Data(), as: UTF8.self))
+            list.undo(mime.change)
+            if mime.createdFile, list.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                try AtomicFile.remove(mime.path)
+            } else {
+                try write(list.text, to: mime.path, mode: AtomicFile.mode(of: mime.path) ?? 0o644)
+            }
+            manifest.mimeApps = nil
+            manifest.previousBrowser = nil
+            changes.append("restored the default browser in \(layout.display(mime.path))")
+            try saveManifest()
+        }
+        try finishDesktopChanges()
+        if manifest.mimeinfoCacheExisted == false {
+            try AtomicFile.remove(layout.mimeinfoCache)
+        }
+        try AtomicFile.remove(layout.manifest)
+        if purge {
+            for folder in [layout.paths.configDirectory, layout.paths.dataDirectory, layout.paths.stateDirectory]
+                where AtomicFile.exists(folder) {
+                try FileManager.default.removeItem(atPath: folder)
+                changes.append("removed \(layout.display(folder))")
+            }
+        }
+        try? FileManager.default.removeItem(atPath: layout.backupsDirectory)
+        for folder in manifest.createdDirectories.reversed() { rmdir(folder) } // only if empty
+    }
+
+    // MARK: - URL handler
+
+    func installURLHandler() throws {
+        let browsers = DefaultBrowser(layout: layout, currentDesktop: context.environment["XDG_CURRENT_DESKTOP"])
+        var list = MimeAppsList(text: String(decoding: AtomicFile.read(layout.mimeApps) ?? Data(), as: UTF8.self))
+        // A browser that took the default back is the one the person now wants links to go to.
+        if let current = list.defaultApplication(for: "x-scheme-handler/https"), current != URLHandler.desktopID,
+           browsers.entry(id: current) != nil, current != manifest.previousBrowser, manifest.previousBrowser != nil {
+            manifest.previousBrowser = current
+            changes.append("links that are not gated now go to \(current)")
+        }
+        if manifest.previousBrowser == nil {
+            guard let current = browsers.current() else {
+                say("miga: no default web browser found, so links are not routed through miga; install a browser, then run `miga install` again")
+                return
+            }
+            manifest.previousBrowser = current
+            try saveManifest()
+        }
+        try writeManaged(.urlHandler, path: layout.urlHandler, text: URLHandler.text(migaPath: migaPath), mode: 0o644,
+                         what: "URL handler", detail: "links go on to \(manifest.previousBrowser!)")
+        let existed = AtomicFile.exists(layout.mimeApps)
+        let change = list.makeDefault(URLHandler.desktopID, for: URLHandler.mimeTypes)
+        guard change != MimeAppsList.Change() else { return }
+        if var recorded = manifest.mimeApps {
+            recorded.change.merge(change)
+            manifest.mimeApps = recorded
+        } else {
+            manifest.mimeApps = .init(path: layout.mimeApps, createdFile: !existed, change: change)
+        }
+        try saveManifest()
+        try ensureDirectory(layout.configHome)
+        try write(list.text, to: layout.mimeApps, mode: AtomicFile.mode(of: layout.mimeApps) ?? 0o644)
+        changes.append("made miga the handler for web links in \(layout.display(layout.mimeApps))")
+    }
+
+    // MARK: - Files miga owns
+
+    private func writeManaged(_ kind: InstallManifest.Kind, path: String, app: String? = nil, text: String, mode: mode_t,
+                              source: String? = nil, sourceSHA256: String? = nil, what: String, detail: String? = nil) throws {
+        let data = Data(text.utf8)
+        let sha = AtomicFile.sha256(data)
+        let onDisk = AtomicFile.sha256(ofFile: path)
+        let known = manifest.file(at: path)
+        var backup = known?.backup
+        if let known, let onDisk, onDisk != known.sha256, onDisk != sha {
+            say("miga: \(layout.display(path)) was changed since miga wrote it; left as it is (remove it, then run `miga install`, to let miga manage it again)")
+            return
+        }
+        let record = InstallManifest.File(kind: kind, path: path, app: app, sha256: sha, source: source,
+                                          sourceSHA256: sourceSHA256, backup: backup)
+        if onDisk == sha, known != nil {
+            if known != record {
+                manifest.record(record)
+                try saveManifest()
+            }
+            return
+        }
+        if known == nil, let original = AtomicFile.read(path) {
+            // The person's own file: kept, and put back when miga's goes.
+            let saved = layout.backupsDirectory + "/" + (path as NSString).lastPathComponent
+            try ensureDirectory(layout.backupsDirectory)
+            try write(original, to: saved, mode: AtomicFile.mode(of: path) ?? 0o644)
+            backup = saved
+        }
+        try ensureDirectory((path as NSString).deletingLastPathComponent)
+        manifest.record(InstallManifest.File(kind: kind, path: path, app: app, sha256: sha, source: source,
+                                             sourceSHA256: sourceSHA256, backup: backup))
+        try saveManifest()
+        try write(data, to: path, mode: mode)
+        if kind == .desktopShim || kind == .urlHandler { desktopFilesChanged = true }
+        let verb = known == nil ? "created" : "refreshed"
+        changes.append("\(verb) \(what) \(layout.display(path))\(detail.map { " (\($0))" } ?? "")\(backup != nil && known == nil ? "; your own copy is kept and comes back on removal" : "")")
+    }
+
+    private func removeManaged(_ file: InstallManifest.File, what: String) throws {
+        let onDisk = AtomicFile.read(file.path)
+        let backupData = file.backup.flatMap(AtomicFile.read)
+        if let onDisk, AtomicFile.sha256(onDisk) != file.sha256, onDisk != backupData {
+            say("miga: \(layout.display(file.path)) was changed since miga wrote it; left as it is")
+        } else {
+            if let backup = file.backup, let backupData {
+                try write(backupData, to: file.path, mode: AtomicFile.mode(of: backup) ?? 0o644)
+                try AtomicFile.remove(backup)
+                changes.append("put back your own \(layout.display(file.path))")
+            } else if onDisk != nil {
+                try AtomicFile.remove(file.path)
+                changes.append("removed \(what) \(layout.display(file.path))")
+            }
+            if file.kind == .desktopShim || file.kind == .urlHandler { desktopFilesChanged = true }
+        }
+        manifest.forget(path: file.path)
+        try saveManifest()
+    }
+
+    // MARK: - Lines in files miga does not own
+
+    private func addLine(_ line: String, to path: String) throws {
+        let existing = AtomicFile.read(path)
+        let text = existing.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        if text.split(separator: "\n", omittingEmptySubsequences: false).contains(Substring(line)) {
+            return
+        }
+        let addedNewline = !text.isEmpty && !text.hasSuffix("\n")
+        manifest.lines.removeAll { $0.path == path && $0.line == line }
+        manifest.lines.append(.init(path: path, line: line, createdFile: existing == nil, addedNewline: addedNewline))
+        try saveManifest()
+        try ensureDirectory((path as NSString).deletingLastPathComponent)
+        try write(text + (addedNewline ? "\n" : "") + line + "\n", to: path, mode: AtomicFile.mode(of: path) ?? 0o644)
+        changes.append("added a line to \(layout.display(path))")
+    }
+
+    private func removeLine(_ added: InstallManifest.AddedLine) throws {
+        defer { manifest.lines.removeAll { $0 == added } }
+        guard let data = AtomicFile.read(added.path) else { return }
+        var text = String(decoding: data, as: UTF8.self)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let index = lines.lastIndex(of: added.line) else { return }
+        let wasLast = index == lines.count - 2 && lines.last == ""
+        lines.remove(at: index)
+        text = lines.joined(separator: "\n")
+        if added.addedNewline, wasLast, text.hasSuffix("\n") { text.removeLast() }
+        if added.createdFile, text.isEmpty {
+            try AtomicFile.remove(added.path)
+        } else {
+            try write(text, to: added.path, mode: AtomicFile.mode(of: added.path) ?? 0o644)
+        }
+        changes.append("removed miga's line from \(layout.display(added.path))")
+        try saveManifest()
+    }
+
+    // MARK: - Helpers
+
+    /// Creates miga's config folder (before the first config write), remembering any folder
+    /// made on the way, so `uninstall --purge` leaves a home exactly as it found it.
+    public func prepareConfigFolder() throws {
+        let before = manifest.createdDirectories
+        try ensureDirectory(layout.paths.configDirectory, mode: 0o700)
+        if manifest.createdDirectories != before { try saveManifest() }
+    }
+
+    /// `mkdir -p`, remembering each folder it had to create so uninstall removes it again.
+    private func ensureDirectory(_ path: String, mode: mode_t = 0o755) throws {
+        var prefix = ""
+        var created: [String] = []
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if !AtomicFile.exists(prefix) { created.append(prefix) }
+        }
+        guard !created.isEmpty else { return }
+        for folder in created where !manifest.createdDirectories.contains(folder) {
+            manifest.createdDirectories.append(folder)
+        }
+        do {
+            try LinuxSystem.makeDirectories(path, mode: mode)
+        } catch {
+            throw InstallError.write(path: path, problem: "\(error)")
+        }
+    }
+
+    private func saveManifest() throws {
+        try ensureDirectory(layout.paths.stateDirectory)
+        do {
+            try manifest.save(path: layout.manifest)
+        } catch {
+            throw InstallError.write(path: layout.manifest, problem: "\(error)")
+        }
+    }
+
+    private func write(_ text: String, to path: String, mode: mode_t) throws {
+        try write(Data(text.utf8), to: path, mode: mode)
+    }
+
+    private func write(_ data: Data, to path: String, mode: mode_t) throws {
+        do {
+            try AtomicFile.write(data, to: path, mode: mode)
+        } catch {
+            throw InstallError.write(path: path, problem: "\(error)")
+        }
+    }
+
+    /// GLib reads MIME associations from `mimeinfo.cache`; without refreshing it, the app a
+    /// shim shadows loses its file and link types. Call after `sync` and `remove(app:)`.
+    public func finishDesktopChanges() throws {
+        guard desktopFilesChanged, AtomicFile.exists(layout.applicationsDirectory) else { return }
+        desktopFilesChanged = false
+        if manifest.mimeinfoCacheExisted == nil {
+            manifest.mimeinfoCacheExisted = AtomicFile.exists(layout.mimeinfoCache)
+            try saveManifest()
+        }
+        guard let tool = resolver.lookUp("update-desktop-database") else { return }
+        let status = (try? context.launcher.run(ResolvedCommand(executable: tool, arguments: [tool, layout.applicationsDirectory]),
+                                                environment: context.environment)) ?? -1
+        if status != 0 {
+            say("miga: warning: update-desktop-database \(layout.display(layout.applicationsDirectory)) failed; run it by hand")
+        }
+    }
+
+    var resolver: CommandResolver {
+        CommandResolver(searchPath: context.environment["PATH"] ?? "/usr/bin:/bin", skipping: [context.paths.shimDirectory])
+    }
+
+    private func say(_ line: String) { context.messages.say(line) }
+
+    static func describe(_ kind: InstallManifest.Kind) -> String {
+        switch kind {
+        case .pathShim: return "PATH shim"
+        case .desktopShim: return "desktop shim"
+        case .urlHandler: return "URL handler"
+        case .shellSnippet: return "shell snippet"
+        case .environment: return "PATH for graphical launchers"
+        }
+    }
+}
+
+extension MimeAppsList.Change {
+    /// Adds what a later change did, keeping the earliest value of each entry: undoing the
+    /// result restores the file as it was before miga first touched it.
+    mutating func merge(_ later: MimeAppsList.Change) {
+        for (slot, value) in later.previousValues where previousValues[slot] == nil && !addedKeys.contains(slot) {
+            previousValues[slot] = value
+        }
+        for slot in later.addedKeys where previousValues[slot] == nil && !addedKeys.contains(slot) {
+            addedKeys.append(slot)
+        }
+        for group in later.addedGroups where !addedGroups.contains(group) { addedGroups.append(group) }
+        addedFinalNewline = addedFinalNewline || later.addedFinalNewline
+    }
+}

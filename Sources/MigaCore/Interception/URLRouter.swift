@@ -1,0 +1,83 @@
+/// `miga open-url`: the http/https handler. Links to sites the person listed go through the
+/// gate (in a terminal, since links usually come from graphical apps); every other link goes
+/// straight to the previous default browser, by running that entry's Exec ourselves — handing
+/// it to xdg-open or gio would only bring it back here.
+public struct URLRouter {
+    public var context: MigaContext
+
+    public init(context: MigaContext) {
+        self.context = context
+    }
+
+    /// Opens `urls`; `forward` skips the sites check (the gate already ran). Returns the exit status.
+    public func open(_ urls: [String], forward: Bool) -> Int32 {
+        guard !urls.isEmpty else { return 0 }
+        // MIGA_GATED inherited from a gated chat app must not wave its links through.
+        var environment = context.environment
+        environment[Gatekeeper.gatedVariable] = nil
+
+        var gated: [String] = []
+        var site: String?
+        var plain = urls
+        if !forward {
+            let sites: [String]
+            do {
+                sites = try ConfigLoader().load(path: context.paths.configFile).config.sites
+            } catch {
+                say("miga: \(error); links open without a pause until it is fixed")
+                sites = []
+            }
+            let matcher = SiteMatcher(sites: sites)
+            plain = []
+            for url in urls {
+                if let match = matcher.site(for: url) {
+                    site = site ?? match
+                    gated.append(url)
+                } else {
+                    plain.append(url)
+                }
+            }
+        }
+
+        var status: Int32 = 0
+        if !plain.isEmpty {
+            status = forwardToBrowser(plain, environment: environment)
+        }
+        if let site, !gated.isEmpty {
+            var gateContext = context
+            gateContext.environment = environment
+            let command = [context.executablePath, "open-url", "--forward", "--"] + gated
+            let gateStatus = Gatekeeper(context: gateContext).run(GateRequest(app: site, command: command, detach: true))
+            if status == 0 { status = gateStatus }
+        }
+        return status
+    }
+
+    private func forwardToBrowser(_ urls: [String], environment: [String: String]) -> Int32 {
+        let layout = InstallLayout(environment: context.environment, paths: context.paths)
+        let browsers = DefaultBrowser(layout: layout, currentDesktop: context.environment["XDG_CURRENT_DESKTOP"])
+        let recorded = (try? InstallManifest.load(path: layout.manifest))?.previousBrowser
+        guard let browser = recorded.flatMap(browsers.entry(id:)) ?? browsers.current().flatMap(browsers.entry(id:)) else {
+            say("miga: \(InstallError.noBrowser)")
+            return 1
+        }
+        guard let exec = browser.entry.rawValue("Exec"), let line = try? ExecLine(rawValue: exec) else {
+            say("miga: \(browser.path): its Exec line cannot be run; choose another browser, then run `miga install`")
+            return 1
+        }
+        let resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
+                                       skipping: [context.paths.shimDirectory])
+        for argv in line.invocations(urls: urls, icon: browser.entry.string("Icon"), name: browser.entry.string("Name"),
+                                     location: browser.path) {
+            do {
+                try context.launcher.spawnDetached(try resolver.resolve(argv), environment: environment)
+            } catch {
+                say("miga: \(error)")
+                return 1
+            }
+        }
+        return 0
+    }
+
+    private func say(_ line: String) { context.messages.say(line) }
+}

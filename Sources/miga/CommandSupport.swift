@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+import MigaCore
+
+/// What every command but `gate` shares: the live context, and errors printed as one
+/// `miga: …` line (saying what to do next) with exit status 1.
+enum CommandSupport {
+    static func context() throws -> MigaContext {
+        do {
+            return try MigaContext.live()
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    /// Prints `error` and returns the exit to throw.
+    static func fail(_ error: Error) -> ExitCode {
+        FileHandle.standardError.write(Data("miga: \(error)\n".utf8))
+        return ExitCode.failure
+    }
+
+    static func print(_ lines: [String]) {
+        for line in lines { Swift.print(line) }
+    }
+
+    /// Colour only for a terminal, and never when NO_COLOR is set (no-color.org).
+    static var useColor: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return LinuxSystem.isTerminal(STDOUT_FILENO) && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
+}

@@ -1,0 +1,150 @@
+import ArgumentParser
+import Foundation
+import MigaCore
+
+struct ConfigApps: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apps",
+        abstract: "The gated apps and their shims.",
+        subcommands: [Add.self, Remove.self, List.self],
+        defaultSubcommand: List.self
+    )
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Gate an app: record it, then make its PATH shim and desktop shims.",
+            discussion: """
+                The PATH shim (~/.local/share/miga/bin/NAME) gates the app in shells once \
+                `miga install` has put that folder first on PATH; a desktop shim shadows each \
+                menu entry that runs the app's command.
+
+                Examples:
+                  miga config apps add discord
+                  miga config apps add discord --timer 20
+                  miga config apps add signal --command /opt/Signal/signal-desktop
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The app's name: letters, digits and . _ + -", valueName: "name"))
+        var name: String
+
+        @Option(help: ArgumentHelp("This app's countdown, 15–45 seconds (default: timer_seconds).", valueName: "seconds"))
+        var timer: Int?
+
+        @Option(help: ArgumentHelp("The program the shims run (default: NAME, found on PATH).", valueName: "command"))
+        var command: String?
+
+        func validate() throws {
+            guard MigaConfig.isValidAppName(name) else { throw ValidationError(InstallError.invalidAppName(name).description) }
+            if let timer, !MigaConfig.timerRange.contains(timer) {
+                throw ValidationError("--timer must be between \(MigaConfig.timerRange.lowerBound) and \(MigaConfig.timerRange.upperBound) seconds")
+            }
+            if let command, command.isEmpty || command.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+                throw ValidationError("--command must be a program name or path on one line")
+            }
+        }
+
+        func run() throws {
+            let context = try CommandSupport.context()
+            do {
+                let file = ConfigFile(path: context.paths.configFile)
+                let config = try file.loadForEditing()
+                guard config.apps[name] == nil else { throw InstallError.appAlreadyAdded(name) }
+                let installer = try Installer(context: context)
+                var program = command ?? name
+                let resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "", skipping: [context.paths.shimDirectory])
+                if program.contains("/") {
+                    if !program.hasPrefix("/") { program = FileManager.default.currentDirectoryPath + "/" + program }
+                    guard LinuxSystem.isExecutableFile(program) else { throw InstallError.commandNotExecutable(program) }
+                } else if resolver.lookUp(program) == nil, installer.desktopEntries(running: program).isEmpty {
+                    let entries = DesktopEntryLocator(dataDirectories: installer.layout.dataDirectories).entries { _ in }
+                    let suggestions = AppNameSuggestions(searchPath: resolver.searchPath, skipping: context.paths.shimDirectory,
+                                                         entries: entries).suggestions(for: program)
+                    throw InstallError.appNotFound(name: name, command: program, suggestions: suggestions)
+                }
+                let app = MigaConfig.App(name: name, command: program, timerSeconds: timer)
+                try installer.prepareConfigFolder()
+                try file.update({ $0.addApp(app) }, expect: { $0.apps[app.name] == app })
+                print("\(name) is gated\(timer.map { " (\($0) s)" } ?? ""): it runs \(program) after the pause.")
+                try installer.sync(app)
+                try installer.finishDesktopChanges()
+                CommandSupport.print(installer.changes.map { "  " + $0 })
+                if installer.manifest.files(of: .desktopShim, app: name).isEmpty {
+                    print("  No desktop entry runs \(program), so only the PATH shim was made.")
+                }
+                if installer.manifest.lines.isEmpty {
+                    print("Run `miga install` so shells and launchers find the shim first.")
+                } else {
+                    print("Open shells find it at once after `hash -r` (bash) or `rehash` (zsh); new ones do anyway.")
+                }
+            } catch {
+                throw CommandSupport.fail(error)
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remove",
+            abstract: "Stop gating an app and remove every shim made for it.",
+            discussion: "Example:\n  miga config apps remove discord"
+        )
+
+        @Argument(help: ArgumentHelp("The gated app's name.", valueName: "name"))
+        var name: String
+
+        func run() throws {
+            let context = try CommandSupport.context()
+            do {
+                let file = ConfigFile(path: context.paths.configFile)
+                let config = try file.loadForEditing()
+                guard config.apps[name] != nil else {
+                    throw InstallError.unknownApp(name: name, configured: config.apps.keys.sorted())
+                }
+                try file.update({ $0.removeApp(name) }, expect: { $0.apps[name] == nil })
+                let installer = try Installer(context: context)
+                try installer.remove(app: name)
+                try installer.finishDesktopChanges()
+                print("\(name) is no longer gated.")
+                CommandSupport.print(installer.changes.map { "  " + $0 })
+            } catch {
+                throw CommandSupport.fail(error)
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "Show the gated apps, their timers and their shims.",
+            discussion: "Example:\n  miga config apps list"
+        )
+
+        func run() throws {
+            let context = try CommandSupport.context()
+            do {
+                let config = try ConfigFile(path: context.paths.configFile).load().config
+                let installer = try Installer(context: context)
+                guard !config.apps.isEmpty else {
+                    print("No apps are gated yet. Add one with: miga config apps add NAME")
+                    return
+                }
+                for app in config.apps.values.sorted(by: { $0.name < $1.name }) {
+                    let timer = app.timerSeconds.map { "\($0) s" } ?? "\(config.timerSeconds) s (the default)"
+                    print("\(app.name)\n  command       \(app.command)\n  timer         \(timer)")
+                    for file in installer.manifest.files where file.app == app.name {
+                        let kind = file.kind == .pathShim ? "PATH shim" : "desktop shim"
+                        let exists = AtomicFile.exists(file.path) ? "" : "  (missing: run `miga install`)"
+                        print("  \(kind.padding(toLength: 13, withPad: " ", startingAt: 0)) \(installer.layout.display(file.path))\(exists)")
+                    }
+                    if installer.manifest.file(at: installer.layout.pathShim(app.name)) == nil {
+                        print("  no shims yet: run `miga install`")
+                    }
+                }
+            } catch {
+                throw CommandSupport.fail(error)
+            }
+        }
+    }
+}

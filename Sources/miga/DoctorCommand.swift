@@ -1,0 +1,32 @@
+import ArgumentParser
+import MigaCore
+
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check PATH order, shims, the link handler, the terminal, the database and config.",
+        discussion: """
+            Each problem comes with the command that fixes it. Exit status 1 when there is one.
+
+            Example:
+              miga doctor
+            """
+    )
+
+    func run() throws {
+        let context = try CommandSupport.context()
+        let findings = Doctor(context: context).check()
+        let color = CommandSupport.useColor
+        for finding in findings {
+            let mark: String
+            switch finding.status {
+            case .ok: mark = color ? "\u{1B}[32mok\u{1B}[0m     " : "ok      "
+            case .problem: mark = color ? "\u{1B}[31mproblem\u{1B}[0m" : "problem "
+            case .note: mark = color ? "\u{1B}[33mnote\u{1B}[0m   " : "note    "
+            }
+            print("\(mark) \(finding.subject): \(finding.message)")
+            if let fix = finding.fix, finding.status != .ok { print("         fix: \(fix)") }
+        }
+        if findings.contains(where: { $0.status == .problem }) { throw ExitCode.failure }
+    }
+}

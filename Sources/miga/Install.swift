@@ -1,0 +1,38 @@
+import ArgumentParser
+import MigaCore
+
+struct Install: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "install",
+        abstract: "Put miga in front of your apps and links: shells, launchers, the link handler.",
+        discussion: """
+            Adds one marked line to ~/.bashrc (and ~/.zshrc, ~/.profile when you have them), a fish \
+            conf.d file and ~/.config/environment.d/60-miga.conf so the shim folder comes first on \
+            PATH; makes every gated app's shims; and makes miga the handler for web links, \
+            remembering your browser for every link that is not gated. Running it again only \
+            refreshes what drifted (a package update, a browser taking the default back). \
+            Everything is recorded in ~/.local/state/miga/installed.json for `miga uninstall`.
+
+            Examples:
+              miga install
+              miga doctor
+            """
+    )
+
+    func run() throws {
+        let context = try CommandSupport.context()
+        do {
+            let config = try ConfigFile(path: context.paths.configFile).loadForEditing()
+            let installer = try Installer(context: context)
+            try installer.install(config: config)
+            if installer.changes.isEmpty {
+                print("miga is installed; nothing needed changing.")
+            } else {
+                CommandSupport.print(installer.changes)
+                print("Done. Open a new shell (or log in again) for the PATH change; `miga doctor` checks everything.")
+            }
+        } catch {
+            throw CommandSupport.fail(error)
+        }
+    }
+}

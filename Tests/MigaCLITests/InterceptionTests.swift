@@ -1,0 +1,424 @@
+import Foundation
+import XCTest
+import MigaCore
+
+/// `miga config apps/sites`, `install`, `uninstall`, `doctor` and `open-url`, run as the built
+/// binary in a temp HOME whose "system" desktop entries live in a temp XDG_DATA_DIRS, with
+/// real tools (desktop-file-validate, update-desktop-database, gio) where they matter.
+final class InterceptionTests: XCTestCase {
+    var home: MigaHome!
+    var system: String { home.root + "/sys" }
+    var applications: String { home.home + "/.local/share/applications" }
+    var shims: String { home.home + "/.local/share/miga/bin" }
+    var manifest: String { home.home + "/.local/state/miga/installed.json" }
+
+    override func setUpWithError() throws {
+        home = try MigaHome()
+        // The app: a command on PATH that records its argv.
+        try home.writeFile("bin/chat", mode: 0o755, "#!/bin/sh\nexec \(shellQuote(home.recorder)) \"$@\"\n")
+        try home.writeFile("sys/applications/chat.desktop", """
+            [Desktop Entry]
+            Type=Application
+            Name=Chat
+            Name[de]=Plaudern
+            # a comment that must survive
+            Exec=chat %U
+            Icon=chat
+            MimeType=x-scheme-handler/chat;
+            Actions=new;
+
+            [Desktop Action new]
+            Name=New window
+            Exec=chat --new-window
+
+            """)
+        try home.writeFile("sys/applications/vendor/chat-beta.desktop",
+                           "[Desktop Entry]\nType=Application\nName=Chat Beta\nExec=\(home.root)/bin/chat -- %u\nDBusActivatable=true\n")
+        try home.writeFile("sys/applications/other.desktop", "[Desktop Entry]\nType=Application\nName=Other\nExec=other %f\n")
+        try home.writeFile("sys/applications/web.desktop", """
+            [Desktop Entry]
+            Type=Application
+            Name=Web
+            Exec=\(home.recorder) --new-window %u
+            MimeType=x-scheme-handler/http;x-scheme-handler/https;
+
+            """)
+        // The system-wide default browser, as a distribution sets it.
+        try home.writeFile("etc/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=web.desktop\n")
+    }
+
+    /// A person's environment with the system folders pointed at the temp tree.
+    func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        home.environment(["XDG_DATA_DIRS": system, "XDG_CONFIG_DIRS": home.root + "/etc",
+                          "PATH": "\(home.root)/bin:/usr/bin:/bin"].merging(extra) { $1 })
+    }
+
+    @discardableResult
+    func miga(_ arguments: String..., environment extra: [String: String] = [:],
+              file: StaticString = #filePath, line: UInt = #line) throws -> MigaHome.Output {
+        try home.miga(arguments, environment: environment(extra))
+    }
+
+    func read(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
+
+    // MARK: - apps add / list / remove
+
+    func testAppsAddMakesValidShimsForEveryEntryRunningTheCommandAndRemoveTakesThemAway() throws {
+        // Files that are not usable entries: each is skipped with one line naming it.
+        try home.writeFile("sys/applications/no-group.desktop", "Name=Nothing\nExec=chat\n")
+        try home.writeFile("sys/applications/bad-quote.desktop", "[Desktop Entry]\nType=Application\nName=Q\nExec=chat \"oops\n")
+        try Data([0x5B, 0x44, 0xFF, 0xFE, 0x0A]).write(to: URL(fileURLWithPath: system + "/applications/not-utf8.desktop"))
+        try Data(repeating: 0x23, count: 5 << 20).write(to: URL(fileURLWithPath: system + "/applications/huge.desktop"))
+
+        let added = try miga("config", "apps", "add", "chat", "--timer", "20")
+        XCTAssertEqual(added.status, 0, added.stderr)
+        for name in ["no-group.desktop", "bad-quote.desktop", "not-utf8.desktop", "huge.desktop"] {
+            XCTAssertEqual(added.stderr.components(separatedBy: "\n").filter { $0.contains(name) }.count, 1,
+                           "one warning naming \(name):\n\(added.stderr)")
+        }
+        XCTAssertTrue(added.stdout.contains("created PATH shim ~/.local/share/miga/bin/chat"), added.stdout)
+        XCTAssertTrue(added.stdout.contains("created desktop shim ~/.local/share/applications/chat.desktop"), added.stdout)
+        XCTAssertTrue(added.stdout.contains("created desktop shim ~/.local/share/applications/vendor-chat-beta.desktop"), added.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: applications + "/other.desktop"), "only entries that run chat")
+        XCTAssertEqual(AtomicFile.mode(of: shims + "/chat"), 0o755)
+        XCTAssertEqual(try ConfigLoader().load(path: home.configFile).config.apps["chat"],
+                       MigaConfig.App(name: "chat", command: "chat", timerSeconds: 20))
+
+        // Each shim follows DESIGN and passes the reference validator.
+        let shim = try XCTUnwrap(read(applications + "/chat.desktop"))
+        XCTAssertTrue(shim.contains("Exec=\(home.binary) gate --app chat --detach -- chat %U\n"), shim)
+        XCTAssertTrue(shim.contains("Exec=\(home.binary) gate --app chat --detach -- chat --new-window\n"), "the action keeps its own arguments")
+        XCTAssertTrue(shim.contains("Name[de]=Plaudern\n# a comment that must survive\n"), shim)
+        for key in ["Terminal=true", "DBusActivatable=false", "TryExec=\(home.binary)", "X-Miga-Shim=true"] {
+            XCTAssertTrue(shim.contains(key + "\n"), key)
+        }
+        let beta = try XCTUnwrap(read(applications + "/vendor-chat-beta.desktop"))
+        XCTAssertTrue(beta.contains("DBusActivatable=false\n") && !beta.contains("DBusActivatable=true"), beta)
+        for file in ["chat.desktop", "vendor-chat-beta.desktop"] {
+            let validation = try home.run("/usr/bin/desktop-file-validate", [applications + "/" + file])
+            XCTAssertEqual(validation.status, 0, "\(file): \(validation.stdout)\(validation.stderr)")
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: applications + "/mimeinfo.cache"), "update-desktop-database ran")
+
+        let list = try miga("config", "apps", "list")
+        XCTAssertTrue(list.stdout.contains("chat\n  command       chat\n  timer         20 s\n"), list.stdout)
+        XCTAssertTrue(list.stdout.contains("desktop shim  ~/.local/share/applications/vendor-chat-beta.desktop"), list.stdout)
+
+        let again = try miga("config", "apps", "add", "chat")
+        XCTAssertEqual(again.status, 1)
+        XCTAssertTrue(again.stderr.contains("already gated"), again.stderr)
+
+        let removed = try miga("config", "apps", "remove", "chat")
+        XCTAssertEqual(removed.status, 0, removed.stderr)
+        for path in [shims + "/chat", applications + "/chat.desktop", applications + "/vendor-chat-beta.desktop"] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path), path)
+        }
+        XCTAssertNil(try ConfigLoader().load(path: home.configFile).config.apps["chat"])
+        XCTAssertEqual(try miga("config", "apps", "remove", "chat").status, 1, "removing twice is an error")
+    }
+
+    func testBadNamesAndMissingAppsAreRefusedWithSuggestionsAndNothingWritten() throws {
+        let typo = try miga("config", "apps", "add", "chta")
+        XCTAssertEqual(typo.status, 1)
+        XCTAssertTrue(typo.stderr.contains("did you mean \"chat\""), typo.stderr)
+        XCTAssertEqual(typo.stderr.components(separatedBy: "\n").filter { !$0.isEmpty }.count, 1, typo.stderr)
+
+        let badName = try miga("config", "apps", "add", "my app")
+        XCTAssertEqual(badName.status, 64)
+        XCTAssertTrue(badName.stderr.contains("may only use letters, digits and . _ + -"), badName.stderr)
+        let badTimer = try miga("config", "apps", "add", "chat", "--timer", "50")
+        XCTAssertEqual(badTimer.status, 64)
+        XCTAssertTrue(badTimer.stderr.contains("between 15 and 45"), badTimer.stderr)
+        let plainFile = try home.writeFile("notes.txt", mode: 0o644, "not a program\n")
+        let notExecutable = try miga("config", "apps", "add", "x", "--command", plainFile)
+        XCTAssertEqual(notExecutable.status, 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.home + "/.config/miga/config.toml"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: shims))
+
+        try home.writeConfig("timer_seconds = = 3\n")
+        let broken = try miga("config", "apps", "add", "chat")
+        XCTAssertEqual(broken.status, 1)
+        XCTAssertTrue(broken.stderr.contains("config.toml:1"), broken.stderr)
+        XCTAssertEqual(read(home.configFile), "timer_seconds = = 3\n", "a broken file is never rewritten")
+    }
+
+    func testSitesAddRemoveList() throws {
+        XCTAssertEqual(try miga("config", "sites", "list").stdout, MigaConfig.defaultSites.joined(separator: "\n") + "\n")
+        let added = try miga("config", "sites", "add", "News.YCombinator.com.")
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertTrue(added.stdout.contains("news.ycombinator.com is gated"), added.stdout)
+        XCTAssertEqual(try miga("config", "sites", "remove", "youtube.com").status, 0)
+        XCTAssertEqual(try miga("config", "sites", "list").stdout.split(separator: "\n").map(String.init),
+                       MigaConfig.defaultSites.filter { $0 != "youtube.com" } + ["news.ycombinator.com"])
+        XCTAssertEqual(try miga("config", "sites", "remove", "youtube.com").status, 1)
+        let invalid = try miga("config", "sites", "add", "not a host")
+        XCTAssertEqual(invalid.status, 1)
+        XCTAssertTrue(invalid.stderr.contains("is not a host name"), invalid.stderr)
+        XCTAssertEqual(AtomicFile.mode(of: home.configFile), 0o600)
+    }
+
+    // MARK: - gio launch: the shim gives the app exactly the original's argv
+
+    func testLaunchingShimsWithGioGivesTheAppTheSameArgvAsTheOriginals() throws {
+        let gio = "/usr/bin/gio"
+        guard FileManager.default.isExecutableFile(atPath: gio) else { throw XCTSkip("gio (libglib2.0-bin) is not installed") }
+        let recorder = home.recorder
+        // One entry per rule of the Exec grammar (and the real-world cases DESIGN names).
+        let cases: [(id: String, exec: String, extra: String)] = [
+            ("dashdash", "\(recorder) -- %u", ""),
+            ("quoted", "\(recorder) \"qute://settings\" \"a \\\\\"b\\\\\" \\\\$HOME \\\\`x\\\\` \\\\\\\\\" %U", ""),
+            ("codes", "\(recorder) -qwindowtitle %c %i --percent=100%% %u", "Icon=chat-icon\n"),
+            ("location", "\(recorder) --entry %k %f", ""),
+            ("dbus", "\(recorder) --gapplication-service %U", "DBusActivatable=true\n"),
+            ("escapes", "\(recorder)\\s--tab\\t%u", ""),
+        ]
+        for entry in cases {
+            try home.writeFile("sys/applications/\(entry.id).desktop",
+                               "[Desktop Entry]\nType=Application\nName=Case \(entry.id)\n\(entry.extra)Exec=\(entry.exec)\n")
+        }
+        let add = try miga("config", "apps", "add", "rec", "--command", recorder)
+        XCTAssertEqual(add.status, 0, add.stderr)
+
+        // GLib opens Terminal=true entries in the first emulator it finds; this one runs the command.
+        try home.writeFile("term/xterm", mode: 0o755, "#!/bin/sh\nwhile [ $# -gt 0 ] && [ \"$1\" != -e ]; do shift; done\nshift\nexec \"$@\"\n")
+        let gioEnvironment = environment(["PATH": "\(home.root)/term:/usr/bin:/bin", "MIGA_GATED": "1", "DISPLAY": ""])
+        func launch(_ file: String, _ uris: [String]) throws -> [String] {
+            for suffix in ["argv", "info"] { unlink(home.root + "/recorded." + suffix) }
+            let output = try home.run(gio, ["launch", file] + uris, environment: gioEnvironment)
+            XCTAssertEqual(output.status, 0, "\(file): \(output.stderr)")
+            eventually(timeout: 10, "the app to start from \(file)") { home.recordedInfo() != nil }
+            return home.recordedArguments() ?? []
+        }
+        for entry in cases {
+            // %u and %f start one process per URI (each through its own gate); one URI keeps
+            // the comparison to a single process.
+            let uris = entry.exec.contains("%U") ? ["https://example.org/a?b=c d", "file:///tmp/x y.txt"]
+                : entry.exec.contains("%f") ? ["file:///tmp/x y.txt"] : ["https://example.org/a?b=c d"]
+            let original = try launch(system + "/applications/\(entry.id).desktop", uris)
+            let gated = try launch(applications + "/\(entry.id).desktop", uris)
+            XCTAssertFalse(original.isEmpty, entry.id)
+            // %k is the entry's own location: the shim's, by definition.
+            let expected = original.map { $0 == system + "/applications/\(entry.id).desktop" ? applications + "/\(entry.id).desktop" : $0 }
+            XCTAssertEqual(gated, expected, "\(entry.id): Exec=\(entry.exec)")
+            XCTAssertTrue(home.recordedInfo()?.contains("gated=1") == true, "went through miga gate")
+        }
+    }
+
+    /// The real Debian entries, their program swapped for the recorder (everything else, their
+    /// arguments, field codes, DBusActivatable and actions, as shipped).
+    func testLaunchingShimsOfTheRealDebianEntriesWithGio() throws {
+        let gio = "/usr/bin/gio"
+        guard FileManager.default.isExecutableFile(atPath: gio) else { throw XCTSkip("gio (libglib2.0-bin) is not installed") }
+        let fixtures = MigaHome.repository + "/Tests/Fixtures/desktop"
+        let names = try FileManager.default.contentsOfDirectory(atPath: fixtures).filter { $0.hasSuffix(".desktop") }.sorted()
+        XCTAssertEqual(names.count, 10)
+        for name in names {
+            let text = try String(contentsOfFile: fixtures + "/" + name, encoding: .utf8)
+            let swapped = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+                for key in ["Exec=", "TryExec="] where line.hasPrefix(key) {
+                    let rest = line.dropFirst(key.count).drop { $0 != " " }
+                    return key + home.recorder + rest
+                }
+                return String(line)
+            }.joined(separator: "\n")
+            try home.writeFile("sys/applications/\(name)", swapped)
+        }
+        XCTAssertEqual(try miga("config", "apps", "add", "rec", "--command", home.recorder).status, 0)
+        try home.writeFile("term/xterm", mode: 0o755, "#!/bin/sh\nwhile [ $# -gt 0 ] && [ \"$1\" != -e ]; do shift; done\nshift\nexec \"$@\"\n")
+        let gioEnvironment = environment(["PATH": "\(home.root)/term:/usr/bin:/bin", "MIGA_GATED": "1", "DISPLAY": ""])
+        func launch(_ file: String) throws -> [String] {
+            for suffix in ["argv", "info"] { unlink(home.root + "/recorded." + suffix) }
+            let output = try home.run(gio, ["launch", file, "https://example.org/x"], environment: gioEnvironment)
+            XCTAssertEqual(output.status, 0, "\(file): \(output.stderr)")
+            eventually(timeout: 10, "the app to start from \(file)") { home.recordedInfo() != nil }
+            return home.recordedArguments() ?? []
+        }
+        for name in names {
+            let shim = applications + "/" + name
+            XCTAssertTrue(FileManager.default.fileExists(atPath: shim), name)
+            let validation = try home.run("/usr/bin/desktop-file-validate", [shim])
+            XCTAssertEqual(validation.status, 0, "\(name): \(validation.stdout)")
+            XCTAssertEqual(try launch(shim), try launch(system + "/applications/" + name), name)
+        }
+    }
+
+    // MARK: - install / uninstall
+
+    /// Every file and folder below HOME (except miga's own XDG folders): type, mode, bytes.
+    func snapshot(excludingMigaFolders: Bool = true) throws -> [String: String] {
+        var result: [String: String] = [:]
+        let skipped = [".config/miga", ".local/share/miga", ".local/state/miga"]
+        guard let walker = FileManager.default.enumerator(atPath: home.home) else { return result }
+        while let relative = walker.nextObject() as? String {
+            if excludingMigaFolders, skipped.contains(where: { relative == $0 || relative.hasPrefix($0 + "/") }) { continue }
+            let path = home.home + "/" + relative
+            var info = stat()
+            lstat(path, &info)
+            let mode = String(info.st_mode, radix: 8)
+            switch info.st_mode & S_IFMT {
+            case S_IFLNK: result[relative] = "link \(mode) " + ((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "")
+            case S_IFDIR: result[relative] = "dir \(mode)"
+            default: result[relative] = "file \(mode) " + AtomicFile.sha256(AtomicFile.read(path) ?? Data())
+            }
+        }
+        return result
+    }
+
+    func testInstallTwiceThenUninstallLeavesTheHomeExactlyAsItWas() throws {
+        // A lived-in home: rc files (one without a final newline, one a symlink into dotfiles),
+        // a mimeapps.list with other people's lines, the person's own copy of chat's entry.
+        try home.writeFile("home/.bashrc", "alias ll='ls -l'\nexport EDITOR=vi")
+        try home.writeFile("home/.zshrc", "bindkey -e\n")
+        try home.writeFile("home/dotfiles/profile", "umask 022\n")
+        try FileManager.default.createSymbolicLink(atPath: home.home + "/.profile", withDestinationPath: "dotfiles/profile")
+        let mimeapps = """
+            # managed by hand
+            [Default Applications]
+            text/html=web.desktop
+            x-scheme-handler/https=web.desktop
+            application/pdf=evince.desktop;
+
+            [Added Associations]
+            image/png=eog.desktop;
+
+            [Removed Associations]
+            text/plain=vim.desktop;
+            """
+        try home.writeFile("home/.config/mimeapps.list", mimeapps)
+        try home.writeFile("home/.local/share/applications/chat.desktop",
+                           "[Desktop Entry]\nType=Application\nName=My Chat\nExec=chat --profile mine %U\n")
+        try home.writeFile("home/.local/share/applications/notes.desktop", "[Desktop Entry]\nType=Application\nName=Notes\nExec=notes\nMimeType=text/x-notes;\n")
+        XCTAssertEqual(try home.run("/usr/bin/update-desktop-database", [applications]).status, 0)
+        let before = try snapshot()
+
+        XCTAssertEqual(try miga("config", "apps", "add", "chat").status, 0)
+        let install = try miga("install")
+        XCTAssertEqual(install.status, 0, install.stderr)
+        XCTAssertTrue(install.stdout.contains("links go on to web.desktop"), install.stdout)
+        let installed = try snapshot()
+        let manifestAfterFirst = read(manifest)
+
+        // The person's own chat.desktop was the source of the shim, and is kept aside.
+        let shim = try XCTUnwrap(read(applications + "/chat.desktop"))
+        XCTAssertTrue(shim.contains("Name=My Chat\n") && shim.contains("-- chat --profile mine %U\n"), shim)
+        XCTAssertTrue(read(home.home + "/.bashrc")!.hasPrefix("alias ll='ls -l'\nexport EDITOR=vi\nif [ -r "), "newline added, then one line")
+        XCTAssertEqual(read(home.home + "/.bashrc")!.components(separatedBy: ShellIntegration.marker).count, 2)
+        XCTAssertTrue(read(home.root + "/home/dotfiles/profile")!.contains(ShellIntegration.marker), "written through the symlink")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: home.home + "/.profile"), "dotfiles/profile")
+        let list = try XCTUnwrap(read(home.home + "/.config/mimeapps.list"))
+        XCTAssertTrue(list.contains("x-scheme-handler/https=miga-url-handler.desktop;web.desktop;\n"), list)
+        XCTAssertTrue(list.contains("text/html=web.desktop\n") && list.contains("[Removed Associations]\ntext/plain=vim.desktop;"), list)
+        XCTAssertEqual(read(home.home + "/.config/environment.d/60-miga.conf")?.contains("PATH=\(shims):${PATH}"), true)
+        let handler = try home.run("/usr/bin/desktop-file-validate", [applications + "/miga-url-handler.desktop"])
+        XCTAssertEqual(handler.status, 0, handler.stdout)
+
+        let second = try miga("install")
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertEqual(second.stdout, "miga is installed; nothing needed changing.\n")
+        XCTAssertEqual(try snapshot(), installed, "a second install changes nothing")
+        XCTAssertEqual(read(manifest), manifestAfterFirst)
+
+        let uninstall = try miga("uninstall")
+        XCTAssertEqual(uninstall.status, 0, uninstall.stderr)
+        XCTAssertTrue(uninstall.stdout.contains("put back your own ~/.local/share/applications/chat.desktop"), uninstall.stdout)
+        XCTAssertEqual(try snapshot(), before, "rc files, applications, mimeapps.list: byte for byte as before")
+        XCTAssertEqual(read(home.home + "/.config/mimeapps.list"), mimeapps)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: manifest))
+        XCTAssertNotNil(try ConfigLoader().load(path: home.configFile).config.apps["chat"], "config stays without --purge")
+    }
+
+    func testPurgeLeavesAFreshHomeEmptyAgain() throws {
+        XCTAssertEqual(try miga("config", "apps", "add", "chat", "--timer", "15").status, 0)
+        XCTAssertEqual(try miga("config", "sites", "add", "lobste.rs").status, 0)
+        XCTAssertEqual(try miga("install").status, 0)
+        XCTAssertFalse(try snapshot(excludingMigaFolders: false).isEmpty)
+        let purge = try miga("uninstall", "--purge")
+        XCTAssertEqual(purge.status, 0, purge.stderr)
+        XCTAssertEqual(try snapshot(excludingMigaFolders: false), [:], "nothing left, not even an empty folder")
+    }
+
+    func testAnInterruptedInstallCanBeUndone() throws {
+        XCTAssertEqual(try miga("config", "apps", "add", "chat").status, 0)
+        // The manifest records a shim about to be written; the write never happened.
+        var recorded = try InstallManifest.load(path: manifest)
+        recorded.record(.init(kind: .desktopShim, path: applications + "/other.desktop", app: "chat", sha256: "0"))
+        try recorded.save(path: manifest)
+        try home.writeFile("home/.local/share/applications/other.desktop", "[Desktop Entry]\nName=Mine\n")
+        let uninstall = try miga("uninstall")
+        XCTAssertEqual(uninstall.status, 0, uninstall.stderr)
+        XCTAssertEqual(read(applications + "/other.desktop"), "[Desktop Entry]\nName=Mine\n", "not miga's: left alone")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: applications + "/chat.desktop"))
+    }
+
+    // MARK: - doctor
+
+    func testDoctorNoticesStaleShimsAndABrowserTakingLinksBackAndInstallMendsBoth() throws {
+        XCTAssertEqual(try miga("config", "apps", "add", "chat").status, 0)
+        XCTAssertEqual(try miga("install").status, 0)
+        let onPath = ["PATH": "\(shims):\(home.root)/bin:/usr/bin:/bin", "TERMINAL": "/bin/true"]
+        let healthy = try miga("doctor", environment: onPath)
+        XCTAssertEqual(healthy.status, 0, healthy.stdout)
+        XCTAssertTrue(healthy.stdout.contains("ok       PATH:"), healthy.stdout)
+
+        let notFirst = try miga("doctor", environment: ["PATH": "\(home.root)/bin:\(shims):/usr/bin:/bin"])
+        XCTAssertEqual(notFirst.status, 1)
+        XCTAssertTrue(notFirst.stdout.contains("is on PATH but not first"), notFirst.stdout)
+
+        // A package update changes the original entry.
+        let original = system + "/applications/chat.desktop"
+        try (read(original)! + "Keywords=talk;\n").write(toFile: original, atomically: true, encoding: .utf8)
+        // A browser makes itself the default again.
+        let list = home.home + "/.config/mimeapps.list"
+        try read(list)!.replacingOccurrences(of: "x-scheme-handler/https=miga-url-handler.desktop;",
+                                             with: "x-scheme-handler/https=web.desktop;miga-url-handler.desktop;")
+            .write(toFile: list, atomically: true, encoding: .utf8)
+        let sick = try miga("doctor", environment: onPath)
+        XCTAssertEqual(sick.status, 1)
+        XCTAssertTrue(sick.stdout.contains("~/.local/share/applications/chat.desktop is stale: \(original) changed"), sick.stdout)
+        XCTAssertTrue(sick.stdout.contains("web.desktop took back the default for web links"), sick.stdout)
+        XCTAssertEqual(sick.stdout.components(separatedBy: "fix: miga install").count, 3, sick.stdout)
+
+        let mend = try miga("install")
+        XCTAssertTrue(mend.stdout.contains("refreshed desktop shim ~/.local/share/applications/chat.desktop"), mend.stdout)
+        XCTAssertTrue(read(applications + "/chat.desktop")!.contains("Keywords=talk;"))
+        let again = try miga("doctor", environment: onPath)
+        XCTAssertEqual(again.status, 0, again.stdout)
+
+        try home.writeConfig("timer_seconds = [\n")
+        let broken = try miga("doctor", environment: onPath)
+        XCTAssertEqual(broken.status, 1)
+        XCTAssertTrue(broken.stdout.contains("problem  config:") && broken.stdout.contains("config.toml:"), broken.stdout)
+    }
+
+    // MARK: - open-url
+
+    func testOpenURLForwardsOtherLinksAtOnceAndGatesListedSites() throws {
+        XCTAssertEqual(try miga("install").status, 0)
+        let forwarded = try miga("open-url", "https://reddit.com@evil.example/", environment: ["DISPLAY": ""])
+        XCTAssertEqual(forwarded.status, 0, forwarded.stderr)
+        eventually { home.recordedInfo() != nil }
+        XCTAssertEqual(home.recordedArguments(), ["--new-window", "https://reddit.com@evil.example/"])
+        XCTAssertEqual(try home.events(), [], "no gate for a site that is not listed")
+
+        // A listed site in a terminal: the gate shows; Exit means the browser never runs.
+        for suffix in ["argv", "info"] { unlink(home.root + "/recorded." + suffix) }
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) open-url 'HTTPS://OLD.REDDIT.COM./r/linux'",
+                                        environment: environment(["DISPLAY": ""]))
+        terminal.waitFor("reddit.com")
+        try terminal.press("e")
+        terminal.assertTerminalRestored()
+        let types = try home.events().map(\.type)
+        XCTAssertTrue(types.contains(.exitSelected) && !types.contains(.openSelected), "\(types)")
+        XCTAssertEqual(Set(try home.events().map(\.app)), ["reddit.com"])
+        XCTAssertNil(home.recordedArguments())
+
+        // Within the grace period the same site passes, and the browser gets the link.
+        let store = try EventStore(path: home.database)
+        try store.record(Event(timestamp: Int64(Date().timeIntervalSince1970 * 1000), utcOffsetMinutes: 0, session: "test", type: .openSelected, app: "reddit.com"))
+        let graced = try miga("open-url", "https://old.reddit.com/r/linux", environment: ["DISPLAY": ""])
+        XCTAssertEqual(graced.status, 0, graced.stderr)
+        eventually { home.recordedInfo() != nil }
+        XCTAssertEqual(home.recordedArguments(), ["--new-window", "https://old.reddit.com/r/linux"])
+        XCTAssertEqual(try home.events().last?.type, .gracePass)
+    }
+}

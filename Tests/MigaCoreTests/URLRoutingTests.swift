@@ -1,0 +1,91 @@
+import Foundation
+import XCTest
+@testable import MigaCore
+
+/// The pieces `open-url` is built from: how a browser entry's Exec becomes command lines, how
+/// the default browser is found, and the routing itself with a fake launcher.
+final class URLRoutingTests: XCTestCase {
+    func testInvocationsFollowTheFieldCodes() throws {
+        let urls = ["https://a.example/", "https://b.example/x y"]
+        XCTAssertEqual(try ExecLine(rawValue: "browser %U").invocations(urls: urls, icon: nil, name: nil, location: nil),
+                       [["browser", "https://a.example/", "https://b.example/x y"]])
+        XCTAssertEqual(try ExecLine(rawValue: "browser --new-window %u").invocations(urls: urls, icon: nil, name: nil, location: nil),
+                       [["browser", "--new-window", "https://a.example/"], ["browser", "--new-window", "https://b.example/x y"]])
+        XCTAssertEqual(try ExecLine(rawValue: "browser").invocations(urls: urls, icon: nil, name: nil, location: nil),
+                       [["browser", "https://a.example/", "https://b.example/x y"]])
+        XCTAssertEqual(try ExecLine(rawValue: "browser -- %u %i").invocations(urls: [urls[0]], icon: "web", name: nil, location: nil),
+                       [["browser", "--", "https://a.example/", "--icon", "web"]])
+    }
+
+    func testChangesMergeKeepingTheEarliestValues() {
+        var first = MimeAppsList.Change(previousValues: ["D\u{1F}https": "firefox.desktop;"], addedKeys: ["D\u{1F}http"])
+        let later = MimeAppsList.Change(previousValues: ["D\u{1F}https": "chromium.desktop;miga-url-handler.desktop;",
+                                                         "D\u{1F}http": "chromium.desktop;", "A\u{1F}https": "x.desktop;"],
+                                        addedGroups: ["A"])
+        first.merge(later)
+        XCTAssertEqual(first.previousValues, ["D\u{1F}https": "firefox.desktop;", "A\u{1F}https": "x.desktop;"])
+        XCTAssertEqual(first.addedKeys, ["D\u{1F}http"])
+        XCTAssertEqual(first.addedGroups, ["A"])
+    }
+
+    /// A home with two browsers installed system-wide and the person's choice in mimeapps.list.
+    func makeHome() throws -> (TemporaryDirectory, MigaContext, FakeLauncher, CollectingSink) {
+        let folder = try TemporaryDirectory()
+        _ = try folder.write("[Desktop Entry]\nType=Application\nName=Web\nExec=/usr/bin/env web --new-window %u\n", to: "sys/applications/web.desktop")
+        _ = try folder.write("[Desktop Entry]\nType=Application\nName=Other\nExec=/usr/bin/env other %U\n", to: "sys/applications/vendor/other.desktop")
+        _ = try folder.write("[Default Applications]\nx-scheme-handler/https=miga-url-handler.desktop;missing.desktop;web.desktop\n",
+                             to: "home/.config/mimeapps.list")
+        let environment = ["HOME": folder.path + "/home", "XDG_DATA_DIRS": folder.path + "/sys", "XDG_CONFIG_DIRS": folder.path + "/etc",
+                           "PATH": "/usr/bin:/bin", Gatekeeper.gatedVariable: "1"]
+        let launcher = FakeLauncher()
+        let sink = CollectingSink()
+        let context = MigaContext(clock: FakeClock(), environment: environment, paths: try MigaPaths(environment: environment),
+                                  launcher: launcher, executablePath: "/opt/miga/bin/miga", messages: sink, hasTerminal: false)
+        return (folder, context, launcher, sink)
+    }
+
+    func testTheDefaultBrowserSkipsMigaAndUninstalledEntriesAndFindsSubfolderIDs() throws {
+        let (folder, context, _, _) = try makeHome()
+        let layout = InstallLayout(environment: context.environment, paths: context.paths)
+        let browsers = DefaultBrowser(layout: layout)
+        XCTAssertEqual(browsers.current(), "web.desktop")
+        XCTAssertEqual(browsers.entry(id: "vendor-other.desktop")?.path, folder.path + "/sys/applications/vendor/other.desktop")
+        XCTAssertNil(browsers.entry(id: URLHandler.desktopID), "never miga itself")
+        try "[Default Applications]\nx-scheme-handler/https=vendor-other.desktop\n".write(toFile: folder.path + "/home/.config/mimeapps.list", atomically: true, encoding: .utf8)
+        XCTAssertEqual(browsers.current(), "vendor-other.desktop")
+    }
+
+    func testNonGatedLinksGoStraightToTheBrowserAndGatedOnesThroughTheGate() throws {
+        let (folder, context, launcher, sink) = try makeHome()
+        defer { _ = folder }
+        let status = URLRouter(context: context).open(["https://www.debian.org/", "https://reddit.com@evil.example/",
+                                                       "HTTPS://OLD.REDDIT.COM./r/x"], forward: false)
+        XCTAssertEqual(status, 0, sink.lines.joined(separator: "\n"))
+        // %u: one browser per link, resolved on PATH, MIGA_GATED not passed on.
+        XCTAssertEqual(launcher.calls.map(\.command.arguments), [
+            ["/usr/bin/env", "web", "--new-window", "https://www.debian.org/"],
+            ["/usr/bin/env", "web", "--new-window", "https://reddit.com@evil.example/"],
+            // The gate (passing through here) runs miga again to forward the gated link.
+            ["/opt/miga/bin/miga", "open-url", "--forward", "--", "HTTPS://OLD.REDDIT.COM./r/x"],
+        ])
+        XCTAssertTrue(launcher.calls.allSatisfy(\.detached))
+        XCTAssertNil(launcher.calls[0].environment[Gatekeeper.gatedVariable], "a link from a gated app is not waved through")
+    }
+
+    func testForwardedLinksSkipTheSitesAndNoBrowserIsAClearError() throws {
+        let (folder, context, launcher, sink) = try makeHome()
+        XCTAssertEqual(URLRouter(context: context).open(["https://reddit.com/"], forward: true), 0)
+        XCTAssertEqual(launcher.calls.map(\.command.arguments), [["/usr/bin/env", "web", "--new-window", "https://reddit.com/"]])
+        try FileManager.default.removeItem(atPath: folder.path + "/sys")
+        XCTAssertEqual(URLRouter(context: context).open(["https://debian.org/"], forward: false), 1)
+        XCTAssertEqual(sink.lines.last, "miga: \(InstallError.noBrowser)")
+    }
+
+    func testNameSuggestions() {
+        let suggestions = AppNameSuggestions(candidates: ["discord", "Discord-canary", "dig", "hexchat", "com.discordapp.Discord"])
+        XCTAssertEqual(suggestions.suggestions(for: "dicsord"), ["discord"])
+        XCTAssertEqual(suggestions.suggestions(for: "Discord").first, "discord")
+        XCTAssertEqual(suggestions.suggestions(for: "hexchta"), ["hexchat"])
+        XCTAssertEqual(suggestions.suggestions(for: "zzzzzz"), [])
+    }
+}
