@@ -23,6 +23,22 @@ enum CommandSupport {
         for line in lines { Swift.print(line) }
     }
 
+    /// Tab completion of the configured apps (`miga config apps remove <Tab>`).
+    @Sendable static func configuredApps(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        configured { $0.apps.keys.sorted() }.filter { $0.hasPrefix(prefix) }
+    }
+
+    /// Tab completion of the gated sites.
+    @Sendable static func configuredSites(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        configured { $0.sites }.filter { $0.hasPrefix(prefix) }
+    }
+
+    private static func configured(_ values: (MigaConfig) -> [String]) -> [String] {
+        guard let context = try? MigaContext.live(),
+              let config = try? ConfigLoader().load(path: context.paths.configFile).config else { return [] }
+        return values(config)
+    }
+
     /// Colour only for a terminal, and never when NO_COLOR is set (no-color.org).
     static var useColor: Bool {
         let environment = ProcessInfo.processInfo.environment

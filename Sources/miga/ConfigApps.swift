@@ -91,7 +91,8 @@ struct ConfigApps: ParsableCommand {
             discussion: "Example:\n  miga config apps remove discord"
         )
 
-        @Argument(help: ArgumentHelp("The gated app's name.", valueName: "name"))
+        @Argument(help: ArgumentHelp("The gated app's name.", valueName: "name"),
+                  completion: .custom(CommandSupport.configuredApps))
         var name: String
 
         func run() throws {

@@ -50,7 +50,8 @@ struct ConfigSites: ParsableCommand {
             discussion: "Example:\n  miga config sites remove youtube.com"
         )
 
-        @Argument(help: ArgumentHelp("A gated host name.", valueName: "host"))
+        @Argument(help: ArgumentHelp("A gated host name.", valueName: "host"),
+                  completion: .custom(CommandSupport.configuredSites))
         var host: String
 
         func run() throws {

@@ -40,11 +40,15 @@ public final class EventStore {
     /// not keep a person from their app. The gate then fails open and says why.
     private static func open(_ path: String) throws -> DatabaseQueue {
         var configuration = Configuration()
-        configuration.journalMode = .wal
+        // WAL is a property of the file: once set it stays. GRDB's WAL set-up runs a pragma and,
+        // whenever the WAL file is absent (as after a checkpoint), a throwaway write, on every
+        // open; only a new database needs it.
+        var info = stat()
+        configuration.journalMode = stat(path, &info) == 0 && info.st_size > 0 ? .default : .wal
         configuration.busyMode = .timeout(patience)
-        // WAL's recommended level: a commit survives any crash of miga or the app; only a
-        // power cut may lose the last few events (never corrupting the file). FULL would add
-        // an fsync to every gate, which is most of the pass-through budget on slow disks.
+        // WAL's recommended level (GRDB sets it too, but only with its WAL set-up, skipped
+        // above): a commit survives any crash of miga or the app; only a power cut may lose
+        // the last few events, never corrupting the file. FULL adds an fsync to every gate.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         var generator = SystemRandomNumberGenerator()
         let deadline = LinuxSystem.monotonicNanoseconds() + UInt64(patience * 1_000_000_000)
