@@ -12,8 +12,10 @@ struct Miga: ParsableCommand {
             this machine.
 
             Examples:
+              miga config apps add discord      # gate an app
+              miga install                      # route shells, menus and links
+              miga doctor                       # check that everything is in place
               miga gate --app discord -- discord
-              miga gate --app reddit -- firefox https://reddit.com
               miga gate --plain -- /usr/bin/env printf '%s\\n' one "two words"
             """,
         version: MigaVersion.current,

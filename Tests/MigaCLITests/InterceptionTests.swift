@@ -350,6 +350,20 @@ final class InterceptionTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: applications + "/chat.desktop"))
     }
 
+    func testALostManifestIsRebuiltByInstallAndUninstallStillCleansUp() throws {
+        XCTAssertEqual(try miga("config", "apps", "add", "chat").status, 0)
+        XCTAssertEqual(try miga("install").status, 0)
+        try FileManager.default.removeItem(atPath: manifest)
+        let again = try miga("install")
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertFalse(again.stdout.contains("your own copy"), "miga's own shims are recognised, not backed up: \(again.stdout)")
+        let uninstall = try miga("uninstall")
+        XCTAssertEqual(uninstall.status, 0, uninstall.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: applications + "/chat.desktop"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: shims + "/chat"))
+        XCTAssertFalse(read(home.home + "/.bashrc")?.contains(ShellIntegration.marker) ?? false)
+    }
+
     // MARK: - doctor
 
     func testDoctorNoticesStaleShimsAndABrowserTakingLinksBackAndInstallMendsBoth() throws {

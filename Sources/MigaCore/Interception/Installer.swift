@@ -145,7 +145,7 @@ public final class Installer {
                 changes.append("removed \(layout.display(folder))")
             }
         }
-        try? FileManager.default.removeItem(atPath: layout.backupsDirectory)
+        rmdir(layout.backupsDirectory) // only if empty: a copy that could not go back stays
         for folder in manifest.createdDirectories.reversed() { rmdir(folder) } // only if empty
     }
 
@@ -200,7 +200,8 @@ public final class Installer {
         }
         let record = InstallManifest.File(kind: kind, path: path, app: app, sha256: sha, source: source,
                                           sourceSHA256: sourceSHA256, backup: backup)
-        if onDisk == sha, known != nil {
+        // Already there: miga's own (or, if the manifest was lost, identical to it; adopted).
+        if onDisk == sha {
             if known != record {
                 manifest.record(record)
                 try saveManifest()
@@ -228,7 +229,8 @@ public final class Installer {
         let onDisk = AtomicFile.read(file.path)
         let backupData = file.backup.flatMap(AtomicFile.read)
         if let onDisk, AtomicFile.sha256(onDisk) != file.sha256, onDisk != backupData {
-            say("miga: \(layout.display(file.path)) was changed since miga wrote it; left as it is")
+            let kept = file.backup.map { "; your earlier copy is in \(layout.display($0))" } ?? ""
+            say("miga: \(layout.display(file.path)) was changed since miga wrote it; left as it is\(kept)")
         } else {
             if let backup = file.backup, let backupData {
                 try write(backupData, to: file.path, mode: AtomicFile.mode(of: backup) ?? 0o644)
@@ -250,6 +252,11 @@ public final class Installer {
         let existing = AtomicFile.read(path)
         let text = existing.map { String(decoding: $0, as: UTF8.self) } ?? ""
         if text.split(separator: "\n", omittingEmptySubsequences: false).contains(Substring(line)) {
+            // miga's marked line, perhaps from before a lost manifest: remembered, so it goes too.
+            if !manifest.lines.contains(where: { $0.path == path && $0.line == line }) {
+                manifest.lines.append(.init(path: path, line: line, createdFile: false, addedNewline: false))
+                try saveManifest()
+            }
             return
         }
         let addedNewline = !text.isEmpty && !text.hasSuffix("\n")
