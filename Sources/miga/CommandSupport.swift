@@ -13,6 +13,19 @@ enum CommandSupport {
         }
     }
 
+    /// Runs a command's body with the live context; any error becomes one `miga: …` line and
+    /// exit status 1.
+    static func run(_ body: (MigaContext) throws -> Void) throws {
+        let context = try context()
+        do {
+            try body(context)
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            throw fail(error)
+        }
+    }
+
     /// Prints `error` and returns the exit to throw.
     static func fail(_ error: Error) -> ExitCode {
         FileHandle.standardError.write(Data("miga: \(error)\n".utf8))

@@ -46,40 +46,18 @@ struct ConfigApps: ParsableCommand {
         }
 
         func run() throws {
-            let context = try CommandSupport.context()
-            do {
-                let file = ConfigFile(path: context.paths.configFile)
-                let config = try file.loadForEditing()
-                guard config.apps[name] == nil else { throw InstallError.appAlreadyAdded(name) }
-                let installer = try Installer(context: context)
-                var program = command ?? name
-                let resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "", skipping: [context.paths.shimDirectory])
-                if program.contains("/") {
-                    if !program.hasPrefix("/") { program = FileManager.default.currentDirectoryPath + "/" + program }
-                    guard LinuxSystem.isExecutableFile(program) else { throw InstallError.commandNotExecutable(program) }
-                } else if resolver.lookUp(program) == nil, installer.desktopEntries(running: program).isEmpty {
-                    let entries = DesktopEntryLocator(dataDirectories: installer.layout.dataDirectories).entries { _ in }
-                    let suggestions = AppNameSuggestions(searchPath: resolver.searchPath, skipping: context.paths.shimDirectory,
-                                                         entries: entries).suggestions(for: program)
-                    throw InstallError.appNotFound(name: name, command: program, suggestions: suggestions)
-                }
-                let app = MigaConfig.App(name: name, command: program, timerSeconds: timer)
-                try installer.prepareConfigFolder()
-                try file.update({ $0.addApp(app) }, expect: { $0.apps[app.name] == app })
-                print("\(name) is gated\(timer.map { " (\($0) s)" } ?? ""): it runs \(program) after the pause.")
-                try installer.sync(app)
-                try installer.finishDesktopChanges()
+            try CommandSupport.run { context in
+                let (app, installer) = try GatedApps(context: context).add(name: name, command: command, timer: timer)
+                print("\(name) is gated\(timer.map { " (\($0) s)" } ?? ""): it runs \(app.command) after the pause.")
                 CommandSupport.print(installer.changes.map { "  " + $0 })
                 if installer.manifest.files(of: .desktopShim, app: name).isEmpty {
-                    print("  No desktop entry runs \(program), so only the PATH shim was made.")
+                    print("  No desktop entry runs \(app.command), so only the PATH shim was made.")
                 }
                 if installer.manifest.lines.isEmpty {
                     print("Run `miga install` so shells and launchers find the shim first.")
                 } else {
                     print("Open shells find it at once after `hash -r` (bash) or `rehash` (zsh); new ones do anyway.")
                 }
-            } catch {
-                throw CommandSupport.fail(error)
             }
         }
     }
@@ -96,21 +74,10 @@ struct ConfigApps: ParsableCommand {
         var name: String
 
         func run() throws {
-            let context = try CommandSupport.context()
-            do {
-                let file = ConfigFile(path: context.paths.configFile)
-                let config = try file.loadForEditing()
-                guard config.apps[name] != nil else {
-                    throw InstallError.unknownApp(name: name, configured: config.apps.keys.sorted())
-                }
-                try file.update({ $0.removeApp(name) }, expect: { $0.apps[name] == nil })
-                let installer = try Installer(context: context)
-                try installer.remove(app: name)
-                try installer.finishDesktopChanges()
+            try CommandSupport.run { context in
+                let installer = try GatedApps(context: context).remove(name: name)
                 print("\(name) is no longer gated.")
                 CommandSupport.print(installer.changes.map { "  " + $0 })
-            } catch {
-                throw CommandSupport.fail(error)
             }
         }
     }
@@ -123,8 +90,7 @@ struct ConfigApps: ParsableCommand {
         )
 
         func run() throws {
-            let context = try CommandSupport.context()
-            do {
+            try CommandSupport.run { context in
                 let config = try ConfigFile(path: context.paths.configFile).load().config
                 let installer = try Installer(context: context)
                 guard !config.apps.isEmpty else {
@@ -143,8 +109,6 @@ struct ConfigApps: ParsableCommand {
                         print("  no shims yet: run `miga install`")
                     }
                 }
-            } catch {
-                throw CommandSupport.fail(error)
             }
         }
     }

@@ -20,25 +20,17 @@ struct ConfigSites: ParsableCommand {
         var host: String
 
         func run() throws {
-            let context = try CommandSupport.context()
-            do {
-                guard let site = SiteMatcher.normalizedSite(host) else { throw InstallError.invalidSite(host) }
-                let file = ConfigFile(path: context.paths.configFile)
-                let config = try file.loadForEditing()
-                let sites = SiteMatcher(sites: config.sites).sites
-                guard !sites.contains(site) else {
+            try CommandSupport.run { context in
+                let (site, outcome) = try GatedSites(context: context).add(host)
+                guard outcome == .changed else {
                     print("\(site) is already gated.")
                     return
                 }
-                let installer = try Installer(context: context)
-                try installer.prepareConfigFolder()
-                try file.update({ $0.setSites(config.sites + [site]) }, expect: { SiteMatcher(sites: $0.sites).sites.contains(site) })
                 print("\(site) is gated: links to it and its subdomains pause first.")
+                let installer = try Installer(context: context)
                 if installer.manifest.file(at: installer.layout.urlHandler) == nil {
                     print("Run `miga install` so links from other apps come through miga.")
                 }
-            } catch {
-                throw CommandSupport.fail(error)
             }
         }
     }
@@ -55,17 +47,8 @@ struct ConfigSites: ParsableCommand {
         var host: String
 
         func run() throws {
-            let context = try CommandSupport.context()
-            do {
-                guard let site = SiteMatcher.normalizedSite(host) else { throw InstallError.invalidSite(host) }
-                let file = ConfigFile(path: context.paths.configFile)
-                let config = try file.loadForEditing()
-                let kept = config.sites.filter { SiteMatcher.normalizedSite($0) != site }
-                guard kept.count < config.sites.count else { throw InstallError.unknownSite(site) }
-                try file.update({ $0.setSites(kept) }, expect: { !SiteMatcher(sites: $0.sites).sites.contains(site) })
-                print("\(site) is no longer gated.")
-            } catch {
-                throw CommandSupport.fail(error)
+            try CommandSupport.run { context in
+                print("\(try GatedSites(context: context).remove(host)) is no longer gated.")
             }
         }
     }
@@ -78,11 +61,8 @@ struct ConfigSites: ParsableCommand {
         )
 
         func run() throws {
-            let context = try CommandSupport.context()
-            do {
+            try CommandSupport.run { context in
                 for site in try ConfigFile(path: context.paths.configFile).load().config.sites { print(site) }
-            } catch {
-                throw CommandSupport.fail(error)
             }
         }
     }

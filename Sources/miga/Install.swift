@@ -20,8 +20,7 @@ struct Install: ParsableCommand {
     )
 
     func run() throws {
-        let context = try CommandSupport.context()
-        do {
+        try CommandSupport.run { context in
             let config = try ConfigFile(path: context.paths.configFile).loadForEditing()
             let installer = try Installer(context: context)
             try installer.install(config: config)
@@ -31,8 +30,6 @@ struct Install: ParsableCommand {
                 CommandSupport.print(installer.changes)
                 print("Done. Open a new shell (or log in again) for the PATH change; `miga doctor` checks everything.")
             }
-        } catch {
-            throw CommandSupport.fail(error)
         }
     }
 }

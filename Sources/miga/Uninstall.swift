@@ -20,14 +20,11 @@ struct Uninstall: ParsableCommand {
     var purge = false
 
     func run() throws {
-        let context = try CommandSupport.context()
-        do {
+        try CommandSupport.run { context in
             let installer = try Installer(context: context)
             try installer.uninstall(purge: purge)
             CommandSupport.print(installer.changes)
             print(purge ? "miga is uninstalled and its data deleted." : "miga is uninstalled; your config and events are kept (--purge deletes them).")
-        } catch {
-            throw CommandSupport.fail(error)
         }
     }
 }

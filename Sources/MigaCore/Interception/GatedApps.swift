@@ -1,0 +1,92 @@
+import Foundation
+
+/// `miga config apps add/remove`: the app list in `config.toml` and the shims that go with it,
+/// changed together.
+public struct GatedApps {
+    public var context: MigaContext
+    /// The folder a relative `--command` is taken from.
+    public var workingDirectory: String
+
+    public init(context: MigaContext, workingDirectory: String = FileManager.default.currentDirectoryPath) {
+        self.context = context
+        self.workingDirectory = workingDirectory
+    }
+
+    /// Records the app and makes its shims; the installer (for the lines it reports) is returned.
+    public func add(name: String, command: String?, timer: Int?) throws -> (app: MigaConfig.App, installer: Installer) {
+        guard MigaConfig.isValidAppName(name) else { throw InstallError.invalidAppName(name) }
+        let file = ConfigFile(path: context.paths.configFile)
+        guard try file.loadForEditing().apps[name] == nil else { throw InstallError.appAlreadyAdded(name) }
+        let installer = try Installer(context: context)
+        let app = MigaConfig.App(name: name, command: try program(command ?? name, for: name, installer: installer),
+                                 timerSeconds: timer)
+        try installer.prepareConfigFolder()
+        try file.update({ $0.addApp(app) }, expect: { $0.apps[app.name] == app })
+        try installer.sync(app)
+        try installer.finishDesktopChanges()
+        return (app, installer)
+    }
+
+    /// Forgets the app and removes every shim made for it.
+    public func remove(name: String) throws -> Installer {
+        let file = ConfigFile(path: context.paths.configFile)
+        let config = try file.loadForEditing()
+        guard config.apps[name] != nil else { throw InstallError.unknownApp(name: name, configured: config.apps.keys.sorted()) }
+        try file.update({ $0.removeApp(name) }, expect: { $0.apps[name] == nil })
+        let installer = try Installer(context: context)
+        try installer.remove(app: name)
+        try installer.finishDesktopChanges()
+        return installer
+    }
+
+    /// The program the shims will run: an executable path, or a name found on PATH (outside
+    /// the shims) or in an installed entry's Exec. Otherwise an error with close names.
+    private func program(_ command: String, for name: String, installer: Installer) throws -> String {
+        if command.contains("/") {
+            let path = command.hasPrefix("/") ? command : workingDirectory + "/" + command
+            guard LinuxSystem.isExecutableFile(path) else { throw InstallError.commandNotExecutable(path) }
+            return path
+        }
+        let resolver = installer.resolver
+        if resolver.lookUp(command) != nil || !installer.desktopEntries(running: command).isEmpty { return command }
+        let entries = DesktopEntryLocator(dataDirectories: installer.layout.dataDirectories).entries { _ in }
+        let suggestions = AppNameSuggestions(searchPath: resolver.searchPath, skipping: context.paths.shimDirectory,
+                                             entries: entries).suggestions(for: command)
+        throw InstallError.appNotFound(name: name, command: command, suggestions: suggestions)
+    }
+}
+
+/// `miga config sites add/remove`: the sites `open-url` gates, kept normalised.
+public struct GatedSites {
+    public var context: MigaContext
+
+    public init(context: MigaContext) {
+        self.context = context
+    }
+
+    public enum Outcome: Equatable { case changed, unchanged }
+
+    /// Adds `host` (any spelling of it: `News.YCombinator.com.`, even a URL); returns the
+    /// normalised site and whether the list changed.
+    public func add(_ host: String) throws -> (site: String, outcome: Outcome) {
+        let (site, file, config) = try load(host)
+        guard !SiteMatcher(sites: config.sites).sites.contains(site) else { return (site, .unchanged) }
+        try Installer(context: context).prepareConfigFolder()
+        try file.update({ $0.setSites(config.sites + [site]) }, expect: { SiteMatcher(sites: $0.sites).sites.contains(site) })
+        return (site, .changed)
+    }
+
+    public func remove(_ host: String) throws -> String {
+        let (site, file, config) = try load(host)
+        let kept = config.sites.filter { SiteMatcher.normalizedSite($0) != site }
+        guard kept.count < config.sites.count else { throw InstallError.unknownSite(site) }
+        try file.update({ $0.setSites(kept) }, expect: { !SiteMatcher(sites: $0.sites).sites.contains(site) })
+        return site
+    }
+
+    private func load(_ host: String) throws -> (String, ConfigFile, MigaConfig) {
+        guard let site = SiteMatcher.normalizedSite(host) else { throw InstallError.invalidSite(host) }
+        let file = ConfigFile(path: context.paths.configFile)
+        return (site, file, try file.loadForEditing())
+    }
+}
