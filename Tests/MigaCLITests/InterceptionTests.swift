@@ -117,6 +117,17 @@ final class InterceptionTests: XCTestCase {
         XCTAssertEqual(try miga("config", "apps", "remove", "chat").status, 1, "removing twice is an error")
     }
 
+    func testInstallReadsTheEntriesOnceHoweverManyAppsAreGated() throws {
+        try home.writeFile("bin/other", mode: 0o755, "#!/bin/sh\n")
+        XCTAssertEqual(try miga("config", "apps", "add", "chat").status, 0)
+        XCTAssertEqual(try miga("config", "apps", "add", "other").status, 0)
+        try home.writeFile("sys/applications/bad-quote.desktop", "[Desktop Entry]\nType=Application\nName=Q\nExec=chat \"oops\n")
+        let install = try miga("install")
+        XCTAssertEqual(install.status, 0, install.stderr)
+        XCTAssertEqual(install.stderr.components(separatedBy: "bad-quote.desktop").count, 2, "warned once:\n\(install.stderr)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: applications + "/other.desktop"))
+    }
+
     func testBadNamesAndMissingAppsAreRefusedWithSuggestionsAndNothingWritten() throws {
         let typo = try miga("config", "apps", "add", "chta")
         XCTAssertEqual(typo.status, 1)

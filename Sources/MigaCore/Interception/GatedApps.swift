@@ -49,9 +49,8 @@ public struct GatedApps {
         }
         let resolver = installer.resolver
         if resolver.lookUp(command) != nil || !installer.desktopEntries(running: command).isEmpty { return command }
-        let entries = DesktopEntryLocator(dataDirectories: installer.layout.dataDirectories).entries { _ in }
         let suggestions = AppNameSuggestions(searchPath: resolver.searchPath, skipping: context.paths.shimDirectory,
-                                             entries: entries).suggestions(for: command)
+                                             entries: installer.installedEntries).suggestions(for: command)
         throw InstallError.appNotFound(name: name, command: command, suggestions: suggestions)
     }
 }

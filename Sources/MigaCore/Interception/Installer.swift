@@ -59,9 +59,14 @@ public final class Installer {
     }
 
     /// Installed desktop entries (the person's own copies hidden behind a shim included) whose
-    /// main Exec runs `command`. Unusable files are reported and skipped.
+    /// main Exec runs `command`.
     public func desktopEntries(running command: String) -> [DesktopEntryLocator.Found] {
-        let locator = DesktopEntryLocator(dataDirectories: layout.dataDirectories)
+        installedEntries.filter { DesktopShim.runs(command, entry: $0.entry) }
+    }
+
+    /// Every usable entry, read once per run (several apps are synced in one install);
+    /// unusable files are reported once each and skipped.
+    lazy var installedEntries: [DesktopEntryLocator.Found] = {
         var result: [DesktopEntryLocator.Found] = []
         var ids = Set<String>()
         // A shim that replaced the person's own copy stands for that copy, kept as its backup.
@@ -69,9 +74,9 @@ public final class Installer {
             guard let backup = file.backup, let entry = try? DesktopEntry.load(path: backup) else { continue }
             let id = String(file.path.dropFirst(layout.applicationsDirectory.count + 1))
             ids.insert(id)
-            if DesktopShim.runs(command, entry: entry) { result.append(.init(id: id, path: backup, entry: entry)) }
+            result.append(.init(id: id, path: backup, entry: entry))
         }
-        for found in locator.entries(warn: say) where !ids.contains(found.id) {
+        for found in DesktopEntryLocator(dataDirectories: layout.dataDirectories).entries(warn: say) where !ids.contains(found.id) {
             guard found.id != URLHandler.desktopID, found.entry.boolean("Hidden") != true,
                   let exec = found.entry.rawValue("Exec") else { continue }
             do {
@@ -80,10 +85,10 @@ public final class Installer {
                 say("miga: warning: \(found.path): \(error); skipping it")
                 continue
             }
-            if DesktopShim.runs(command, entry: found.entry) { result.append(found) }
+            result.append(found)
         }
         return result
-    }
+    }()
 
     // MARK: - Install and uninstall
 
