@@ -51,6 +51,7 @@ uninstall:
 
 bench: build
 	bench/run.sh
+	bench/stats.sh
 
 clean:
 	rm -rf .build

@@ -45,7 +45,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "MigaCoreTests", dependencies: ["MigaCore"]),
+        .testTarget(name: "MigaCoreTests", dependencies: ["MigaCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MigaCLITests", dependencies: ["MigaCore"]),
     ],
     swiftLanguageModes: [.v5]

@@ -10,7 +10,12 @@ import GRDB
 /// transactions, and every write committed before the call returns (before any exec).
 public final class EventStore {
     public let path: String
-    private let queue: DatabaseQueue
+    let queue: DatabaseQueue
+
+    /// Opens the database only if it exists: reading stats must not create one.
+    public static func openExisting(path: String) throws -> EventStore? {
+        AtomicFile.exists(path) ? try EventStore(path: path) : nil
+    }
 
     public init(path: String) throws {
         self.path = path
@@ -94,6 +99,14 @@ public final class EventStore {
                     id INTEGER PRIMARY KEY CHECK (id = 1),
                     last_content_id TEXT
                 );
+                """)
+        }
+        // Streaks need every local day with an Exit, over all history: this index holds
+        // exactly that expression for exactly those rows, so it is read without the table.
+        migrator.registerMigration("v2-exit-days") { db in
+            try db.execute(sql: """
+                CREATE INDEX events_exit_days ON events((ts + utc_offset_min * 60000) / 86400000)
+                    WHERE type = 'exit_selected'
                 """)
         }
         return migrator

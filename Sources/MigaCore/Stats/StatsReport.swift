@@ -1,0 +1,117 @@
+import Foundation
+
+/// What `miga stats` shows, computed as DESIGN "Stats definitions" says.
+public struct StatsReport: Equatable, Sendable {
+    public struct AppRow: Equatable, Sendable {
+        public var app: String
+        public var sessions = 0, exits = 0, opens = 0, reads = 0
+    }
+
+    public struct DayRow: Equatable, Sendable {
+        public var date: CivilDay
+        public var exits = 0, opens = 0, reads = 0
+    }
+
+    public static let defaultDays = 14
+    /// Sixty years of days: enough for any history, small enough to list.
+    public static let dayRange = 1...21_915
+
+    public var from: CivilDay
+    public var to: CivilDay
+    public var sessions = 0, exits = 0, opens = 0, reads = 0, completed = 0
+    public var minutesWaited = 0.0
+    public var streak = Streaks(current: 0, longest: 0)
+    public var apps: [AppRow] = []
+    public var days: [DayRow] = []
+    /// Whether any event exists at all (for a first-run message instead of zeros).
+    public var hasHistory = false
+
+    public var exitRate: Double { exits + opens == 0 ? 0 : Double(exits) / Double(exits + opens) }
+
+    /// The report for the last `days` local days up to `today`, optionally for one app.
+    public static func build(store: EventStore?, today: CivilDay, days: Int = defaultDays, app: String? = nil) throws -> StatsReport {
+        let from = today.adding(days: -(days - 1))
+        var report = StatsReport(from: from, to: today)
+        report.days = (0..<days).map { DayRow(date: from.adding(days: $0)) }
+        guard let store else { return report }
+        report.hasHistory = try store.eventCount() > 0
+        var apps: [String: AppRow] = [:]
+        var waited: Int64 = 0
+        for row in try store.dailyCounts(from: from, to: today, app: app) {
+            let index = row.day.daysSinceEpoch - from.daysSinceEpoch
+            var appRow = apps[row.app] ?? AppRow(app: row.app)
+            switch EventType(rawValue: row.type) {
+            case .sessionStart?:
+                report.sessions += row.count
+                appRow.sessions += row.count
+            case .exitSelected?:
+                report.exits += row.count
+                appRow.exits += row.count
+                report.days[index].exits += row.count
+                waited += row.waitMilliseconds
+            case .openSelected?:
+                report.opens += row.count
+                appRow.opens += row.count
+                report.days[index].opens += row.count
+                waited += row.waitMilliseconds
+            case .contentRead?:
+                report.reads += row.count
+                appRow.reads += row.count
+                report.days[index].reads += row.count
+            case .gatewayCompleted?:
+                report.completed += row.count
+            case .abandoned?:
+                waited += row.waitMilliseconds
+            default:
+                break
+            }
+            apps[row.app] = appRow
+        }
+        report.minutesWaited = Double(waited) / 60_000
+        report.apps = apps.values.sorted { ($0.sessions, $1.app) > ($1.sessions, $0.app) }
+        report.streak = Streaks(mindfulDays: try store.mindfulDays(), today: today)
+        return report
+    }
+
+    /// Exactly DESIGN's keys, in DESIGN's order.
+    public var json: String {
+        func string(_ text: String) -> String { JSONText.string(text) }
+        let apps = self.apps.map {
+            "{\"app\":\(string($0.app)),\"sessions\":\($0.sessions),\"exits\":\($0.exits),\"opens\":\($0.opens),\"reads\":\($0.reads)}"
+        }
+        let days = self.days.map {
+            "{\"date\":\"\($0.date)\",\"exits\":\($0.exits),\"opens\":\($0.opens),\"reads\":\($0.reads)}"
+        }
+        return "{\"from\":\"\(from)\",\"to\":\"\(to)\",\"sessions\":\(sessions),\"exits\":\(exits),\"opens\":\(opens),"
+            + "\"reads\":\(reads),\"completed\":\(completed),\"exit_rate\":\(JSONText.number(exitRate, places: 4)),"
+            + "\"minutes_waited\":\(JSONText.number(minutesWaited, places: 2)),"
+            + "\"streak\":{\"current\":\(streak.current),\"longest\":\(streak.longest)},"
+            + "\"apps\":[\(apps.joined(separator: ","))],\"days\":[\(days.joined(separator: ","))]}"
+    }
+}
+
+/// Small JSON spellings for the hand-ordered output (JSONEncoder does not keep key order).
+public enum JSONText {
+    public static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// A decimal with at most `places` digits after the point, always with one (`0.0`).
+    public static func number(_ value: Double, places: Int) -> String {
+        var text = String(format: "%.\(places)f", value)
+        while text.hasSuffix("0"), !text.hasSuffix(".0") { text.removeLast() }
+        return text
+    }
+}

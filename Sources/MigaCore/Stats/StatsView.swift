@@ -1,0 +1,68 @@
+/// The human view of `miga stats`: totals, streaks, a per-day chart of exits against opens
+/// and a per-app table. Colour only when asked (a terminal without NO_COLOR).
+public struct StatsView {
+    public var color: Bool
+    public var chartWidth = 30
+
+    public init(color: Bool) {
+        self.color = color
+    }
+
+    public func render(_ report: StatsReport, app: String? = nil) -> String {
+        guard report.hasHistory else {
+            return """
+                No pauses yet, so nothing to count. Gate an app (miga config apps add NAME, then
+                miga install); each time you choose Exit it shows up here, and days with an Exit
+                make a streak.
+
+                """
+        }
+        let green = paint("32"), dim = paint("2"), bold = paint("1")
+        let days = report.days.count
+        var lines: [String] = []
+        lines.append(bold("miga") + " · last \(days) day\(days == 1 ? "" : "s") (\(report.from) – \(report.to))" + (app.map { " · \($0)" } ?? ""))
+        lines.append("")
+        let rate = Int((report.exitRate * 100).rounded())
+        lines.append("  " + green("Exits \(report.exits)") + "   Opens \(report.opens)   Reads \(report.reads)   Sessions \(report.sessions)"
+                     + "   Exit rate \(rate)%   Waited \(JSONText.number(report.minutesWaited, places: 1)) min")
+        let current = report.streak.current
+        lines.append("  Streak " + green("\(current) day\(current == 1 ? "" : "s")") + " (longest \(report.streak.longest))"
+                     + (current == 0 ? dim("  — one Exit starts a new one") : ""))
+        lines.append("")
+
+        let chartDays = report.days.suffix(14)
+        let peak = max(1, chartDays.map { $0.exits + $0.opens }.max() ?? 1)
+        lines.append("  " + (chartDays.count < days ? "last \(chartDays.count) days" : "per day") + "        " + green("█ exits") + "  " + dim("░ opens"))
+        let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        for day in chartDays {
+            let scale = Double(chartWidth) / Double(peak)
+            let exits = Int((Double(day.exits) * scale).rounded(.up))
+            let opens = Int((Double(day.opens) * scale).rounded(.up))
+            let bar = green(String(repeating: "█", count: exits)) + dim(String(repeating: "░", count: opens))
+            let padding = String(repeating: " ", count: max(0, chartWidth + 1 - exits - opens))
+            lines.append("  \(day.date) \(names[day.date.weekday]) \(bar)\(padding)\(day.exits)/\(day.opens)")
+        }
+        if !report.apps.isEmpty {
+            lines.append("")
+            let width = max(3, report.apps.map { $0.app.count }.max() ?? 3)
+            lines.append("  " + bold(pad("app", width) + "  sessions  exits  opens  reads"))
+            for row in report.apps {
+                lines.append("  \(pad(row.app, width))  \(left(row.sessions, 8))  \(left(row.exits, 5))  \(left(row.opens, 5))  \(left(row.reads, 5))")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func paint(_ code: String) -> (String) -> String {
+        { text in color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
+    }
+
+    private func left(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// One event as a line of `miga events export`, and back (DESIGN "Events"):
+/// `{"ts":"2026-11-21T09:30:00.000+01:00","type":"exit_selected","app":"discord","session":"…","content_id":null,"wait_ms":31000,"detail":null}`
+public enum EventLine {
+    public static let csvHeader = "ts,type,app,session,content_id,wait_ms,detail"
+    static let keys: Set<String> = ["ts", "type", "app", "session", "content_id", "wait_ms", "detail"]
+
+    public static func jsonl(_ event: Event) -> String {
+        let ts = EventTimestamp.format(unixMilliseconds: event.timestamp, offsetMinutes: event.utcOffsetMinutes)
+        let content = event.contentID.map(JSONText.string) ?? "null"
+        let wait = event.waitMilliseconds.map(String.init) ?? "null"
+        return "{\"ts\":\"\(ts)\",\"type\":\"\(event.type.rawValue)\",\"app\":\(JSONText.string(event.app)),"
+            + "\"session\":\(JSONText.string(event.session)),\"content_id\":\(content),\"wait_ms\":\(wait),"
+            + "\"detail\":\(detail(event.detail))}"
+    }
+
+    public static func csv(_ event: Event) -> String {
+        func field(_ text: String?) -> String {
+            guard let text else { return "" }
+            guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+            return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        let ts = EventTimestamp.format(unixMilliseconds: event.timestamp, offsetMinutes: event.utcOffsetMinutes)
+        return [ts, event.type.rawValue, event.app, event.session, event.contentID, event.waitMilliseconds.map(String.init), event.detail]
+            .map(field).joined(separator: ",")
+    }
+
+    /// `detail` is JSON text in the database; it is written as JSON, not as a string of it.
+    private static func detail(_ text: String?) -> String {
+        guard let text else { return "null" }
+        if let data = text.data(using: .utf8), (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil {
+            return text
+        }
+        return JSONText.string(text)
+    }
+
+    /// Parses one exported line; throws the problem (without the line number, which the
+    /// caller adds).
+    public static func parse(_ line: Data) throws -> Event {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: line)
+        } catch {
+            throw LineProblem("not a JSON object")
+        }
+        guard let fields = object as? [String: Any] else { throw LineProblem("not a JSON object") }
+        if let unknown = fields.keys.first(where: { !keys.contains($0) }) {
+            throw LineProblem("unknown key \"\(unknown)\"")
+        }
+        guard let tsText = fields["ts"] as? String else { throw LineProblem("\"ts\" is missing or not a string") }
+        guard let ts = EventTimestamp.parse(tsText) else {
+            throw LineProblem("\"ts\" is not a time like 2026-11-21T09:30:00.000+01:00")
+        }
+        guard let typeText = fields["type"] as? String else { throw LineProblem("\"type\" is missing or not a string") }
+        guard let type = EventType(rawValue: typeText) else { throw LineProblem("unknown event type \"\(typeText)\"") }
+        guard let app = fields["app"] as? String, !app.isEmpty else { throw LineProblem("\"app\" is missing or empty") }
+        guard let session = fields["session"] as? String, !session.isEmpty else {
+            throw LineProblem("\"session\" is missing or empty")
+        }
+        let contentID: String?
+        switch fields["content_id"] {
+        case nil, is NSNull: contentID = nil
+        case let text as String: contentID = text
+        default: throw LineProblem("\"content_id\" must be a string or null")
+        }
+        var wait: Int?
+        switch fields["wait_ms"] {
+        case nil, is NSNull: wait = nil
+        case let number as NSNumber:
+            guard number.doubleValue >= 0, number.doubleValue == number.doubleValue.rounded(), number.doubleValue < 1e12,
+                  String(cString: number.objCType) != "c" else { // "c": a JSON true or false
+                throw LineProblem("\"wait_ms\" must be a whole number of milliseconds")
+            }
+            wait = number.intValue
+        default: throw LineProblem("\"wait_ms\" must be a number or null")
+        }
+        var detail: String?
+        switch fields["detail"] {
+        case nil, is NSNull: detail = nil
+        case let value? where value is [String: Any]:
+            detail = String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)
+        default: throw LineProblem("\"detail\" must be a JSON object or null")
+        }
+        return Event(timestamp: ts.unixMilliseconds, utcOffsetMinutes: ts.offsetMinutes, session: session, type: type,
+                     app: app, contentID: contentID, waitMilliseconds: wait, detail: detail)
+    }
+
+    public struct LineProblem: Error, CustomStringConvertible {
+        public var description: String
+        init(_ description: String) { self.description = description }
+    }
+}

@@ -1,0 +1,52 @@
+import GRDB
+
+extension EventStore {
+    /// Events of one type for one app on one local day.
+    public struct DailyCount: Equatable, Sendable {
+        public var day: CivilDay
+        public var type: String
+        public var app: String
+        public var count: Int
+        public var waitMilliseconds: Int64
+    }
+
+    /// Counts grouped by local day (each event's own offset), type and app, for the local days
+    /// `from...to`; optionally for one app.
+    public func dailyCounts(from: CivilDay, to: CivilDay, app: String?) throws -> [DailyCount] {
+        // Offsets reach ±14 h: widen the UTC range by that, then keep the exact local days.
+        let margin: Int64 = 14 * 3_600_000 + 60_000
+        let lower = Int64(from.daysSinceEpoch) * 86_400_000 - margin
+        let upper = Int64(to.daysSinceEpoch + 1) * 86_400_000 + margin
+        var sql = """
+            SELECT (ts + utc_offset_min * 60000) / 86400000 AS day, type, app, count(*), total(wait_ms)
+            FROM events WHERE ts BETWEEN ? AND ?
+            """
+        var arguments: StatementArguments = [lower, upper]
+        if let app {
+            sql += " AND app = ?"
+            arguments += [app]
+        }
+        sql += " GROUP BY day, type, app"
+        return try queue.read { db in
+            try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row in
+                let day = CivilDay(daysSinceEpoch: row[0])
+                guard day >= from, day <= to else { return nil }
+                return DailyCount(day: day, type: row[1], app: row[2], count: row[3], waitMilliseconds: Int64((row[4] as Double).rounded()))
+            }
+        }
+    }
+
+    /// Every local day with at least one Exit, ever (streaks ignore filters).
+    public func mindfulDays() throws -> [CivilDay] {
+        try queue.read { db in
+            try Int.fetchAll(db, sql: """
+                SELECT DISTINCT (ts + utc_offset_min * 60000) / 86400000 FROM events
+                WHERE type = 'exit_selected'
+                """).map(CivilDay.init(daysSinceEpoch:))
+        }
+    }
+
+    public func eventCount() throws -> Int {
+        try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM events") ?? 0 }
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import MigaCore
+
+struct DataCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "data",
+        abstract: "Your data: erase it.",
+        subcommands: [Delete.self]
+    )
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete",
+            abstract: "Erase every event and the rotation state; config and licence stay.",
+            discussion: """
+                Asks first on a terminal; elsewhere needs --yes. The database file is rewritten \
+                so nothing deleted lingers on disk. Export first if you may want it back.
+
+                Examples:
+                  miga data delete
+                  miga events export > backup.jsonl && miga data delete --yes
+                """
+        )
+
+        @Flag(help: "Do not ask.")
+        var yes = false
+
+        func run() throws {
+            try CommandSupport.run { context in
+                guard let store = try EventStore.openExisting(path: context.paths.database) else {
+                    print("No events recorded; nothing to delete.")
+                    return
+                }
+                let count = try store.eventCount()
+                if !yes {
+                    guard LinuxSystem.isTerminal(STDIN_FILENO) else {
+                        throw ValidationError("not deleting \(count) events without confirmation; add --yes")
+                    }
+                    Swift.print("Delete all \(count) events and the content rotation state? Config and licence stay. [y/N] ", terminator: "")
+                    let answer = (readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+                    guard answer == "y" || answer == "yes" else {
+                        print("Nothing deleted.")
+                        throw ExitCode.failure
+                    }
+                }
+                let deleted = try store.deleteAll()
+                print("Deleted \(deleted) event\(deleted == 1 ? "" : "s") and the rotation state.")
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import MigaCore
+
+struct StatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Exits, opens, reads, minutes waited, streaks, per day and per app.",
+        discussion: """
+            Days are your local days, by the offset each event was recorded with, so travel and \
+            daylight-saving changes do not break a streak. A mindful day has at least one Exit; \
+            the current streak ends today, or yesterday while today has none yet. Streaks ignore \
+            --days and --app.
+
+            Examples:
+              miga stats
+              miga stats --days 30 --app discord
+              miga stats --json | jq .streak.current     # for waybar, polybar, i3blocks
+            """
+    )
+
+    @Option(help: ArgumentHelp("How many local days to count, today included (1–\(StatsReport.dayRange.upperBound)).",
+                               valueName: "n"))
+    var days = StatsReport.defaultDays
+
+    @Option(help: ArgumentHelp("Only this app (or site).", valueName: "name"), completion: .custom(CommandSupport.configuredApps))
+    var app: String?
+
+    @Flag(help: "Print the numbers as JSON (the keys of DESIGN's stats definitions).")
+    var json = false
+
+    func validate() throws {
+        guard StatsReport.dayRange.contains(days) else {
+            throw ValidationError("--days must be a whole number from 1 to \(StatsReport.dayRange.upperBound) (60 years), not \(days)")
+        }
+    }
+
+    func run() throws {
+        try CommandSupport.run { context in
+            let store = try EventStore.openExisting(path: context.paths.database)
+            let now = context.clock.now()
+            let today = CivilDay(unixMilliseconds: Int64(now.timeIntervalSince1970 * 1000),
+                                 offsetMinutes: context.clock.utcOffsetMinutes(at: now))
+            let report = try StatsReport.build(store: store, today: today, days: days, app: app)
+            if json {
+                print(report.json)
+            } else {
+                print(StatsView(color: CommandSupport.useColor).render(report, app: app), terminator: "")
+            }
+        }
+    }
+}

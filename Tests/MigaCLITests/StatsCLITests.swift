@@ -1,0 +1,145 @@
+import Foundation
+import XCTest
+import MigaCore
+
+/// `miga stats`, `events export/import` and `data delete` as the built binary, in a temp HOME
+/// with TZ=UTC, on events dated relative to today.
+final class StatsCLITests: XCTestCase {
+    var home: MigaHome!
+
+    override func setUpWithError() throws {
+        home = try MigaHome()
+    }
+
+    func miga(_ arguments: String..., extra: [String: String] = [:]) throws -> MigaHome.Output {
+        try home.miga(arguments, environment: home.environment(["TZ": "UTC"].merging(extra) { $1 }))
+    }
+
+    /// An exported line for an event `daysAgo` local days before today, at `hour` UTC.
+    func line(_ type: EventType, daysAgo: Int, hour: Int = 12, app: String = "chat", session: String = UUID().uuidString,
+              wait: Int? = nil) -> String {
+        let today = CivilDay(unixMilliseconds: Int64(Date().timeIntervalSince1970 * 1000), offsetMinutes: 0)
+        let ms = Int64(today.adding(days: -daysAgo).daysSinceEpoch) * 86_400_000 + Int64(hour) * 3_600_000
+        return EventLine.jsonl(Event(timestamp: ms, utcOffsetMinutes: 0, session: session, type: type, app: app,
+                                     waitMilliseconds: wait))
+    }
+
+    func importEvents(_ lines: [String]) throws {
+        let file = try home.writeFile("events.jsonl", lines.joined(separator: "\n") + "\n")
+        let output = try miga("events", "import", file)
+        XCTAssertEqual(output.status, 0, output.stderr)
+    }
+
+    func testFirstRunIsAFriendlyMessageAndCreatesNothing() throws {
+        let human = try miga("stats")
+        XCTAssertEqual(human.status, 0, human.stderr)
+        XCTAssertTrue(human.stdout.hasPrefix("No pauses yet"), human.stdout)
+        let json = try miga("stats", "--json")
+        XCTAssertTrue(json.stdout.contains("\"sessions\":0,\"exits\":0,\"opens\":0,\"reads\":0,\"completed\":0,\"exit_rate\":0.0"), json.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.database), "reading stats creates no database")
+    }
+
+    func testStatsJSONAndViewOnTheBinary() throws {
+        try importEvents([
+            line(.sessionStart, daysAgo: 1), line(.exitSelected, daysAgo: 1, wait: 30_000),
+            line(.exitSelected, daysAgo: 0, hour: 0, wait: 15_000), line(.openSelected, daysAgo: 0, app: "web", wait: 45_000),
+            line(.contentRead, daysAgo: 0), line(.exitSelected, daysAgo: 20),
+        ])
+        let json = try miga("stats", "--json", "--days", "2")
+        XCTAssertEqual(json.status, 0, json.stderr)
+        XCTAssertTrue(json.stdout.contains("\"sessions\":1,\"exits\":2,\"opens\":1,\"reads\":1,\"completed\":0,\"exit_rate\":0.6667,\"minutes_waited\":1.5,\"streak\":{\"current\":2,\"longest\":2}"), json.stdout)
+        XCTAssertTrue(json.stdout.contains("\"apps\":[{\"app\":\"chat\",\"sessions\":1,\"exits\":2,\"opens\":0,\"reads\":1},{\"app\":\"web\",\"sessions\":0,\"exits\":0,\"opens\":1,\"reads\":0}]"), json.stdout)
+
+        let piped = try miga("stats")
+        XCTAssertFalse(piped.stdout.contains("\u{1B}"), "no colour when not a terminal")
+        XCTAssertTrue(piped.stdout.contains("Exits 2   Opens 1") && piped.stdout.contains("Streak 2 days (longest 2)"), piped.stdout)
+        XCTAssertTrue(piped.stdout.contains("  chat         1      2      0      1\n"), piped.stdout)
+        let app = try miga("stats", "--app", "web", "--json")
+        XCTAssertTrue(app.stdout.contains("\"exits\":0,\"opens\":1") && app.stdout.contains("\"streak\":{\"current\":2,\"longest\":2}"), app.stdout)
+
+        for (color, extra) in [(true, [String: String]()), (false, ["NO_COLOR": "1"])] {
+            let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) stats",
+                                            environment: home.environment(["TZ": "UTC"].merging(extra) { $1 }))
+            terminal.waitFor("STATUS=0")
+            let screen = try terminal.tmux(["capture-pane", "-p", "-e", "-t", "t"])
+            XCTAssertEqual(screen.contains("\u{1B}[32m"), color, screen)
+        }
+    }
+
+    func testExportDeleteImportGivesIdenticalStatsAndExport() throws {
+        try importEvents((0..<30).flatMap { [line(.sessionStart, daysAgo: $0, session: "s\($0)"),
+                                              line($0 % 3 == 0 ? .openSelected : .exitSelected, daysAgo: $0, session: "s\($0)", wait: 20_000)] })
+        let stats = try miga("stats", "--json", "--days", "60").stdout
+        let exported = try miga("events", "export")
+        XCTAssertEqual(exported.stdout.split(separator: "\n").count, 60)
+        let csv = try miga("events", "export", "--format", "csv")
+        XCTAssertTrue(csv.stdout.hasPrefix(EventLine.csvHeader + "\n"))
+        XCTAssertEqual(csv.stdout.split(separator: "\n").count, 61)
+
+        let refused = try miga("data", "delete")
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("add --yes"), refused.stderr)
+        let deleted = try miga("data", "delete", "--yes")
+        XCTAssertEqual(deleted.stdout, "Deleted 60 events and the rotation state.\n")
+        XCTAssertTrue(try miga("stats").stdout.hasPrefix("No pauses yet"))
+
+        let file = try home.writeFile("backup.jsonl", exported.stdout)
+        XCTAssertEqual(try miga("events", "import", file).stdout, "Imported 60 events.\n")
+        XCTAssertEqual(try miga("stats", "--json", "--days", "60").stdout, stats)
+        XCTAssertEqual(try miga("events", "export").stdout, exported.stdout)
+    }
+
+    func testBadInputIsRefusedClearlyAndChangesNothing() throws {
+        for days in ["0", "-3", "100000", "ten"] {
+            let output = try miga("stats", "--days", days)
+            XCTAssertEqual(output.status, 64, days)
+            XCTAssertFalse(output.stderr.isEmpty)
+        }
+        try importEvents([line(.exitSelected, daysAgo: 0)])
+        let bad = try home.writeFile("bad.jsonl", line(.exitSelected, daysAgo: 1) + "\n{\"ts\":\"yesterday\"}\n")
+        let output = try miga("events", "import", bad)
+        XCTAssertEqual(output.status, 1)
+        XCTAssertTrue(output.stderr.contains("bad.jsonl:2: \"ts\" is not a time") && output.stderr.contains("nothing was imported"), output.stderr)
+        XCTAssertEqual(try home.events().count, 1)
+        XCTAssertEqual(try miga("events", "import", home.root).status, 1, "a directory")
+
+        // A foreign file where the database should be: reported, never overwritten.
+        let foreign = Data("this is not a database, it is my notes\n".utf8) + Data(repeating: 7, count: 4096)
+        try foreign.write(to: URL(fileURLWithPath: home.database))
+        try? FileManager.default.removeItem(atPath: home.database + "-wal")
+        try? FileManager.default.removeItem(atPath: home.database + "-shm")
+        for arguments in [["stats"], ["stats", "--json"], ["events", "export"], ["data", "delete", "--yes"]] {
+            let result = try home.miga(arguments)
+            XCTAssertEqual(result.status, 1, "\(arguments)")
+            XCTAssertTrue(result.stderr.contains("not a miga database") && result.stderr.contains("move it aside"), result.stderr)
+        }
+        XCTAssertEqual(FileManager.default.contents(atPath: home.database), foreign)
+    }
+
+    func testADatabaseLockedByAGateIsWaitedForNotReportedEmpty() throws {
+        try importEvents([line(.exitSelected, daysAgo: 0), line(.exitSelected, daysAgo: 1)])
+        let locker = try home.start("/bin/sh", ["-c", "(echo 'PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE; SELECT 1;'; sleep 1.5; echo 'COMMIT;') | sqlite3 \(shellQuote(home.database))"])
+        defer { kill(locker.pid, SIGKILL); _ = locker.wait() }
+        usleep(400_000)
+        let started = Date()
+        let output = try miga("stats", "--json")
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 0.5, "it waited for the lock")
+        XCTAssertEqual(output.status, 0, output.stderr)
+        XCTAssertTrue(output.stdout.contains("\"exits\":2") && output.stdout.contains("\"current\":2"), output.stdout)
+    }
+
+    func testDataDeleteAsksOnATerminal() throws {
+        try importEvents([line(.exitSelected, daysAgo: 0)])
+        let terminal = try TmuxTerminal.interactiveBash(home: home, environment: ["TZ": "UTC"])
+        try terminal.enter("\(shellQuote(home.binary)) data delete")
+        terminal.waitFor("[y/N]")
+        try terminal.enter("n")
+        terminal.waitFor("Nothing deleted.")
+        XCTAssertEqual(try home.events().count, 1)
+        try terminal.enter("\(shellQuote(home.binary)) data delete")
+        eventually { terminal.screen().components(separatedBy: "[y/N]").count == 3 }
+        try terminal.enter("y")
+        terminal.waitFor("Deleted 1 event and the rotation state.")
+        XCTAssertEqual(try home.events().count, 0)
+    }
+}
