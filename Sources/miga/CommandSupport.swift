@@ -26,6 +26,10 @@ enum CommandSupport {
         }
     }
 
+    static func warn(_ line: String) {
+        FileHandle.standardError.write(Data("miga: warning: \(line)\n".utf8))
+    }
+
     /// Prints `error` and returns the exit to throw.
     static func fail(_ error: Error) -> ExitCode {
         FileHandle.standardError.write(Data("miga: \(error)\n".utf8))
@@ -39,6 +43,11 @@ enum CommandSupport {
     /// Tab completion of the configured apps (`miga config apps remove <Tab>`).
     @Sendable static func configuredApps(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
         configured { $0.apps.keys.sorted() }.filter { $0.hasPrefix(prefix) }
+    }
+
+    /// Tab completion of config keys.
+    @Sendable static func configKeys(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        configured { ConfigKeys.all(in: $0) }.filter { $0.hasPrefix(prefix) }
     }
 
     /// Tab completion of the gated sites.

@@ -1,16 +1,108 @@
 import ArgumentParser
+import Foundation
+import MigaCore
 
 struct Config: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
-        abstract: "Change what miga gates: apps and sites.",
+        abstract: "Settings: an interactive editor on a terminal, or show/get/set, apps and sites.",
         discussion: """
+            On a terminal `miga config` opens an editor (tab completion, history): type `help` \
+            there. Elsewhere it prints the settings, like `miga config show`.
+
             Examples:
+              miga config
+              miga config set timer_seconds 20
+              miga config get apps.discord.timer_seconds
               miga config apps add discord --timer 20
-              miga config apps add chat --command /opt/Chat/chat
-              miga config apps list
               miga config sites add news.ycombinator.com
             """,
-        subcommands: [ConfigApps.self, ConfigSites.self]
+        subcommands: [Show.self, Get.self, Set.self, ConfigApps.self, ConfigSites.self]
     )
+
+    func run() throws {
+        try CommandSupport.run { context in
+            if LinuxSystem.isTerminal(STDIN_FILENO) && LinuxSystem.isTerminal(STDOUT_FILENO) {
+                let status = ConfigShellSession(context: context).run()
+                if status != 0 { throw ExitCode(status) }
+            } else {
+                try Show.print(context)
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show",
+            abstract: "Print the effective settings (defaults filled in) and the file they come from.",
+            discussion: "Example:\n  miga config show"
+        )
+
+        func run() throws {
+            try CommandSupport.run(Self.print)
+        }
+
+        static func print(_ context: MigaContext) throws {
+            let file = ConfigFile(path: context.paths.configFile)
+            let loaded = try file.load()
+            loaded.warnings.forEach { CommandSupport.warn($0) }
+            let exists = AtomicFile.exists(file.path)
+            Swift.print("# \(file.path)\(exists ? "" : " (not written yet: these are the defaults)")")
+            Swift.print(ConfigFile.show(loaded.config), terminator: "")
+        }
+    }
+
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "get",
+            abstract: "Print one setting's effective value (lists one item per line).",
+            discussion: "Examples:\n  miga config get timer_seconds\n  miga config get apps.discord.timer_seconds\n  miga config get sites"
+        )
+
+        @Argument(help: ArgumentHelp("A key: timer_seconds, grace_minutes, categories, breathing, animations, terminal, sites, apps.NAME.command, apps.NAME.timer_seconds.",
+                                     valueName: "key"),
+                  completion: .custom(CommandSupport.configKeys))
+        var key: String
+
+        func run() throws {
+            try CommandSupport.run { context in
+                let config = try ConfigFile(path: context.paths.configFile).load().config
+                print(ConfigKeys.display(try ConfigKeys.resolve(key, in: config), in: config))
+            }
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Change one setting, checked first; your comments and layout stay.",
+            discussion: """
+                Lists take commas or spaces: `miga config set sites "reddit.com, x.com"`.
+
+                Examples:
+                  miga config set timer_seconds 20
+                  miga config set apps.discord.timer_seconds 40
+                  miga config set breathing off
+                  miga config set categories quotes,articles
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The key (see `miga config get --help`).", valueName: "key"),
+                  completion: .custom(CommandSupport.configKeys))
+        var key: String
+
+        @Argument(help: ArgumentHelp("The new value.", valueName: "value"))
+        var value: [String] = []
+
+        func run() throws {
+            try CommandSupport.run { context in
+                guard !value.isEmpty else { throw ValidationError("give a value: miga config set \(key) VALUE") }
+                let file = ConfigFile(path: context.paths.configFile)
+                try Installer(context: context).prepareConfigFolder()
+                let path = try file.set(key, to: value.joined(separator: " "))
+                let config = try file.load().config
+                print("\(path.name) = \(ConfigKeys.toml(path, in: config))")
+            }
+        }
+    }
 }

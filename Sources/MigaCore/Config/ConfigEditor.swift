@@ -37,42 +37,90 @@ public struct ConfigEditor: Equatable {
 
     /// Sets the top-level `sites` array, in place when it is written, else before the first table.
     public mutating func setSites(_ sites: [String]) {
-        let value = "sites = [" + sites.map(Self.string).joined(separator: ", ") + "]"
+        setValue("[" + sites.map(Self.string).joined(separator: ", ") + "]", forKey: "sites")
+    }
+
+    /// Sets `key` to `value` (TOML text) at the top level (`table` nil) or in `[apps.NAME]`
+    /// (`table` ["apps", NAME], which must exist): in place when the key is written, keeping
+    /// the spacing before the value and any comment after it; otherwise added where it belongs.
+    /// False when the table is not written as a table header.
+    @discardableResult
+    public mutating func setValue(_ value: String, forKey key: String, table: [String]? = nil) -> Bool {
         let firstTable = lines.firstIndex { Self.headerPath($0) != nil } ?? lines.count
-        if let start = lines[..<firstTable].firstIndex(where: { Self.assignedKey($0) == "sites" }) {
-            var depth = 0
-            var end = start
-            var trailing = ""
-            scan: for index in start..<firstTable {
-                end = index
-                var inString = false
-                var escaped = false
-                let line = lines[index]
-                for (offset, character) in line.enumerated() {
-                    if inString {
-                        if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
-                        continue
-                    }
+        let range: Range<Int>
+        if let table {
+            guard let header = lines.firstIndex(where: { Self.headerPath($0) == table }) else { return false }
+            let next = lines[(header + 1)...].firstIndex { Self.headerPath($0) != nil } ?? lines.count
+            range = (header + 1)..<next
+        } else {
+            range = 0..<firstTable
+        }
+        if let start = lines[range].firstIndex(where: { Self.assignedKey($0).map(Self.unquotedKey) == key }) {
+            let line = lines[start]
+            var prefix = line[...line.firstIndex(of: "=")!]
+            let afterEquals = line[prefix.endIndex...]
+            prefix += afterEquals.prefix { $0 == " " || $0 == "\t" }
+            let (end, trailing) = valueEnd(from: start, limit: range.upperBound)
+            lines.replaceSubrange(start...end, with: [String(prefix) + value + trailing])
+            return true
+        }
+        let assignment = "\(Self.key(key)) = \(value)"
+        if table != nil {
+            // After the table's last key, before blank lines and comments that lead to the next.
+            var index = range.upperBound
+            while index > range.lowerBound, Self.isBlankOrComment(lines[index - 1]) { index -= 1 }
+            lines.insert(assignment, at: index)
+        } else if firstTable < lines.count {
+            lines.insert(contentsOf: [assignment, ""], at: firstTable) // top-level keys go before any table
+        } else {
+            lines.append(assignment)
+        }
+        return true
+    }
+
+    /// Where the value that starts on line `start` ends (arrays may span lines), and the
+    /// comment after it on its last line (with the spaces before it).
+    private func valueEnd(from start: Int, limit: Int) -> (Int, String) {
+        var depth = 0
+        var quote: Character?
+        var escaped = false
+        for index in start..<max(limit, start + 1) {
+            let line = lines[index]
+            var characters = Array(line)
+            if index == start { characters = Array(line[line.index(after: line.firstIndex(of: "=")!)...]) }
+            var offset = 0
+            while offset < characters.count {
+                let character = characters[offset]
+                if let open = quote {
+                    if escaped { escaped = false } else if character == "\\" && open == "\"" { escaped = true } else if character == open { quote = nil }
+                } else {
                     switch character {
-                    case "\"": inString = true
-                    case "[": depth += 1
-                    case "]":
-                        depth -= 1
+                    case "\"", "'": quote = character
+                    case "[", "{": depth += 1
+                    case "]", "}": depth -= 1
+                    case "#":
                         if depth == 0 {
-                            trailing = String(line.dropFirst(offset + 1))
-                            break scan
+                            var commentStart = offset
+                            while commentStart > 0, characters[commentStart - 1] == " " || characters[commentStart - 1] == "\t" { commentStart -= 1 }
+                            return (index, String(characters[commentStart...]))
                         }
-                    case "#" where depth > 0: continue scan // a comment inside a multi-line array
+                        offset = characters.count // a comment inside a multi-line array
+                        continue
                     default: break
                     }
                 }
+                offset += 1
             }
-            lines.replaceSubrange(start...end, with: [value + trailing])
-        } else if firstTable < lines.count {
-            lines.insert(contentsOf: [value, ""], at: firstTable)
-        } else {
-            lines.append(value)
+            if depth <= 0 { return (index, "") }
         }
+        return (start, "")
+    }
+
+    static func unquotedKey(_ key: String) -> String {
+        if key.count >= 2, let first = key.first, first == "\"" || first == "'", key.last == first {
+            return String(key.dropFirst().dropLast())
+        }
+        return key
     }
 
     // MARK: - TOML spelling

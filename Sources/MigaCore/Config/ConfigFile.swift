@@ -56,3 +56,52 @@ extension ConfigFile {
         try load().config
     }
 }
+
+extension ConfigFile {
+    /// `miga config set KEY VALUE`: checked first, then one value changed in place.
+    @discardableResult
+    public func set(_ name: String, to text: String) throws -> ConfigKeyPath {
+        let config = try loadForEditing()
+        let path = try ConfigKeys.resolve(name, in: config)
+        let value = try ConfigKeys.tomlValue(text, for: path)
+        try update({ $0.setValue(value, forKey: path.key, table: path.table) }, expect: { ConfigKeys.toml(path, in: $0) == value })
+        return path
+    }
+
+    /// The effective configuration as TOML (defaults filled in, each app's timer shown), so
+    /// `miga config show > file` gives a file miga reads back the same.
+    public static func show(_ config: MigaConfig) -> String {
+        var lines = ConfigKeys.topLevel.map { "\($0) = \(ConfigKeys.toml(ConfigKeyPath(app: nil, key: $0), in: config))" }
+        for app in config.apps.values.sorted(by: { $0.name < $1.name }) {
+            lines.append("")
+            lines.append("[apps.\(ConfigEditor.key(app.name))]")
+            lines.append("command = \(ConfigEditor.string(app.command))")
+            if let timer = app.timerSeconds {
+                lines.append("timer_seconds = \(timer)")
+            } else {
+                lines.append("# timer_seconds = \(config.timerSeconds)  (the global timer)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Replaces the file with `text` (the editor's save), refusing text that does not parse and
+    /// a file someone else changed since `original` was read.
+    public func replace(with text: String, original: String?) throws {
+        let current = AtomicFile.read(path).map { String(decoding: $0, as: UTF8.self) }
+        guard current == original else {
+            throw InstallError.configNotEditable(path: path, problem: "it changed on disk since the editor read it")
+        }
+        do {
+            _ = try ConfigLoader().parse(text, path: path)
+        } catch {
+            throw InstallError.configNotEditable(path: path, problem: "the result would not parse (\(error))")
+        }
+        do {
+            try LinuxSystem.makeDirectories((path as NSString).deletingLastPathComponent, mode: 0o700)
+            try AtomicFile.write(text, to: path, mode: 0o600)
+        } catch {
+            throw InstallError.write(path: path, problem: "\(error)")
+        }
+    }
+}

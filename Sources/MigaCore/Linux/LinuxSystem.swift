@@ -115,6 +115,22 @@ public enum LinuxSystem {
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 
+    /// Runs an interactive program (an editor) on this terminal and waits for it.
+    public static func runInTerminal(_ command: ResolvedCommand, environment: [String: String]) throws -> Int32 {
+        var pid = pid_t()
+        let status = withCStrings(command.arguments) { argv in
+            withCStrings(environmentStrings(environment)) { envp in
+                posix_spawn(&pid, command.executable, nil, nil, argv, envp)
+            }
+        }
+        guard status == 0 else { throw LaunchError.spawnFailed(command: command.arguments.first ?? command.executable, code: status) }
+        var result: Int32 = 0
+        while waitpid(pid, &result, 0) < 0 {
+            guard errno == EINTR else { throw LaunchError.spawnFailed(command: command.executable, code: errno) }
+        }
+        return (result & 0x7f) == 0 ? (result >> 8) & 0xff : 128 + (result & 0x7f)
+    }
+
     private static func spawn(_ command: ResolvedCommand, environment: [String: String], newSession: Bool) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -1,0 +1,153 @@
+/// The keys of `config.toml` as `miga config get/set` and the editor name them
+/// (`timer_seconds`, `apps.discord.timer_seconds`), with the same checks the loader applies.
+public struct ConfigKeyPath: Equatable, Sendable {
+    /// nil for a top-level key, else the app of `[apps.NAME]`.
+    public var app: String?
+    public var key: String
+
+    public var table: [String]? { app.map { ["apps", $0] } }
+    public var name: String { app.map { "apps.\($0).\(key)" } ?? key }
+}
+
+public enum ConfigKeys {
+    public static let topLevel = ["timer_seconds", "grace_minutes", "categories", "breathing", "animations", "terminal", "sites"]
+    public static let perApp = ["command", "timer_seconds"]
+
+    /// Every key that can be set now, for completion and suggestions.
+    public static func all(in config: MigaConfig) -> [String] {
+        topLevel + config.apps.keys.sorted().flatMap { app in perApp.map { "apps.\(app).\($0)" } }
+    }
+
+    public static func resolve(_ name: String, in config: MigaConfig) throws -> ConfigKeyPath {
+        if topLevel.contains(name) { return ConfigKeyPath(app: nil, key: name) }
+        if name.hasPrefix("apps.") {
+            let rest = name.dropFirst("apps.".count)
+            if let dot = rest.lastIndex(of: ".") {
+                let app = String(rest[..<dot]), key = String(rest[rest.index(after: dot)...])
+                guard config.apps[app] != nil else {
+                    throw ConfigValueError.unknownApp(app, configured: config.apps.keys.sorted())
+                }
+                guard perApp.contains(key) else {
+                    throw ConfigValueError.unknownKey(name, suggestion: suggestion(for: name, in: config))
+                }
+                return ConfigKeyPath(app: app, key: key)
+            }
+        }
+        throw ConfigValueError.unknownKey(name, suggestion: suggestion(for: name, in: config))
+    }
+
+    /// The value as `get` prints it: plain text for scripts, lists one item per line.
+    public static func display(_ path: ConfigKeyPath, in config: MigaConfig) -> String {
+        if let app = path.app, let entry = config.apps[app] {
+            return path.key == "command" ? entry.command : String(config.timerSeconds(for: app))
+        }
+        switch path.key {
+        case "timer_seconds": return String(config.timerSeconds)
+        case "grace_minutes": return String(config.graceMinutes)
+        case "categories": return config.categories.map(\.categoryName).joined(separator: "\n")
+        case "breathing": return config.breathing.rawValue
+        case "animations": return String(config.animations)
+        case "terminal": return config.terminal
+        default: return config.sites.joined(separator: "\n")
+        }
+    }
+
+    /// The value as TOML text, as `show` writes it.
+    public static func toml(_ path: ConfigKeyPath, in config: MigaConfig) -> String {
+        func array(_ items: [String]) -> String { "[" + items.map(ConfigEditor.string).joined(separator: ", ") + "]" }
+        if let app = path.app, let entry = config.apps[app] {
+            return path.key == "command" ? ConfigEditor.string(entry.command) : String(config.timerSeconds(for: app))
+        }
+        switch path.key {
+        case "categories": return array(config.categories.map(\.categoryName))
+        case "sites": return array(config.sites)
+        case "breathing", "terminal": return ConfigEditor.string(display(path, in: config))
+        default: return display(path, in: config)
+        }
+    }
+
+    /// Checks `text` (as typed: `30`, `off`, `reddit.com, x.com`) for `path` and returns it as
+    /// TOML text, or says exactly what is wrong.
+    public static func tomlValue(_ text: String, for path: ConfigKeyPath) throws -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        func integer(_ range: ClosedRange<Int>, unit: String) throws -> String {
+            guard let value = Int(trimmed) else { throw ConfigValueError.wrongType(path.name, expected: "a whole number of \(unit)") }
+            guard range.contains(value) else { throw ConfigValueError.outOfRange(path.name, range) }
+            return String(value)
+        }
+        func list() -> [String] {
+            trimmed.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init).filter { !$0.isEmpty }
+        }
+        switch path.key {
+        case "timer_seconds": return try integer(MigaConfig.timerRange, unit: "seconds")
+        case "grace_minutes": return try integer(MigaConfig.graceRange, unit: "minutes")
+        case "breathing":
+            guard MigaConfig.Breathing(rawValue: trimmed) != nil else {
+                throw ConfigValueError.badChoice(path.name, choices: MigaConfig.Breathing.allCases.map(\.rawValue))
+            }
+            return ConfigEditor.string(trimmed)
+        case "animations":
+            switch trimmed.lowercased() {
+            case "true", "on", "yes": return "true"
+            case "false", "off", "no": return "false"
+            default: throw ConfigValueError.wrongType(path.name, expected: "true or false")
+            }
+        case "categories":
+            let items = list()
+            guard !items.isEmpty else { throw ConfigValueError.wrongType(path.name, expected: "at least one of quotes, affirmations, articles") }
+            for item in items where ContentKind(categoryName: item) == nil {
+                throw ConfigValueError.badChoice("categories: \"\(item)\"", choices: ContentKind.allCases.map(\.categoryName))
+            }
+            return "[" + items.map(ConfigEditor.string).joined(separator: ", ") + "]"
+        case "sites":
+            var sites: [String] = []
+            for item in list() {
+                guard let site = SiteMatcher.normalizedSite(item) else { throw ConfigValueError.badSite(item) }
+                if !sites.contains(site) { sites.append(site) }
+            }
+            return "[" + sites.map(ConfigEditor.string).joined(separator: ", ") + "]"
+        case "command":
+            guard !trimmed.isEmpty, !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+                throw ConfigValueError.wrongType(path.name, expected: "a program name or path")
+            }
+            return ConfigEditor.string(trimmed)
+        default: // terminal: any text, "" to discover
+            return ConfigEditor.string(trimmed)
+        }
+    }
+
+    static func suggestion(for name: String, in config: MigaConfig) -> String? {
+        let candidates = all(in: config)
+        return candidates.map { ($0, AppNameSuggestions.distance(name.lowercased(), $0)) }
+            .filter { $0.1 <= max(2, name.count / 3) || $0.0.hasPrefix(name) || name.hasPrefix($0.0) }
+            .min { $0.1 < $1.1 }?.0
+    }
+}
+
+/// A value `miga config set` (or the editor) will not write. Each names the key and the rule.
+public enum ConfigValueError: Error, CustomStringConvertible, Equatable {
+    case unknownKey(String, suggestion: String?)
+    case unknownApp(String, configured: [String])
+    case outOfRange(String, ClosedRange<Int>)
+    case wrongType(String, expected: String)
+    case badChoice(String, choices: [String])
+    case badSite(String)
+
+    public var description: String {
+        switch self {
+        case .unknownKey(let key, let suggestion):
+            return "unknown key \"\(key)\"" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "; see `miga config show` for the keys")
+        case .unknownApp(let app, let configured):
+            return "no app \"\(app)\" in the config (" + (configured.isEmpty ? "none yet" : configured.joined(separator: ", "))
+                + "); add it with `miga config apps add \(app)`"
+        case .outOfRange(let key, let range):
+            return "\(key) must be between \(range.lowerBound) and \(range.upperBound)"
+        case .wrongType(let key, let expected):
+            return "\(key) must be \(expected)"
+        case .badChoice(let key, let choices):
+            return "\(key) must be one of \(choices.map { "\"\($0)\"" }.joined(separator: ", "))"
+        case .badSite(let site):
+            return "\"\(site)\" is not a host name; give sites like reddit.com"
+        }
+    }
+}

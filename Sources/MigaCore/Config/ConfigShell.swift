@@ -1,0 +1,172 @@
+/// The commands of the interactive `miga config` editor, without the terminal: each line
+/// changes a copy of the file's text (through `ConfigEditor`, so comments survive) and the
+/// result is checked at once; nothing is written before `save`.
+public final class ConfigShell {
+    public enum Response: Equatable {
+        case say(String)
+        case save
+        case quit
+        /// Quit was asked with unsaved changes: the session asks before discarding them.
+        case confirmQuit
+    }
+
+    public static let commands = ["timer", "grace", "breathing", "animations", "terminal", "categories", "add", "remove",
+                                  "site", "set", "show", "help", "save", "quit"]
+
+    public private(set) var editor: ConfigEditor
+    public private(set) var config: MigaConfig
+    public private(set) var dirty = false
+    /// Apps added and removed since the last save, for their shims.
+    public private(set) var added: [MigaConfig.App] = []
+    public private(set) var removed: [String] = []
+    let path: String
+    /// Whether a command name is a program or an installed entry (for `add`).
+    let commandExists: (String) -> Bool
+
+    public init(text: String, path: String, commandExists: @escaping (String) -> Bool) throws {
+        editor = ConfigEditor(text: text)
+        config = try ConfigLoader().parse(text, path: path).config
+        self.path = path
+        self.commandExists = commandExists
+    }
+
+    public var prompt: String {
+        let apps = config.apps.count
+        return "miga config (timer \(config.timerSeconds) s, grace \(config.graceMinutes) min, \(apps) app\(apps == 1 ? "" : "s"))\(dirty ? "*" : "")> "
+    }
+
+    public func execute(_ line: String) -> Response {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard let command = words.first?.lowercased() else { return .say("") }
+        let rest = Array(words.dropFirst())
+        do {
+            switch command {
+            case "timer": return try set("timer_seconds", rest)
+            case "grace": return try set("grace_minutes", rest)
+            case "breathing", "animations", "terminal", "categories": return try set(command, rest)
+            case "set":
+                guard let key = rest.first else { return .say("usage: set KEY VALUE (keys: \(ConfigKeys.all(in: config).joined(separator: ", ")))") }
+                return try set(key, Array(rest.dropFirst()))
+            case "add": return try add(rest)
+            case "remove": return try remove(rest)
+            case "site", "sites": return try site(rest)
+            case "show": return .say(ConfigFile.show(config).trimmingCharacters(in: .newlines))
+            case "help", "?": return .say(Self.help)
+            case "save": return dirty ? .save : .say("Nothing to save.")
+            case "quit", "exit", "q": return dirty ? .confirmQuit : .quit
+            default:
+                let guess = AppNameSuggestions(candidates: Set(Self.commands)).suggestions(for: command, limit: 1).first
+                return .say("unknown command \"\(command)\"" + (guess.map { "; did you mean \"\($0)\"?" } ?? "") + " (type help)")
+            }
+        } catch {
+            return .say("\(error)")
+        }
+    }
+
+    /// After a successful save.
+    public func saved() {
+        dirty = false
+        added = []
+        removed = []
+    }
+
+    // MARK: - Commands
+
+    private func set(_ name: String, _ values: [String]) throws -> Response {
+        guard !values.isEmpty || name == "terminal" else { return .say("\(name) is \(ConfigKeys.toml(try ConfigKeys.resolve(name, in: config), in: config))") }
+        let key = try ConfigKeys.resolve(name, in: config)
+        let value = try ConfigKeys.tomlValue(values.joined(separator: " "), for: key)
+        try apply { $0.setValue(value, forKey: key.key, table: key.table) }
+        return .say("\(key.name) = \(ConfigKeys.toml(key, in: config))")
+    }
+
+    private func add(_ words: [String]) throws -> Response {
+        guard let name = words.first else { return .say("usage: add NAME [SECONDS]") }
+        guard MigaConfig.isValidAppName(name) else { throw InstallError.invalidAppName(name) }
+        guard config.apps[name] == nil else { throw InstallError.appAlreadyAdded(name) }
+        guard commandExists(name) else { throw InstallError.appNotFound(name: name, command: name, suggestions: []) }
+        var timer: Int?
+        if words.count > 1 {
+            let path = ConfigKeyPath(app: nil, key: "timer_seconds")
+            timer = Int(try ConfigKeys.tomlValue(words[1], for: path))
+        }
+        let app = MigaConfig.App(name: name, command: name, timerSeconds: timer)
+        try apply { $0.addApp(app) }
+        if let index = removed.firstIndex(of: name) { removed.remove(at: index) } else { added.append(app) }
+        return .say("\(name) will be gated\(timer.map { " (\($0) s)" } ?? ""); `save` writes it and makes its shims.")
+    }
+
+    private func remove(_ words: [String]) throws -> Response {
+        guard let name = words.first else { return .say("usage: remove NAME") }
+        guard config.apps[name] != nil else { throw ConfigValueError.unknownApp(name, configured: config.apps.keys.sorted()) }
+        try apply { _ = $0.removeApp(name) }
+        if let index = added.firstIndex(where: { $0.name == name }) { added.remove(at: index) } else { removed.append(name) }
+        return .say("\(name) will no longer be gated; `save` writes it and removes its shims.")
+    }
+
+    private func site(_ words: [String]) throws -> Response {
+        guard words.count == 2, let verb = words.first, verb == "add" || verb == "remove" else {
+            return .say("sites: " + config.sites.joined(separator: ", ") + "\nusage: site add HOST | site remove HOST")
+        }
+        guard let site = SiteMatcher.normalizedSite(words[1]) else { throw ConfigValueError.badSite(words[1]) }
+        let current = SiteMatcher(sites: config.sites).sites
+        if verb == "add" {
+            guard !current.contains(site) else { return .say("\(site) is already gated.") }
+            try apply { $0.setSites(self.config.sites + [site]) }
+            return .say("\(site) will be gated.")
+        }
+        guard current.contains(site) else { throw InstallError.unknownSite(site) }
+        try apply { $0.setSites(self.config.sites.filter { SiteMatcher.normalizedSite($0) != site }) }
+        return .say("\(site) will no longer be gated.")
+    }
+
+    /// Applies an edit to a copy and keeps it only if the result still reads cleanly.
+    private func apply(_ edit: (inout ConfigEditor) -> Void) throws {
+        var copy = editor
+        edit(&copy)
+        let result: MigaConfig
+        do {
+            result = try ConfigLoader().parse(copy.text, path: path).config
+        } catch {
+            throw InstallError.configNotEditable(path: path, problem: "this change would not parse (\(error))")
+        }
+        editor = copy
+        config = result
+        dirty = true
+    }
+
+    public static let help = """
+        timer SECONDS          countdown for every app (15–45)
+        grace MINUTES          after an Open, no pause for this long (0–120)
+        breathing box|off      the 4-4-4-4 breathing cue
+        animations on|off      off = reduced motion
+        terminal COMMAND       terminal for desktop launches (empty = discover)
+        categories KIND...     quotes, affirmations, articles
+        add NAME [SECONDS]     gate an app (its shims are made on save)
+        remove NAME            stop gating an app
+        site add|remove HOST   gated web sites (site: list them)
+        set KEY VALUE          any key, e.g. set apps.discord.timer_seconds 20
+        show                   the settings as they would be saved
+        save                   write config.toml (comments kept) and update shims
+        quit                   leave (asks first if something is unsaved)
+        Tab completes commands, keys, app names and sites; Up and Down recall earlier lines.
+        """
+
+    /// Candidates for the word being completed, given the words before it.
+    public func completions(before: [String], word: String, installedNames: () -> [String]) -> [String] {
+        let candidates: [String]
+        switch before.first?.lowercased() {
+        case nil: candidates = Self.commands
+        case "add" where before.count == 1: candidates = installedNames()
+        case "remove" where before.count == 1: candidates = config.apps.keys.sorted()
+        case "set" where before.count == 1: candidates = ConfigKeys.all(in: config)
+        case "breathing" where before.count == 1: candidates = MigaConfig.Breathing.allCases.map(\.rawValue)
+        case "animations" where before.count == 1: candidates = ["on", "off"]
+        case "categories": candidates = ContentKind.allCases.map(\.categoryName)
+        case "site" where before.count == 1, "sites" where before.count == 1: candidates = ["add", "remove"]
+        case "site" where before.count == 2 && before[1] == "remove": candidates = config.sites
+        default: candidates = []
+        }
+        return candidates.filter { $0.hasPrefix(word) }.sorted()
+    }
+}

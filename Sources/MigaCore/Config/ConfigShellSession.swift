@@ -1,0 +1,167 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CReadline
+import Foundation
+
+/// The interactive `miga config`: GNU readline for line editing, tab completion and a history
+/// kept in the XDG state folder; `ConfigShell` does the work.
+public final class ConfigShellSession {
+    let context: MigaContext
+    var historyFile: String { context.paths.stateDirectory + "/config_history" }
+
+    public init(context: MigaContext) {
+        self.context = context
+    }
+
+    /// Runs until `quit` or Ctrl-D; returns the exit status.
+    public func run() -> Int32 {
+        let path = context.paths.configFile
+        var original = AtomicFile.read(path).map { String(decoding: $0, as: UTF8.self) }
+        let resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "", skipping: [context.paths.shimDirectory])
+        let installer = try? Installer(context: Self.quiet(context))
+        let shell: ConfigShell
+        while true {
+            do {
+                shell = try ConfigShell(text: original ?? "", path: path, commandExists: { name in
+                    resolver.lookUp(name) != nil || !(installer?.desktopEntries(running: name).isEmpty ?? true)
+                })
+                break
+            } catch {
+                // A file the person broke is theirs to mend: offer their editor, never overwrite.
+                say("miga: \(error)")
+                guard confirm("Open it in \(editorCommand.joined(separator: " "))? [Y/n] ", defaultYes: true) else { return 1 }
+                openEditor(on: path)
+                original = AtomicFile.read(path).map { String(decoding: $0, as: UTF8.self) }
+            }
+        }
+
+        try? LinuxSystem.makeDirectories(context.paths.stateDirectory, mode: 0o700)
+        read_history(historyFile)
+        stifle_history(1000)
+        CompletionState.shell = shell
+        CompletionState.installedNames = {
+            AppNameSuggestions(searchPath: resolver.searchPath, skipping: self.context.paths.shimDirectory,
+                               entries: installer?.installedEntries ?? []).candidates.sorted()
+        }
+        rl_readline_name = UnsafePointer(strdup("miga"))
+        rl_attempted_completion_function = CompletionState.attempt
+        defer {
+            write_history(historyFile)
+            CompletionState.shell = nil
+        }
+        say("miga config: \(path). Type help for the commands; Tab completes.")
+        loop: while true {
+            guard let raw = readline(shell.prompt) else { // Ctrl-D
+                say("")
+                if !shell.dirty || confirm("Discard unsaved changes? [y/N] ", defaultYes: false) { break }
+                continue
+            }
+            let line = String(cString: raw)
+            free(raw)
+            if !line.trimmingCharacters(in: .whitespaces).isEmpty { add_history(line) }
+            switch shell.execute(line) {
+            case .say(let text):
+                if !text.isEmpty { say(text) }
+            case .save:
+                do {
+                    try save(shell, original: original)
+                    original = shell.editor.text
+                } catch {
+                    say("miga: \(error)")
+                }
+            case .quit:
+                break loop
+            case .confirmQuit:
+                if confirm("Discard unsaved changes? [y/N] ", defaultYes: false) { break loop }
+            }
+        }
+        return 0
+    }
+
+    private func save(_ shell: ConfigShell, original: String?) throws {
+        try Installer(context: context).prepareConfigFolder()
+        try ConfigFile(path: context.paths.configFile).replace(with: shell.editor.text, original: original)
+        say("Saved \(context.paths.configFile).")
+        if !shell.added.isEmpty || !shell.removed.isEmpty {
+            let installer = try Installer(context: context)
+            for app in shell.added { try installer.sync(app) }
+            for name in shell.removed { try installer.remove(app: name) }
+            try installer.finishDesktopChanges()
+            installer.changes.forEach { say("  " + $0) }
+        }
+        shell.saved()
+    }
+
+    private var editorCommand: [String] {
+        for variable in ["VISUAL", "EDITOR"] {
+            let words = (context.environment[variable] ?? "").split(separator: " ").map(String.init)
+            if !words.isEmpty { return words }
+        }
+        return ["editor"]
+    }
+
+    private func openEditor(on path: String) {
+        var words = editorCommand
+        let resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "", skipping: [])
+        if words == ["editor"], resolver.lookUp("editor") == nil { words = ["vi"] }
+        do {
+            let command = try resolver.resolve(words + [path])
+            _ = try LinuxSystem.runInTerminal(command, environment: context.environment)
+        } catch {
+            say("miga: \(error)")
+        }
+    }
+
+    private func confirm(_ prompt: String, defaultYes: Bool) -> Bool {
+        guard let raw = readline(prompt) else { return defaultYes }
+        let answer = String(cString: raw).trimmingCharacters(in: .whitespaces).lowercased()
+        free(raw)
+        return answer.isEmpty ? defaultYes : (answer == "y" || answer == "yes")
+    }
+
+    private func say(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    /// Unusable desktop entries are reported by `apps add` and `install`; not at every Tab.
+    static func quiet(_ context: MigaContext) -> MigaContext {
+        var quiet = context
+        quiet.messages = SilentSink()
+        return quiet
+    }
+}
+
+private struct SilentSink: MessageSink {
+    func say(_ line: String) {}
+}
+
+/// readline calls plain C functions: the state they need lives here.
+private enum CompletionState {
+    static var shell: ConfigShell?
+    static var installedNames: () -> [String] = { [] }
+    static var cachedNames: [String]?
+    static var candidates: [String] = []
+    static var next = 0
+
+    static let attempt: @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = { text, start, _ in
+        rl_attempted_completion_over = 1 // never fall back to file names
+        guard let shell = CompletionState.shell, let text else { return nil }
+        let line = String(cString: rl_line_buffer)
+        let before = String(line.utf8.prefix(Int(start))) ?? ""
+        let words = before.split(separator: " ").map(String.init)
+        candidates = shell.completions(before: words, word: String(cString: text), installedNames: {
+            if cachedNames == nil { cachedNames = installedNames() }
+            return cachedNames ?? []
+        })
+        next = 0
+        return rl_completion_matches(text, generate)
+    }
+
+    static let generate: @convention(c) (UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<CChar>? = { _, state in
+        if state == 0 { next = 0 }
+        guard next < candidates.count else { return nil }
+        defer { next += 1 }
+        return strdup(candidates[next])
+    }
+}

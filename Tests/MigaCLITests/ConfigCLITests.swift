@@ -1,0 +1,133 @@
+import Foundation
+import XCTest
+import MigaCore
+
+/// `miga config show/get/set` and the interactive editor, as the built binary in a temp HOME;
+/// the editor driven through tmux as a person types.
+final class ConfigCLITests: XCTestCase {
+    var home: MigaHome!
+    let text = """
+        # my settings
+        timer_seconds = 25  # short
+
+        [apps.signal]
+        command = "signal"
+        """ + "\n"
+
+    override func setUpWithError() throws {
+        home = try MigaHome()
+        try home.writeFile("bin/hexchat", mode: 0o755, "#!/bin/sh\n")
+    }
+
+    func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        home.environment(["PATH": "\(home.root)/bin:/usr/bin:/bin", "XDG_DATA_DIRS": home.root + "/sys"].merging(extra) { $1 })
+    }
+
+    func miga(_ arguments: String...) throws -> MigaHome.Output {
+        try home.miga(arguments, environment: environment())
+    }
+
+    var configText: String? { try? String(contentsOfFile: home.configFile, encoding: .utf8) }
+
+    func testShowAndGetPrintTheEffectiveSettings() throws {
+        let defaults = try miga("config", "show")
+        XCTAssertTrue(defaults.stdout.hasPrefix("# \(home.configFile) (not written yet: these are the defaults)\ntimer_seconds = 30\n"), defaults.stdout)
+        try home.writeConfig(text)
+        let shown = try miga("config", "show")
+        XCTAssertTrue(shown.stdout.contains("timer_seconds = 25\ngrace_minutes = 5\n"), shown.stdout)
+        XCTAssertTrue(shown.stdout.contains("[apps.signal]\ncommand = \"signal\"\n# timer_seconds = 25  (the global timer)\n"), shown.stdout)
+        XCTAssertEqual(try miga("config").stdout, shown.stdout, "not on a terminal, `miga config` shows")
+        XCTAssertEqual(try miga("config", "get", "timer_seconds").stdout, "25\n")
+        XCTAssertEqual(try miga("config", "get", "apps.signal.timer_seconds").stdout, "25\n")
+        XCTAssertEqual(try miga("config", "get", "sites").stdout, MigaConfig.defaultSites.joined(separator: "\n") + "\n")
+        let unknown = try miga("config", "get", "timer")
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertEqual(unknown.stderr, "miga: unknown key \"timer\"; did you mean \"timer_seconds\"?\n")
+    }
+
+    func testSetValidatesFirstAndChangesOneValueInPlace() throws {
+        try home.writeConfig(text)
+        let refused = try miga("config", "set", "timer_seconds", "50")
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.stderr, "miga: timer_seconds must be between 15 and 45\n")
+        XCTAssertEqual(configText, text, "untouched")
+        for (key, value, problem) in [("grace_minutes", "lots", "must be a whole number"), ("timer", "20", "did you mean \"timer_seconds\""),
+                                      ("apps.discord.timer_seconds", "20", "no app \"discord\""), ("breathing", "deep", "must be one of")] {
+            let output = try miga("config", "set", key, value)
+            XCTAssertEqual(output.status, 1, key)
+            XCTAssertTrue(output.stderr.contains(problem), output.stderr)
+            XCTAssertEqual(configText, text, "untouched after \(key)")
+        }
+        let set = try miga("config", "set", "apps.signal.timer_seconds", "40")
+        XCTAssertEqual(set.status, 0, set.stderr)
+        XCTAssertEqual(set.stdout, "apps.signal.timer_seconds = 40\n")
+        XCTAssertEqual(try miga("config", "set", "timer_seconds", "20").status, 0)
+        XCTAssertEqual(configText, "# my settings\ntimer_seconds = 20  # short\n\n[apps.signal]\ncommand = \"signal\"\ntimer_seconds = 40\n")
+        XCTAssertEqual(AtomicFile.mode(of: home.configFile), 0o600)
+    }
+
+    func testEveryVerbNamesTheLineOfABrokenFile() throws {
+        try home.writeConfig("timer_seconds = 20\ngrace_minutes = = 3\n")
+        for arguments in [["config", "show"], ["config", "get", "timer_seconds"], ["config", "set", "timer_seconds", "30"],
+                          ["config", "apps", "add", "hexchat"], ["config", "sites", "add", "a.com"], ["config"]] {
+            let output = try home.miga(arguments, environment: environment())
+            XCTAssertEqual(output.status, 1, "\(arguments)")
+            XCTAssertTrue(output.stderr.contains("config.toml:2:"), "\(arguments): \(output.stderr)")
+        }
+        XCTAssertEqual(configText, "timer_seconds = 20\ngrace_minutes = = 3\n")
+    }
+
+    func testTheEditorCompletesAppNamesSavesKeepingCommentsAndRemembersHistory() throws {
+        try home.writeConfig(text)
+        var terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: environment())
+        terminal.waitFor("Tab completes.")
+        try terminal.type("add hexc")
+        try terminal.press("Tab")
+        terminal.waitFor("add hexchat")
+        try terminal.press("Enter")
+        terminal.waitFor("hexchat will be gated")
+        try terminal.enter("timer 20")
+        terminal.waitFor("timer_seconds = 20")
+        try terminal.enter("save")
+        terminal.waitFor("Saved \(home.configFile).")
+        terminal.waitFor("created PATH shim ~/.local/share/miga/bin/hexchat")
+        try terminal.enter("quit")
+        terminal.waitFor("STATUS=0")
+        XCTAssertEqual(configText, "# my settings\ntimer_seconds = 20  # short\n\n[apps.signal]\ncommand = \"signal\"\n\n[apps.hexchat]\ncommand = \"hexchat\"\n")
+
+        // A second run: Up recalls the first run's lines; Ctrl-D with an unsaved change asks.
+        terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: environment())
+        terminal.waitFor("Tab completes.")
+        try terminal.press("Up")
+        try terminal.press("Up")
+        terminal.waitFor("> save")
+        try terminal.press("Up")
+        terminal.waitFor("> timer 20")
+        try terminal.press("C-u")
+        try terminal.enter("grace 10")
+        terminal.waitFor("grace_minutes = 10")
+        try terminal.press("C-d")
+        terminal.waitFor("Discard unsaved changes? [y/N]")
+        try terminal.enter("n")
+        try terminal.press("C-d")
+        eventually { terminal.screen().components(separatedBy: "Discard unsaved changes?").count == 3 }
+        try terminal.enter("y")
+        terminal.waitFor("STATUS=0")
+        terminal.assertTerminalRestored()
+        XCTAssertFalse(configText?.contains("grace") ?? true, "discarded, not saved")
+    }
+
+    func testABrokenFileIsOfferedToTheEditorNotOverwritten() throws {
+        try home.writeConfig("timer_seconds = = 20\n")
+        // The "editor" mends the file the way a person would.
+        let editor = try home.writeFile("bin/fix-editor", mode: 0o755, "#!/bin/sh\nprintf 'timer_seconds = 20\\n' > \"$1\"\n")
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: environment(["EDITOR": editor]))
+        terminal.waitFor("config.toml:1:")
+        terminal.waitFor("Open it in \(editor)? [Y/n]")
+        try terminal.enter("")
+        terminal.waitFor("timer 20 s")
+        try terminal.enter("quit")
+        terminal.waitFor("STATUS=0")
+        XCTAssertEqual(configText, "timer_seconds = 20\n")
+    }
+}

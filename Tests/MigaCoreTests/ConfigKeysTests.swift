@@ -1,0 +1,135 @@
+import Foundation
+import XCTest
+@testable import MigaCore
+
+/// `config set` and the editor: values checked before anything is written, one value changed
+/// in place, everything else in the file left as the person wrote it.
+final class ConfigKeysTests: XCTestCase {
+    let file = """
+        # my settings
+        timer_seconds   = 25   # a bit shorter
+        categories = [
+            "quotes",     # the classics
+            "articles",
+        ]
+
+        [apps.signal]
+        # keep this
+        command = "signal-desktop"
+
+        # the next one
+        [apps.matrix]
+        command = 'element'
+        timer_seconds = 40 # long
+        """ + "\n"
+
+    func set(_ key: String, _ value: String, in text: String) throws -> String {
+        let config = try ConfigLoader().parse(text, path: "c").config
+        let path = try ConfigKeys.resolve(key, in: config)
+        var editor = ConfigEditor(text: text)
+        XCTAssertTrue(editor.setValue(try ConfigKeys.tomlValue(value, for: path), forKey: path.key, table: path.table))
+        return editor.text
+    }
+
+    func testSettingAValueChangesOnlyThatValueKeepingSpacingAndComments() throws {
+        XCTAssertEqual(try set("timer_seconds", "30", in: file),
+                       file.replacingOccurrences(of: "timer_seconds   = 25   # a bit shorter", with: "timer_seconds   = 30   # a bit shorter"))
+        XCTAssertEqual(try set("apps.matrix.timer_seconds", "20", in: file),
+                       file.replacingOccurrences(of: "timer_seconds = 40 # long", with: "timer_seconds = 20 # long"))
+        // A multi-line array with comments inside is replaced whole; the rest stays.
+        let categories = try set("categories", "quotes affirmations", in: file)
+        XCTAssertEqual(categories, file.replacingOccurrences(of: "[\n    \"quotes\",     # the classics\n    \"articles\",\n]",
+                                                               with: "[\"quotes\", \"affirmations\"]"))
+    }
+
+    func testMissingKeysAreAddedWhereTheyBelong() throws {
+        let grace = try set("grace_minutes", "10", in: file)
+        XCTAssertTrue(grace.contains("]\n\ngrace_minutes = 10\n\n[apps.signal]"), "top-level keys go before the first table:\n\(grace)")
+        XCTAssertEqual(try ConfigLoader().parse(grace, path: "c").config.graceMinutes, 10)
+        let own = try set("apps.signal.timer_seconds", "35", in: file)
+        XCTAssertTrue(own.contains("command = \"signal-desktop\"\ntimer_seconds = 35\n\n# the next one\n[apps.matrix]"), own)
+        XCTAssertEqual(try ConfigLoader().parse(own, path: "c").config.apps["signal"]?.timerSeconds, 35)
+        XCTAssertEqual(try set("breathing", "off", in: ""), "breathing = \"off\"\n")
+    }
+
+    func testValuesAreCheckedWithMessagesThatSayTheRule() throws {
+        let config = try ConfigLoader().parse(file, path: "c").config
+        func problem(_ key: String, _ value: String) -> String {
+            do {
+                let path = try ConfigKeys.resolve(key, in: config)
+                _ = try ConfigKeys.tomlValue(value, for: path)
+                return "accepted"
+            } catch {
+                return "\(error)"
+            }
+        }
+        XCTAssertEqual(problem("timer_seconds", "50"), "timer_seconds must be between 15 and 45")
+        XCTAssertEqual(problem("grace_minutes", "-1"), "grace_minutes must be between 0 and 120")
+        XCTAssertEqual(problem("timer_seconds", "soon"), "timer_seconds must be a whole number of seconds")
+        XCTAssertEqual(problem("timer", "20"), "unknown key \"timer\"; did you mean \"timer_seconds\"?")
+        XCTAssertEqual(problem("apps.signal.timer", "20"), "unknown key \"apps.signal.timer\"; did you mean \"apps.signal.timer_seconds\"?")
+        XCTAssertEqual(problem("apps.discord.timer_seconds", "20"),
+                       "no app \"discord\" in the config (matrix, signal); add it with `miga config apps add discord`")
+        XCTAssertEqual(problem("breathing", "slow"), "breathing must be one of \"box\", \"off\"")
+        XCTAssertEqual(problem("animations", "maybe"), "animations must be true or false")
+        XCTAssertEqual(problem("categories", "quotes,videos"), "categories: \"videos\" must be one of \"quotes\", \"affirmations\", \"articles\"")
+        XCTAssertEqual(problem("sites", "reddit.com, site/x"), "\"site/x\" is not a host name; give sites like reddit.com")
+        XCTAssertEqual(try ConfigKeys.tomlValue("Reddit.com., HTTPS://X.com/ reddit.com", for: ConfigKeyPath(app: nil, key: "sites")),
+                       "[\"reddit.com\", \"x.com\"]")
+        XCTAssertEqual(try ConfigKeys.tomlValue("off", for: ConfigKeyPath(app: nil, key: "animations")), "false")
+    }
+
+    func testAnInlineAppTableIsRefusedNotRewritten() throws {
+        let folder = try TemporaryDirectory()
+        let text = "[apps]\nchat = { command = \"chat\" }\n"
+        let path = try folder.write(text, to: "config.toml")
+        XCTAssertThrowsError(try ConfigFile(path: path).set("apps.chat.timer_seconds", to: "20")) { error in
+            XCTAssertTrue("\(error)".contains("cannot change safely"), "\(error)")
+        }
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), text)
+        XCTAssertThrowsError(try ConfigFile(path: path).set("timer_seconds", to: "99"))
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), text)
+        try ConfigFile(path: path).set("timer_seconds", to: "20")
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "timer_seconds = 20\n\n" + text)
+        XCTAssertEqual(AtomicFile.mode(of: path), 0o600)
+    }
+
+    func testTheEditorStagesChangesAndAsksBeforeDiscardingThem() throws {
+        let shell = try ConfigShell(text: file, path: "config.toml", commandExists: { $0 == "hexchat" })
+        XCTAssertEqual(shell.execute("quit"), .quit, "nothing changed: no question")
+        XCTAssertEqual(shell.execute("timer 50"), .say("timer_seconds must be between 15 and 45"))
+        XCTAssertFalse(shell.dirty)
+        XCTAssertEqual(shell.execute("timer 20"), .say("timer_seconds = 20"))
+        XCTAssertTrue(shell.dirty)
+        XCTAssertTrue(shell.prompt.hasSuffix("*> "))
+        XCTAssertEqual(shell.execute("add hexchat 15"), .say("hexchat will be gated (15 s); `save` writes it and makes its shims."))
+        XCTAssertEqual(shell.execute("add nosuchapp"), .say("\"nosuchapp\" is not a command on PATH or in any installed desktop entry; check the spelling, or give the program with --command PATH"))
+        XCTAssertEqual(shell.execute("remove signal"), .say("signal will no longer be gated; `save` writes it and removes its shims."))
+        XCTAssertEqual(shell.execute("site add News.YCombinator.com"), .say("news.ycombinator.com will be gated."))
+        XCTAssertEqual(shell.execute("breathing off"), .say("breathing = \"off\""))
+        XCTAssertEqual(shell.execute("tmier 3"), .say("unknown command \"tmier\"; did you mean \"timer\"? (type help)"))
+        XCTAssertEqual(shell.added.map(\.name), ["hexchat"])
+        XCTAssertEqual(shell.removed, ["signal"])
+        XCTAssertEqual(shell.execute("quit"), .confirmQuit)
+        XCTAssertEqual(shell.execute("save"), .save)
+        let saved = try ConfigLoader().parse(shell.editor.text, path: "c").config
+        XCTAssertEqual(saved.timerSeconds, 20)
+        XCTAssertEqual(saved.apps["hexchat"]?.timerSeconds, 15)
+        XCTAssertNil(saved.apps["signal"])
+        XCTAssertTrue(saved.sites.contains("news.ycombinator.com"))
+        XCTAssertTrue(shell.editor.text.hasPrefix("# my settings\ntimer_seconds   = 20   # a bit shorter\n"), shell.editor.text)
+        shell.saved()
+        XCTAssertEqual(shell.execute("quit"), .quit)
+    }
+
+    func testCompletionOfCommandsKeysAppsAndSites() throws {
+        let shell = try ConfigShell(text: file, path: "config.toml", commandExists: { _ in true })
+        let installed = { ["hexchat", "hexedit", "discord"] }
+        XCTAssertEqual(shell.completions(before: [], word: "s", installedNames: installed), ["save", "set", "show", "site"])
+        XCTAssertEqual(shell.completions(before: ["add"], word: "hex", installedNames: installed), ["hexchat", "hexedit"])
+        XCTAssertEqual(shell.completions(before: ["remove"], word: "", installedNames: installed), ["matrix", "signal"])
+        XCTAssertEqual(shell.completions(before: ["set"], word: "apps.s", installedNames: installed), ["apps.signal.command", "apps.signal.timer_seconds"])
+        XCTAssertEqual(shell.completions(before: ["site", "remove"], word: "red", installedNames: installed), ["reddit.com"])
+        XCTAssertEqual(shell.completions(before: ["breathing"], word: "", installedNames: installed), ["box", "off"])
+    }
+}
