@@ -45,7 +45,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "MigaCoreTests", dependencies: ["MigaCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The seller's tool: signing keys and licences. Not installed with miga.
+        .executableTarget(
+            name: "miga-license",
+            dependencies: [
+                "MigaCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(name: "MigaCoreTests", dependencies: [
+            "MigaCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .testTarget(name: "MigaCLITests", dependencies: ["MigaCore"]),
     ],
     swiftLanguageModes: [.v5]

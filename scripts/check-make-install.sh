@@ -1,7 +1,7 @@
 #!/bin/sh
 # `make install PREFIX=…` then `make uninstall PREFIX=…` into a temporary prefix: the release
 # binary runs, the man page renders, each shell loads its completions (and completes a
-# subcommand), and uninstall leaves no file behind.
+# subcommand), it refuses licences signed with the test key, and uninstall leaves no file behind.
 set -eu
 cd "$(dirname "$0")/.."
 prefix=$(mktemp -d)
@@ -18,7 +18,17 @@ zsh -f -c "fpath=('$prefix/share/zsh/site-functions' \$fpath); autoload -Uz comp
     || fail "zsh does not find _miga"
 out=$(fish --no-config -c "source '$prefix/share/fish/vendor_completions.d/miga.fish'; complete -C 'miga uninst'")
 echo "$out" | grep -q "^uninstall" || fail "fish completion gave '$out'"
+# Release builds trust only the compiled-in production key: a licence signed with the test
+# key (which debug builds accept, for the tests) must be refused.
+[ -x .build/debug/miga-license ] || swift build --product miga-license >/dev/null
+.build/debug/miga-license sign --private-key Tests/Fixtures/license/test-signing-key --licensee Test > "$prefix/test.license"
+mkdir -p "$prefix/home"
+if env -i HOME="$prefix/home" "$prefix/bin/miga" license activate "$prefix/test.license" 2>"$prefix/err"; then
+    fail "the release binary accepted a licence signed with the test key"
+fi
+grep -q "signature does not match" "$prefix/err" || fail "unexpected refusal: $(cat "$prefix/err")"
 make -s uninstall PREFIX="$prefix" >/dev/null
+rm -rf "$prefix/home" "$prefix/test.license" "$prefix/err"
 left=$(find "$prefix" -type f ! -name zcompdump)
 [ -z "$left" ] || fail "make uninstall left: $left"
 echo "make install/uninstall: ok"

@@ -63,6 +63,14 @@ public final class Gatekeeper {
             return failOpen(app: app, reason: "config_error", problem: "\(error)", store: nil, launch: launch)
         }
 
+        let entitlement = EntitlementStore(context: context).status()
+        if !entitlement.gateEnabled {
+            // The pause is off, never the app; the person hears why at most once a day.
+            let announce = TrialNotice(context: context).due()
+            return failOpen(app: app, reason: "trial_expired", problem: "miga: \(entitlement.summary)", store: nil,
+                            launch: launch, announce: announce)
+        }
+
         let store: EventStore
         do {
             store = try EventStore(path: context.paths.database)
@@ -179,9 +187,10 @@ public final class Gatekeeper {
     }
 
     /// miga's own failure never keeps the person from their app.
-    private func failOpen(app: String, reason: String, problem: String, store: EventStore?, launch: Launch) -> Int32 {
-        let message = "miga: \(problem) — opening \(app) without a pause"
-        context.messages.say(message)
+    private func failOpen(app: String, reason: String, problem: String, store: EventStore?, launch: Launch,
+                          announce: Bool = true) -> Int32 {
+        let message = problem.hasPrefix("miga: ") ? problem : "miga: \(problem) — opening \(app) without a pause"
+        if announce { context.messages.say(message) }
         // Record why, even when the config was the problem; but when the database itself was
         // the problem, do not make the person wait for it a second time.
         if reason != "database_error" {
@@ -195,7 +204,7 @@ public final class Gatekeeper {
                 context.messages.say("miga: could not record that: \(error)")
             }
         }
-        notifyDesktop(message)
+        if announce { notifyDesktop(message) }
         return launch.run()
     }
 

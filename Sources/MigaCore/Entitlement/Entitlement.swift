@@ -1,0 +1,163 @@
+import Foundation
+
+/// `entitlement.json` (DESIGN "Entitlement"): a 3-day trial from first use, or a purchased
+/// licence. Whatever the file says, miga never stands between a person and their app: an ended
+/// trial (or a file someone broke) only turns the pause off.
+public struct EntitlementStatus: Equatable {
+    public enum State: Equatable {
+        case trial(endsAt: Date, remaining: TimeInterval)
+        case trialEnded(endedAt: Date)
+        case purchased(LicenseFile.Payload)
+        /// The file cannot be used; treated as an ended trial.
+        case broken(problem: String)
+    }
+
+    public var state: State
+    public var path: String
+
+    /// Whether the gate pauses (trial running or licence valid).
+    public var gateEnabled: Bool {
+        switch state {
+        case .trial, .purchased: return true
+        case .trialEnded, .broken: return false
+        }
+    }
+
+    public var summary: String {
+        switch state {
+        case .trial(_, let remaining):
+            return "trial — \(Self.duration(remaining)) left"
+        case .trialEnded(let endedAt):
+            return "trial ended on \(Self.utc(endedAt)); buy a licence, then `miga license activate FILE` (until then apps open without a pause)"
+        case .purchased(let payload):
+            return "purchased — licensed to \(payload.licensee), licence id \(payload.licenseID) (\(payload.edition))"
+        case .broken(let problem):
+            return "\(problem); treated as an ended trial (apps open without a pause) until `miga license activate FILE`"
+        }
+    }
+
+    /// "2 days 5 hours", "3 hours 10 minutes", "12 minutes".
+    static func duration(_ interval: TimeInterval) -> String {
+        let minutes = max(0, Int(interval / 60))
+        let (days, hours, rest) = (minutes / 1440, minutes / 60 % 24, minutes % 60)
+        func unit(_ value: Int, _ name: String) -> String { "\(value) \(name)\(value == 1 ? "" : "s")" }
+        if days > 0 { return unit(days, "day") + " " + unit(hours, "hour") }
+        if hours > 0 { return unit(hours, "hour") + " " + unit(rest, "minute") }
+        return unit(rest, "minute")
+    }
+
+    static func utc(_ date: Date) -> String {
+        let stamp = EventTimestamp.format(unixMilliseconds: Int64(date.timeIntervalSince1970 * 1000), offsetMinutes: 0)
+        return String(stamp.prefix(16)).replacingOccurrences(of: "T", with: " ") + " UTC"
+    }
+}
+
+public struct EntitlementStore {
+    public static let trialLength: TimeInterval = 72 * 3600
+
+    public var path: String
+    public var clock: any MigaClock
+    public var verifier: LicenseVerifier
+
+    public init(path: String, clock: any MigaClock, verifier: LicenseVerifier = LicenseVerifier()) {
+        self.path = path
+        self.clock = clock
+        self.verifier = verifier
+    }
+
+    public init(context: MigaContext) {
+        self.init(path: context.paths.configDirectory + "/entitlement.json", clock: context.clock)
+    }
+
+    /// The entitlement now; on first use the trial starts (and is written down).
+    public func status() -> EntitlementStatus {
+        let now = clock.now()
+        guard let data = AtomicFile.read(path) else {
+            if AtomicFile.exists(path) { return EntitlementStatus(state: .broken(problem: "\(path) cannot be read"), path: path) }
+            try? writeTrial(startedAt: now)
+            return trial(startedAt: now, now: now)
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let kind = object["kind"] as? String else {
+            return EntitlementStatus(state: .broken(problem: "\(path) is not a miga entitlement"), path: path)
+        }
+        switch kind {
+        case "trial":
+            guard let text = object["trial_started"] as? String, let started = EventTimestamp.parse(text) else {
+                return EntitlementStatus(state: .broken(problem: "\(path) has no readable trial_started"), path: path)
+            }
+            var start = Date(timeIntervalSince1970: Double(started.unixMilliseconds) / 1000)
+            if start > now {
+                // A start in the future counts as now, and is written down as now, so moving
+                // the clock (or the file) cannot make a trial endless.
+                start = now
+                try? writeTrial(startedAt: now)
+            }
+            return trial(startedAt: start, now: now)
+        case "purchase":
+            guard let license = object["license"] as? [String: Any], let payload = license["payload"] as? String,
+                  let signature = license["signature"] as? String else {
+                return EntitlementStatus(state: .broken(problem: "\(path) holds no licence"), path: path)
+            }
+            do {
+                let (_, fields) = try verifier.verify(LicenseFile(payload: payload, signature: signature))
+                return EntitlementStatus(state: .purchased(fields), path: path)
+            } catch {
+                return EntitlementStatus(state: .broken(problem: "the licence in \(path) is not valid (\(Self.reason(error)))"), path: path)
+            }
+        default:
+            return EntitlementStatus(state: .broken(problem: "\(path) has an unknown kind \"\(kind)\""), path: path)
+        }
+    }
+
+    /// Verifies the licence file and stores it; on any refusal the current entitlement stays.
+    @discardableResult
+    public func activate(licensePath: String) throws -> LicenseFile.Payload {
+        let (file, payload) = try verifier.read(path: licensePath)
+        try write("{\"kind\":\"purchase\",\"license\":\(file.json)}\n")
+        return payload
+    }
+
+    private func trial(startedAt start: Date, now: Date) -> EntitlementStatus {
+        let end = start.addingTimeInterval(Self.trialLength)
+        let state: EntitlementStatus.State = now < end ? .trial(endsAt: end, remaining: end.timeIntervalSince(now)) : .trialEnded(endedAt: end)
+        return EntitlementStatus(state: state, path: path)
+    }
+
+    private func writeTrial(startedAt start: Date) throws {
+        let stamp = EventTimestamp.format(unixMilliseconds: Int64((start.timeIntervalSince1970 * 1000).rounded(.down)), offsetMinutes: 0)
+        try write("{\"kind\":\"trial\",\"trial_started\":\"\(stamp.dropLast(6))Z\"}\n")
+    }
+
+    private func write(_ text: String) throws {
+        try LinuxSystem.makeDirectories((path as NSString).deletingLastPathComponent, mode: 0o700)
+        try AtomicFile.write(text, to: path, mode: 0o600)
+    }
+
+    private static func reason(_ error: Error) -> String {
+        let text = "\(error)"
+        return text.components(separatedBy: ";").first ?? text
+    }
+}
+
+/// Remembers the local day the "trial ended" notice was last given, so it is given at most
+/// once a day however many apps open.
+public struct TrialNotice {
+    var path: String
+    var today: String
+
+    public init(context: MigaContext) {
+        path = context.paths.stateDirectory + "/trial-notice"
+        let now = context.clock.now()
+        today = CivilDay(unixMilliseconds: Int64(now.timeIntervalSince1970 * 1000),
+                         offsetMinutes: context.clock.utcOffsetMinutes(at: now)).description
+    }
+
+    /// True (and recorded) when today's notice has not been given yet.
+    public func due() -> Bool {
+        let last = AtomicFile.read(path).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+        guard last != today else { return false }
+        try? LinuxSystem.makeDirectories((path as NSString).deletingLastPathComponent, mode: 0o700)
+        try? AtomicFile.write(today + "\n", to: path, mode: 0o600)
+        return true
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import MigaCore
+
+struct LicenseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "license",
+        abstract: "The 3-day trial and the one-time purchase.",
+        discussion: """
+            The trial starts the first time miga is used and runs 72 hours. After it, until a \
+            licence is activated, apps open without a pause (stats, config and export keep \
+            working: your data is yours).
+
+            Examples:
+              miga license
+              miga license activate ~/Downloads/ada.miga-license
+            """,
+        subcommands: [Status.self, Activate.self],
+        defaultSubcommand: Status.self
+    )
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "status",
+            abstract: "Say whether the trial runs, has ended, or a licence is active, and which file says so.")
+
+        func run() throws {
+            try CommandSupport.run { context in
+                let status = EntitlementStore(context: context).status()
+                print(status.summary)
+                print("(\(status.path))")
+            }
+        }
+    }
+
+    struct Activate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "activate",
+            abstract: "Check a licence file's signature and store it; anything wrong keeps the current entitlement.",
+            discussion: "Example:\n  miga license activate ~/Downloads/ada.miga-license")
+
+        @Argument(help: ArgumentHelp("The licence file you received.", valueName: "file"), completion: .file())
+        var file: String
+
+        func run() throws {
+            try CommandSupport.run { context in
+                let store = EntitlementStore(context: context)
+                try Installer(context: context).prepareConfigFolder()
+                let payload = try store.activate(licensePath: file)
+                print("Thank you, \(payload.licensee): licence \(payload.licenseID) is active.")
+                print("(\(store.path))")
+            }
+        }
+    }
+}

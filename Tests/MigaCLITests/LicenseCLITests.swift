@@ -1,0 +1,89 @@
+import Foundation
+import XCTest
+import MigaCore
+
+/// The trial and licence as a person meets them, on the built binaries: `miga-license` signs
+/// with the test key (trusted by debug builds only), `miga license activate` stores it, and an
+/// ended trial turns the pause off without ever keeping the app closed.
+final class LicenseCLITests: XCTestCase {
+    var home: MigaHome!
+    var entitlement: String { home.home + "/.config/miga/entitlement.json" }
+    var seller: String { (home.binary as NSString).deletingLastPathComponent + "/miga-license" }
+    let testKey = MigaHome.repository + "/Tests/Fixtures/license/test-signing-key"
+
+    override func setUpWithError() throws {
+        home = try MigaHome()
+        guard FileManager.default.isExecutableFile(atPath: seller) else { throw XCTSkip("miga-license not built") }
+    }
+
+    func sign(_ extra: [String] = []) throws -> String {
+        let output = try home.run(seller, ["sign", "--private-key", testKey, "--licensee", "Ada Lovelace", "--license-id", "L-42"] + extra)
+        XCTAssertEqual(output.status, 0, output.stderr)
+        return try home.writeFile("licence-\(UUID().uuidString).json", output.stdout)
+    }
+
+    func endTheTrial() throws {
+        let started = Date().addingTimeInterval(-(72 * 3600 + 60))
+        let stamp = EventTimestamp.format(unixMilliseconds: Int64(started.timeIntervalSince1970 * 1000), offsetMinutes: 0)
+        try home.writeFile("home/.config/miga/entitlement.json", "{\"kind\":\"trial\",\"trial_started\":\"\(stamp.dropLast(6))Z\"}\n")
+    }
+
+    func testStatusActivateAndRefusalOnTheBinary() throws {
+        let first = try home.miga(["license"])
+        XCTAssertEqual(first.status, 0)
+        XCTAssertTrue(first.stdout.hasPrefix("trial — 2 days 23 hours left\n") || first.stdout.hasPrefix("trial — 3 days 0 hours left\n"), first.stdout)
+        XCTAssertTrue(first.stdout.contains("(\(entitlement))"), "names the file it read")
+        let trial = try Data(contentsOf: URL(fileURLWithPath: entitlement))
+
+        let wrongProduct = try sign(["--product", "another-app"])
+        let refused = try home.miga(["license", "activate", wrongProduct])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.stderr, "miga: this licence is for \"another-app\", not miga; your current entitlement is unchanged\n")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: entitlement)), trial)
+
+        let activated = try home.miga(["license", "activate", try sign()])
+        XCTAssertEqual(activated.status, 0, activated.stderr)
+        XCTAssertTrue(activated.stdout.hasPrefix("Thank you, Ada Lovelace: licence L-42 is active."), activated.stdout)
+        XCTAssertEqual(try home.miga(["license", "status"]).stdout, "purchased — licensed to Ada Lovelace, licence id L-42 (standard)\n(\(entitlement))\n")
+        XCTAssertEqual(AtomicFile.mode(of: entitlement), 0o600)
+    }
+
+    func testAfterTheTrialTheAppStillOpensTheEventIsRecordedAndTheNoticeComesOnceADay() throws {
+        try endTheTrial()
+        let first = try home.miga(["gate", "--app", "chat", "--", home.recorder, "hello"])
+        XCTAssertEqual(first.status, 0)
+        XCTAssertEqual(home.recordedArguments(), ["hello"], "the app opens")
+        XCTAssertTrue(first.stderr.hasPrefix("miga: trial ended on "), first.stderr)
+        XCTAssertEqual(first.stderr.split(separator: "\n").count, 1, "one line")
+        let events = try home.events()
+        XCTAssertEqual(events.map(\.type), [.gatewaySkipped])
+        XCTAssertEqual(events.first?.detail, "{\"reason\":\"trial_expired\"}")
+
+        let second = try home.miga(["gate", "--app", "chat", "--", home.recorder, "again"])
+        XCTAssertEqual(home.recordedArguments(), ["again"])
+        XCTAssertEqual(second.stderr, "", "at most once a day")
+        XCTAssertEqual(try home.events().count, 2)
+
+        // The person's data stays theirs.
+        XCTAssertEqual(try home.miga(["stats", "--json"]).status, 0)
+        XCTAssertEqual(try home.miga(["events", "export"]).stdout.split(separator: "\n").count, 2)
+        XCTAssertEqual(try home.miga(["config", "set", "timer_seconds", "20"]).status, 0)
+
+        // A licence brings the pause back (here: a grace pass, which only a working gate gives).
+        XCTAssertEqual(try home.miga(["license", "activate", try sign()]).status, 0)
+        try EventStore(path: home.database).record(Event(timestamp: Int64(Date().timeIntervalSince1970 * 1000), utcOffsetMinutes: 0,
+                                                         session: "s", type: .openSelected, app: "chat"))
+        _ = try home.miga(["gate", "--app", "chat", "--", home.recorder, "licensed"])
+        XCTAssertEqual(try home.events().last?.type, .gracePass)
+    }
+
+    func testABrokenEntitlementIsReportedAndNeverBlocksTheApp() throws {
+        try home.writeFile("home/.config/miga/entitlement.json", "{\"kind\":\"purchase\",\"license\":{\"payload\":\"e30=\",\"signature\":\"AAAA\"}}")
+        let output = try home.miga(["gate", "--app", "chat", "--", home.recorder, "opens"])
+        XCTAssertEqual(home.recordedArguments(), ["opens"])
+        XCTAssertTrue(output.stderr.contains("is not valid") && output.stderr.contains("treated as an ended trial"), output.stderr)
+        let status = try home.miga(["license"])
+        XCTAssertEqual(status.status, 0)
+        XCTAssertTrue(status.stdout.contains("treated as an ended trial"), status.stdout)
+    }
+}
