@@ -64,6 +64,9 @@ final class LicenseCLITests: XCTestCase {
         XCTAssertEqual(second.stderr, "", "at most once a day")
         XCTAssertEqual(try home.events().count, 2)
 
+        let doctor = try home.miga(["doctor"])
+        XCTAssertTrue(doctor.stdout.contains("problem  licence: trial ended on ") && doctor.stdout.contains("fix: miga license activate FILE"), doctor.stdout)
+
         // The person's data stays theirs.
         XCTAssertEqual(try home.miga(["stats", "--json"]).status, 0)
         XCTAssertEqual(try home.miga(["events", "export"]).stdout.split(separator: "\n").count, 2)

@@ -121,6 +121,14 @@ public struct Doctor {
                                     fix: "install a browser, then run `miga install`"))
         }
 
+        // Trial or licence
+        let entitlement = EntitlementStore(context: context).status()
+        if entitlement.gateEnabled {
+            ok("licence", entitlement.summary)
+        } else {
+            problem("licence", entitlement.summary, fix: "miga license activate FILE")
+        }
+
         // Terminal
         let resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "", skipping: [shims])
         let terminals = TerminalEmulators(setting: config.terminal, environment: context.environment, resolver: resolver)

@@ -34,7 +34,7 @@ public struct StatsReport: Equatable, Sendable {
         var report = StatsReport(from: from, to: today)
         report.days = (0..<days).map { DayRow(date: from.adding(days: $0)) }
         guard let store else { return report }
-        report.hasHistory = try store.eventCount() > 0
+        report.hasHistory = try store.hasEvents()
         var apps: [String: AppRow] = [:]
         var waited: Int64 = 0
         for row in try store.dailyCounts(from: from, to: today, app: app) {

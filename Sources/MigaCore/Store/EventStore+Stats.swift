@@ -46,6 +46,11 @@ extension EventStore {
         }
     }
 
+    /// Whether any event exists (cheaper than counting a million).
+    public func hasEvents() throws -> Bool {
+        try queue.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM events)") ?? false }
+    }
+
     public func eventCount() throws -> Int {
         try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM events") ?? 0 }
     }
