@@ -1,3 +1,5 @@
+import Foundation
+
 /// Every item miga can show: the packs compiled into the binary.
 public struct ContentLibrary: Sendable {
     public let items: [ContentItem]
@@ -18,6 +20,56 @@ public struct ContentLibrary: Sendable {
     /// The bundled library (from `quotes/` at build time).
     public static func bundled() throws -> ContentLibrary {
         try ContentLibrary(items: bundledPackSources.flatMap { try ContentPack.parse($0.text, name: $0.name) })
+    }
+
+    /// The bundled packs plus the person's own (`*.toml` in `userFolder`, in name order). A
+    /// pack that cannot be used, or that reuses an id, is reported through `warn` and skipped:
+    /// the gate still works with the rest.
+    public static func load(userFolder: String?, warn: (String) -> Void) throws -> ContentLibrary {
+        var items = try bundled().items
+        var ids = Set(items.map(\.id))
+        guard let userFolder, let names = try? FileManager.default.contentsOfDirectory(atPath: userFolder) else {
+            return try ContentLibrary(items: items)
+        }
+        for name in names.filter({ $0.hasSuffix(".toml") && !$0.hasPrefix(".") }).sorted() {
+            let path = userFolder + "/" + name
+            do {
+                items += try validatePack(path: path, knownIDs: &ids)
+            } catch {
+                warn("\(error); skipping this pack")
+            }
+        }
+        return try ContentLibrary(items: items)
+    }
+
+    /// Reads and checks one pack file, including that its ids are new to `knownIDs` (which
+    /// then holds them too).
+    public static func validatePack(path: String, knownIDs: inout Set<String>) throws -> [ContentItem] {
+        let pack = try ContentPack.parse(try readPack(path), name: path)
+        if let clash = pack.first(where: { knownIDs.contains($0.id) }) {
+            throw ContentError(pack: path, line: nil, problem: "id \"\(clash.id)\" is already used by another pack")
+        }
+        knownIDs.formUnion(pack.map(\.id))
+        return pack
+    }
+
+    /// A pack's text; a file that is not UTF-8 or is implausibly large is refused.
+    public static func readPack(_ path: String) throws -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ContentError(pack: path, line: nil, problem: "cannot be read")
+        }
+        defer { try? handle.close() }
+        let data = (try? handle.read(upToCount: (4 << 20) + 1)) ?? Data()
+        guard data.count <= 4 << 20 else { throw ContentError(pack: path, line: nil, problem: "larger than 4 MiB, not a content pack") }
+        guard let text = String(data: data, encoding: .utf8) else { throw ContentError(pack: path, line: nil, problem: "not UTF-8 text") }
+        return text
+    }
+
+    /// The ids of each bundled pack, by file name (`content validate` of a bundled pack's own
+    /// source must not clash with itself).
+    public static func bundledIDs(excludingPacksNamed names: Set<String>) -> Set<String> {
+        Set(bundledPackSources.filter { !names.contains($0.name) }
+            .flatMap { (try? ContentPack.parse($0.text, name: $0.name)) ?? [] }.map(\.id))
     }
 
     public func item(id: String) -> ContentItem? {

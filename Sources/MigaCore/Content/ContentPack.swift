@@ -14,6 +14,8 @@ public struct ContentError: Error, CustomStringConvertible, Equatable {
 /// Parses one TOML content pack (`[[items]]` tables, DESIGN "Content").
 public enum ContentPack {
     public static let idAlphabet = Set("abcdefghijklmnopqrstuvwxyz0123456789-")
+    /// A quote or affirmation is read at a glance; longer text belongs in an article.
+    public static let maxShortLength = 300
 
     public static func parse(_ text: String, name: String) throws -> [ContentItem] {
         let table: TOMLTable
@@ -50,6 +52,11 @@ public enum ContentPack {
             }
             let title = entry["title"]?.string
             if kind == .article, title == nil { throw fail("\(id): an article needs a title") }
+            let length = body.trimmingCharacters(in: .whitespacesAndNewlines).count
+            if kind != .article, length > maxShortLength {
+                throw fail("\(id): a \(kind.rawValue) of \(length) characters is too long (at most \(maxShortLength); make it an article)")
+            }
+            if items.contains(where: { $0.id == id }) { throw fail("duplicate id \"\(id)\"") }
             items.append(ContentItem(id: id, kind: kind, category: category,
                                      text: body.trimmingCharacters(in: .whitespacesAndNewlines),
                                      author: entry["author"]?.string, title: title))

@@ -9,6 +9,8 @@ public struct MigaPaths: Sendable, Equatable {
     public var configFile: String { configDirectory + "/config.toml" }
     public var database: String { dataDirectory + "/miga.sqlite3" }
     public var shimDirectory: String { dataDirectory + "/bin" }
+    /// The person's own content packs, added to the bundled ones.
+    public var userContentDirectory: String { dataDirectory + "/quotes" }
 
     public init(configDirectory: String, dataDirectory: String, stateDirectory: String) {
         self.configDirectory = configDirectory

@@ -110,7 +110,9 @@ public final class Gatekeeper {
     }
 
     private func runFrontEnd(_ request: GateRequest, app: String, config: MigaConfig, store: EventStore) throws -> GatewayEnding {
-        let library = try ContentLibrary.bundled()
+        let library = try ContentLibrary.load(userFolder: context.paths.userContentDirectory) {
+            context.messages.say("miga: warning: \($0)")
+        }
         var candidates = library.items(kinds: config.categories).map(\.id)
         if candidates.isEmpty { candidates = library.items.map(\.id) }
         var generator = SystemRandomNumberGenerator()

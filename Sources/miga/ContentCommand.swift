@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import MigaCore
+
+extension ContentKind: ExpressibleByArgument {}
+
+struct ContentCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "content",
+        abstract: "The quotes, affirmations and short reads the gateway shows.",
+        discussion: """
+            The bundled packs are compiled in; your own packs in ~/.local/share/miga/quotes/*.toml \
+            join the rotation (a broken one is skipped with a warning).
+
+            Examples:
+              miga content list --kind article
+              miga content show stoic-speck
+              miga content validate ~/.local/share/miga/quotes/mine.toml
+            """,
+        subcommands: [List.self, Show.self, Validate.self]
+    )
+
+    static func library(_ context: MigaContext) throws -> ContentLibrary {
+        try ContentLibrary.load(userFolder: context.paths.userContentDirectory) { CommandSupport.warn($0) }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "One line per item: id, kind, category, and the start of its text.")
+
+        @Option(help: "quote, affirmation or article.")
+        var kind: ContentKind?
+
+        @Option(help: ArgumentHelp("Only this category.", valueName: "category"))
+        var category: String?
+
+        func run() throws {
+            try CommandSupport.run { context in
+                for item in try ContentCommand.library(context).items
+                    where (kind == nil || item.kind == kind) && (category == nil || item.category == category) {
+                    let text = (item.title ?? item.text).replacingOccurrences(of: "\n", with: " ")
+                    print("\(item.id)\t\(item.kind.rawValue)\t\(item.category)\t\(text.count > 60 ? String(text.prefix(59)) + "…" : text)")
+                }
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print one item whole.")
+
+        @Argument(help: ArgumentHelp("The item's id (see `miga content list`).", valueName: "id"))
+        var id: String
+
+        func run() throws {
+            try CommandSupport.run { context in
+                guard let item = try ContentCommand.library(context).item(id: id) else {
+                    throw ValidationError("no item \"\(id)\"; see `miga content list`")
+                }
+                if let title = item.title { print(title + "\n") }
+                print(item.text)
+                if let author = item.author { print("— \(author)") }
+                print("\n(\(item.id), \(item.kind.rawValue), \(item.category))")
+            }
+        }
+    }
+
+    struct Validate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "validate",
+            abstract: "Check content packs: names the file, line and problem (duplicate id, unknown kind, missing text, over-long quote).")
+
+        @Argument(help: ArgumentHelp("The pack files.", valueName: "path"), completion: .file(extensions: ["toml"]))
+        var paths: [String]
+
+        func run() throws {
+            var failed = false
+            // Bundled ids are taken, except those of a bundled pack whose own source is checked.
+            var ids = ContentLibrary.bundledIDs(excludingPacksNamed: Set(paths.map { ($0 as NSString).lastPathComponent }))
+            for path in paths {
+                do {
+                    let items = try ContentLibrary.validatePack(path: path, knownIDs: &ids)
+                    print("\(path): ok, \(items.count) item\(items.count == 1 ? "" : "s")")
+                } catch {
+                    FileHandle.standardError.write(Data("miga: \(error)\n".utf8))
+                    failed = true
+                }
+            }
+            if failed { throw ExitCode.failure }
+        }
+    }
+}
