@@ -50,9 +50,9 @@ final class ConfigEditorTests: XCTestCase {
 
     func testNamesThatAreNotBareKeysAreQuotedAndValuesEscaped() throws {
         var editor = ConfigEditor(text: "")
-        editor.addApp(MigaConfig.App(name: "my.app+x", command: "/opt/a \"b\"\\c"))
+        editor.addApp(MigaConfig.App(name: "my.app+x", command: "/opt/a \"b\"\\c\u{7F}\té"))
         let config = try parse(editor.text)
-        XCTAssertEqual(config.apps["my.app+x"]?.command, "/opt/a \"b\"\\c")
+        XCTAssertEqual(config.apps["my.app+x"]?.command, "/opt/a \"b\"\\c\u{7F}\té")
         XCTAssertTrue(editor.removeApp("my.app+x"))
         XCTAssertEqual(editor.text, "")
     }

@@ -133,22 +133,8 @@ public struct ConfigEditor: Equatable {
         return bare ? name : string(name)
     }
 
-    /// A TOML basic string.
-    static func string(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                result += String(format: "\\u%04X", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
+    /// A TOML basic string: its escapes are JSON's, so one writer serves both.
+    static func string(_ text: String) -> String { JSONText.string(text) }
 
     /// The dotted path of a `[table]` header line (`[apps."my.app"]` → apps, my.app).
     static func headerPath(_ line: String) -> [String]? {

@@ -91,6 +91,8 @@ public struct StatsReport: Equatable, Sendable {
 }
 
 /// Small JSON spellings for the hand-ordered output (JSONEncoder does not keep key order).
+/// Strings escape every control character, DEL included, which also makes them valid TOML
+/// basic strings.
 public enum JSONText {
     public static func string(_ text: String) -> String {
         var result = "\""
@@ -101,7 +103,7 @@ public enum JSONText {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: result += String(format: "\\u%04x", scalar.value)
             default: result.unicodeScalars.append(scalar)
             }
         }
