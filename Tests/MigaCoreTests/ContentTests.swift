@@ -43,4 +43,30 @@ final class ContentTests: XCTestCase {
     func testDuplicateIdsAcrossPacksAreRefused() {
         XCTAssertThrowsError(try ContentLibrary(items: [.sample("a"), .sample("a")]))
     }
+
+    /// GetResett's guide has 20 resets by emotional state; all but the interactive bubble game
+    /// are mini-articles, and those whose guide entry carries a safety note start with it.
+    func testEveryGetResettResetIsThereByStateWithItsSafetyNote() throws {
+        let library = try ContentLibrary.bundled()
+        let resets: [String: [String]] = [
+            "stressed": ["tense-release", "grounding-walk", "safety-scan", "two-minute-triage"],
+            "anxiety": ["calm-corridor", "anchor-in-body", "control-the-controllable"],
+            "restless": ["pulse", "focus-path", "tension-outflow", "stillness-curve"],
+            "tired": ["posture-ladder", "blink-and-track", "circulation-primer", "sensory-switchboard"],
+            "scattered": ["focus-funnel", "finger-ladder", "grid-focus", "single-channel"],
+        ]
+        XCTAssertEqual(resets.values.joined().count, 19)
+        for (state, names) in resets {
+            for name in names {
+                let item = try XCTUnwrap(library.item(id: "reset-" + name), name)
+                XCTAssertEqual(item.kind, .article, name)
+                XCTAssertEqual(item.category, state, name)
+                XCTAssertNotNil(item.title, name)
+            }
+        }
+        for name in ["pulse", "focus-path", "tension-outflow", "stillness-curve", "circulation-primer", "finger-ladder"] {
+            let text = try XCTUnwrap(library.item(id: "reset-" + name)).text
+            XCTAssertTrue(text.hasPrefix("Ease or skip") || text.hasPrefix("Skip or ease") || text.hasPrefix("If any movement"), "\(name): \(text.prefix(40))")
+        }
+    }
 }
