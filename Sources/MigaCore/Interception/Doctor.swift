@@ -57,13 +57,14 @@ public struct Doctor {
         }
 
         // Manifest, PATH, shims
-        let manifest: InstallManifest
+        let installer: Installer
         do {
-            manifest = try InstallManifest.load(path: layout.manifest)
+            installer = try Installer(context: context)
         } catch {
             problem("install", "\(error)", fix: "move \(layout.display(layout.manifest)) away, then run `miga install`")
             return findings
         }
+        let manifest = installer.manifest
         let installed = !manifest.lines.isEmpty || !manifest.files(of: .environment).isEmpty
         let path = (context.environment["PATH"] ?? "").split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         let shims = context.paths.shimDirectory
@@ -77,7 +78,6 @@ public struct Doctor {
                     fix: "open a new shell (or log in again); if it persists, run `miga install`")
         }
 
-        let installer = try? Installer(context: context)
         for app in config.apps.values.sorted(by: { $0.name < $1.name }) {
             var issues: [String] = []
             let expected = PathShim.text(migaPath: context.executablePath, app: app.name, command: app.command)
@@ -96,7 +96,7 @@ public struct Doctor {
                 }
             }
             let shadowed = Set(recorded.map { $0.path })
-            for found in installer?.desktopEntries(running: app.command) ?? [] where !shadowed.contains(layout.desktopShim(id: found.id)) {
+            for found in installer.desktopEntries(running: app.command) where !shadowed.contains(layout.desktopShim(id: found.id)) {
                 issues.append("\(found.path) has no desktop shim")
             }
             if issues.isEmpty {
