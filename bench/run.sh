@@ -6,15 +6,9 @@
 #   4. `miga open-url` on a link that is not gated adds <= 10 ms median over launching the
 #      browser's command directly
 # Needs hyperfine (installed from Debian when missing) and python3.
-set -eu
-cd "$(dirname "$0")/.."
-command -v hyperfine >/dev/null || { sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo; $sudo apt-get install -y -qq hyperfine >/dev/null; }
-swift build -c release --static-swift-stdlib -Xlinker -s >/dev/null
-miga="$PWD/.build/release/miga"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/common.sh"
 home="$work/home"
-mkdir -p "$home/.config/miga" bench/results
+mkdir -p "$home/.config/miga"
 printf 'animations = false\n' > "$home/.config/miga/config.toml"
 runs=${RUNS:-200}
 

@@ -3,14 +3,7 @@
 # stats and stats --json <= 1 s median and <= 3x the plain sqlite3 query
 # `SELECT type, count(*) FROM events GROUP BY type`; import <= 20 s).
 # Events are a heavy user's: ~500 a day (about 100 gates) ending today, several apps.
-set -eu
-cd "$(dirname "$0")/.."
-command -v hyperfine >/dev/null || { sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo; $sudo apt-get install -y -qq hyperfine >/dev/null; }
-swift build -c release --static-swift-stdlib -Xlinker -s >/dev/null
-miga="$PWD/.build/release/miga"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mkdir -p bench/results
+. "$(dirname "$0")/common.sh"
 out=bench/results/stats-latest.txt
 : > "$out"
 for n in ${SIZES:-10000 100000 1000000}; do

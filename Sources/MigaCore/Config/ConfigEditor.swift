@@ -12,6 +12,15 @@ public struct ConfigEditor: Equatable {
 
     public var text: String { lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n" }
 
+    /// The configuration the edited text gives; an edit that broke the file is refused.
+    public func parsed(path: String) throws -> MigaConfig {
+        do {
+            return try ConfigLoader().parse(text, path: path).config
+        } catch {
+            throw InstallError.configNotEditable(path: path, problem: "this change would not parse (\(error))")
+        }
+    }
+
     /// Appends an `[apps.NAME]` table.
     public mutating func addApp(_ app: MigaConfig.App) {
         if !lines.isEmpty, lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == false { lines.append("") }

@@ -30,12 +30,7 @@ public struct ConfigFile {
         _ = try ConfigLoader().parse(text, path: path) // a broken file is the person's to fix
         var editor = ConfigEditor(text: text)
         edit(&editor)
-        let result: MigaConfig
-        do {
-            result = try ConfigLoader().parse(editor.text, path: path).config
-        } catch {
-            throw InstallError.configNotEditable(path: path, problem: "the change would not parse (\(error))")
-        }
+        let result = try editor.parsed(path: path)
         guard expect(result) else {
             throw InstallError.configNotEditable(path: path, problem: "this setting is written in a form miga cannot change safely")
         }

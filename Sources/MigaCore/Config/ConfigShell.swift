@@ -124,14 +124,8 @@ public final class ConfigShell {
     private func apply(_ edit: (inout ConfigEditor) -> Void) throws {
         var copy = editor
         edit(&copy)
-        let result: MigaConfig
-        do {
-            result = try ConfigLoader().parse(copy.text, path: path).config
-        } catch {
-            throw InstallError.configNotEditable(path: path, problem: "this change would not parse (\(error))")
-        }
+        config = try copy.parsed(path: path)
         editor = copy
-        config = result
         dirty = true
     }
 
