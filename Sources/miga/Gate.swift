@@ -10,6 +10,7 @@ struct Gate: ParsableCommand {
             Keys: e, Esc, q or Ctrl-C  Exit (nothing runs; exit status 0)
                   n or Space           Read Next
                   o or Enter           Open (after the countdown)
+                  ↑ ↓ PgUp PgDn j k    scroll an article longer than the screen
 
             On Open the command replaces miga (its exit status is the app's); with --detach it \
             starts in its own session and miga returns at once. Without a terminal, miga opens \

@@ -58,4 +58,65 @@ final class ContentCLITests: XCTestCase {
         let after = terminal.waitFor("STATUS=0")
         XCTAssertTrue(after.contains("broken.toml:1:"), after)
     }
+
+    /// An article longer than the terminal: the start, a hint, and the rest reached with the
+    /// arrow keys and PgDn, while the choices stay on screen; Read Next starts the next item
+    /// from its top.
+    func testALongArticleScrollsInARealTerminal() throws {
+        let paragraphs = (1...30).map { "Step \($0): breathe out slowly and notice where your feet meet the floor." }
+        try home.writeFile("home/.local/share/miga/quotes/long.toml", """
+            [[items]]
+            id = "mine-long"
+            kind = "article"
+            category = "own"
+            title = "A long, slow walk"
+            text = \"\"\"
+            \(paragraphs.joined(separator: "\n\n"))
+            \"\"\"
+            """)
+        try home.writeConfig("timer_seconds = 15\ncategories = [\"articles\"]\n")
+        // Every bundled article counts as shown this round, so the rotation's next is ours.
+        let articles = try home.miga(["content", "list", "--kind", "article"]).stdout
+            .split(separator: "\n").map { String($0.split(separator: "\t")[0]) }.filter { $0 != "mine-long" }
+        XCTAssertGreaterThan(articles.count, 10)
+        // A first gate creates the database; what it ends with does not matter here.
+        _ = try home.miga(["gate", "--plain", "--app", "warmup", "--", "/bin/true"], environment: home.environment(["TERM": "dumb"]))
+        _ = try home.sqlite("DELETE FROM rotation_shown; DELETE FROM rotation_state; " +
+                            articles.map { "INSERT INTO rotation_shown VALUES ('\($0)');" }.joined())
+
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) gate --app chat -- /bin/true",
+                                        environment: home.environment(), columns: 90, rows: 24)
+        var screen = terminal.waitFor("A long, slow walk")
+        XCTAssertTrue(screen.contains("Step 1: breathe out"), screen)
+        XCTAssertFalse(screen.contains("Step 30:"), screen)
+        XCTAssertTrue(screen.contains("↓ lines 1–"), screen)
+        XCTAssertTrue(screen.contains("[e] Exit"), screen)
+
+        try terminal.press("Down")
+        screen = terminal.waitFor("↑↓ lines 2–")
+        try terminal.press("NPage")
+        try terminal.press("NPage")
+        try terminal.press("NPage")
+        try terminal.press("NPage")
+        try terminal.press("NPage")
+        try terminal.press("NPage")
+        screen = terminal.waitFor("Step 30: breathe out")
+        XCTAssertTrue(screen.contains("↑ lines"), screen)
+        XCTAssertFalse(screen.contains("Step 1: breathe out"), screen)
+        XCTAssertTrue(screen.contains("[e] Exit") && screen.contains("[o] Open"), "the choices stay on screen:\n\(screen)")
+        try terminal.press("Home")
+        terminal.waitFor("Step 1: breathe out")
+        try terminal.press("j")
+        try terminal.press("j")
+        terminal.waitFor("↑↓ lines 3–")
+
+        // The next item starts at its top (a hint, if any, only points down).
+        try terminal.press("n")
+        eventually { !terminal.screen().contains("A long, slow walk") }
+        screen = terminal.screen()
+        XCTAssertFalse(screen.contains("↑ lines") || screen.contains("↑↓ lines"), screen)
+        try terminal.press("e")
+        terminal.waitFor("STATUS=0")
+        terminal.assertTerminalRestored()
+    }
 }

@@ -70,6 +70,60 @@ final class GatewayScreenTests: XCTestCase {
         }
     }
 
+    /// The text of each line, without bold/dim codes (which are not colour, so NO_COLOR keeps them).
+    func plainLines(_ screen: GatewayScreen, _ session: GatewaySession, rows: Int, scroll: Int) -> [String] {
+        screen.lines(for: session, at: start, columns: 80, rows: rows, scroll: scroll).map {
+            $0.text.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        }
+    }
+
+    func article(paragraphs: Int) -> ContentItem {
+        let text = (1...paragraphs).map { "Paragraph \($0) is calm." }
+            .joined(separator: "\n\n")
+        return ContentItem(id: "long", kind: .article, category: "c", text: text, title: "A long read")
+    }
+
+    func testALongArticleScrollsWhileTitleCountdownAndChoicesStay() {
+        let session = GatewaySession(app: "chat", timerSeconds: 30, item: article(paragraphs: 12), startedAt: start)
+        let screen = GatewayScreen(style: GatewayStyle(color: false, breathing: true, animations: true))
+        let rows = 20
+        let range = screen.scroll(for: session, at: start, columns: 80, rows: rows)
+        XCTAssertGreaterThan(range.limit, 0)
+
+        var seen = Set<String>()
+        for offset in 0...range.limit + 3 {
+            let lines = plainLines(screen, session, rows: rows, scroll: offset)
+            XCTAssertLessThanOrEqual(lines.count, rows, "offset \(offset) does not fit")
+            for fixed in ["miga · chat", "A long read", "[e] Exit   [n] Read Next   [o] Open in 30 s"] {
+                XCTAssertTrue(lines.contains(fixed), "\(fixed) missing at offset \(offset)")
+            }
+            seen.formUnion(lines.filter { $0.hasPrefix("Paragraph") })
+        }
+        let all = (1...12).map { "Paragraph \($0) is calm." }
+        XCTAssertEqual(seen, Set(all), "scrolling through shows every line of the text")
+        // 20 rows less 4 fixed above (header, title), 5 below (bar, cue, choices) and the hint
+        // leave 10 lines of the 23 (12 paragraphs, 11 gaps); a page keeps one line of overlap.
+        XCTAssertEqual(range, GatewayScreen.Scroll(limit: 13, page: 9))
+
+        let first = plainLines(screen, session, rows: rows, scroll: 0)
+        XCTAssertTrue(first.contains("↓ lines 1–10 of 23 · ↑/↓ PgUp/PgDn to scroll"), first.joined(separator: "\n"))
+        let last = plainLines(screen, session, rows: rows, scroll: range.limit)
+        XCTAssertTrue(last.contains("↑ lines 14–23 of 23 · ↑/↓ PgUp/PgDn to scroll"), last.joined(separator: "\n"))
+        XCTAssertTrue(last.contains("Paragraph 12 is calm."))
+        XCTAssertFalse(last.contains("Paragraph 1 is calm."))
+        XCTAssertEqual(plainLines(screen, session, rows: rows, scroll: range.limit + 50), last,
+                       "past the end is clamped")
+    }
+
+    func testAShortItemHasNoScrollHint() {
+        let session = GatewaySession(app: "chat", timerSeconds: 30, item: article(paragraphs: 2), startedAt: start)
+        let screen = GatewayScreen(style: GatewayStyle(color: false, breathing: true, animations: true))
+        XCTAssertEqual(screen.scroll(for: session, at: start, columns: 80, rows: 40).limit, 0)
+        let lines = plainLines(screen, session, rows: 40, scroll: 5)
+        XCTAssertFalse(lines.contains { $0.contains("to scroll") })
+        XCTAssertTrue(lines.contains("Paragraph 1 is calm.") && lines.contains("Paragraph 2 is calm."))
+    }
+
     func testCelebrationOrdinals() {
         XCTAssertEqual((1...4).map(Celebration.ordinal) + [11, 12, 13, 21, 22, 103, 111].map(Celebration.ordinal),
                        ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd", "111th"])

@@ -14,8 +14,20 @@ final class KeyMapTests: XCTestCase {
     }
 
     func testEscapeSequencesAreNotExit() {
-        XCTAssertEqual(keys(Array("\u{1B}[A\u{1B}[B\u{1B}OP\u{1B}[15~".utf8)), [], "arrows and F-keys are ignored")
+        XCTAssertEqual(keys(Array("\u{1B}OP\u{1B}[15~\u{1B}[C\u{1B}[D".utf8)), [], "F-keys and left/right are ignored")
         XCTAssertEqual(keys(Array("\u{1B}[Cn".utf8)), [.choice(.readNext)])
         XCTAssertEqual(keys(Array("xyz".utf8)), [])
+    }
+
+    func testScrollKeysInTheFormsTerminalsSend() {
+        // CSI (normal cursor mode), SS3 (application cursor mode, as tmux and xterm may send)
+        // and the Linux console's Home/End.
+        XCTAssertEqual(keys(Array("\u{1B}[A\u{1B}OA\u{1B}[Bj\u{1B}OBk".utf8)),
+                       [.scroll(.lineUp), .scroll(.lineUp), .scroll(.lineDown), .scroll(.lineDown), .scroll(.lineDown), .scroll(.lineUp)])
+        XCTAssertEqual(keys(Array("\u{1B}[5~\u{1B}[6~".utf8)), [.scroll(.pageUp), .scroll(.pageDown)])
+        XCTAssertEqual(keys(Array("\u{1B}[H\u{1B}[1~\u{1B}OF\u{1B}[4~".utf8)),
+                       [.scroll(.top), .scroll(.top), .scroll(.bottom), .scroll(.bottom)])
+        XCTAssertEqual(keys(Array("\u{1B}[1;5A".utf8)), [.scroll(.lineUp)], "with modifiers")
+        XCTAssertEqual(keys(Array("\u{1B}[".utf8)), [], "a cut-off sequence is not Exit")
     }
 }

@@ -43,51 +43,65 @@ public struct GatewayScreen {
         return (labels[(second / 4) % 4], second % 4 + 1)
     }
 
-    /// The lines of one frame, each paired with its visible width (for centring).
-    public func lines(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int) -> [(text: String, width: Int)] {
+    /// How far an item scrolls on this screen: the first line offset that shows its end, and
+    /// how many lines a page moves (one line of overlap keeps the reader's place).
+    public struct Scroll: Equatable, Sendable {
+        public var limit: Int
+        public var page: Int
+    }
+
+    /// The item's text is the only part that scrolls; the header, title, countdown and choices
+    /// stay put, so Open and Exit are always on screen however long the article.
+    private struct Layout {
+        var top: [(String, Int)] = []
+        var body: [String] = []
+        var bottom: [(String, Int)] = []
+        var room: Int = 0
+        var width: Int = 0
+        var scroll: Scroll { Scroll(limit: max(0, body.count - room), page: max(1, room - 1)) }
+    }
+
+    private func layout(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int) -> Layout {
         let width = max(20, min(Self.maxTextWidth, columns - 4))
-        var out: [(String, Int)] = []
-        func add(_ plain: String, styled: String? = nil) { out.append((styled ?? plain, DisplayWidth.of(plain))) }
+        var layout = Layout()
+        layout.width = width
+        func add(_ part: inout [(String, Int)], _ plain: String, styled: String? = nil) {
+            part.append((styled ?? plain, DisplayWidth.of(plain)))
+        }
 
         let header = "miga · \(session.app)"
-        add(header, styled: dim(header))
-        add("")
+        add(&layout.top, header, styled: dim(header))
+        add(&layout.top, "")
 
         let item = session.item
-        var body: [String] = []
         if let title = item.title {
-            body += TextLayout.wrap(title, width: width).map { bold($0) }
-            body.append("")
+            for line in TextLayout.wrap(title, width: width) { add(&layout.top, line, styled: bold(line)) }
+            add(&layout.top, "")
         }
-        body += TextLayout.wrap(item.kind == .quote ? "“\(item.text)”" : item.text, width: width)
-        // Leave room for the header, attribution, countdown, cue and choices (about 10 rows).
-        let room = max(3, rows - 10)
-        if body.count > room {
-            body = Array(body.prefix(room - 1)) + ["…"]
-        }
-        for line in body { add(stripped(line), styled: line) }
+        layout.body = TextLayout.wrap(item.kind == .quote ? "“\(item.text)”" : item.text, width: width)
         if let author = item.author {
             let attribution = "— \(author)"
-            add("")
-            add(attribution, styled: dim(attribution))
+            add(&layout.bottom, "")
+            add(&layout.bottom, attribution, styled: dim(attribution))
         }
-        add("")
+        add(&layout.bottom, "")
 
         let left = session.secondsLeft(at: now)
         let barWidth = max(10, min(width, 60) - 8)
         let filled = Int((session.progress(at: now) * Double(barWidth)).rounded(.down))
         let bar = String(repeating: "━", count: filled) + String(repeating: "─", count: barWidth - filled)
         let countdown = left > 0 ? "\(left) s" : "ready"
-        add(bar + "  " + countdown, styled: tint("36", String(bar.prefix(filled))) + dim(String(bar.dropFirst(filled))) + "  " + countdown)
+        add(&layout.bottom, bar + "  " + countdown,
+            styled: tint("36", String(bar.prefix(filled))) + dim(String(bar.dropFirst(filled))) + "  " + countdown)
 
         if style.breathing {
             let phase = Self.breathingPhase(elapsedMilliseconds: session.elapsedMilliseconds(at: now))
             let cue = style.animations
                 ? "\(phase.label) " + String(repeating: "●", count: phase.count) + String(repeating: "○", count: 4 - phase.count)
                 : phase.label
-            add(cue, styled: tint("2;36", cue))
+            add(&layout.bottom, cue, styled: tint("2;36", cue))
         }
-        add("")
+        add(&layout.bottom, "")
 
         let open = left > 0 ? "Open in \(left) s" : "Open"
         let exitKey = "[e] Exit"
@@ -96,23 +110,53 @@ public struct GatewayScreen {
         let styledOpen = left > 0 ? dim(openKey) : bold(openKey)
         let choices = "\(exitKey)   \(nextKey)   \(openKey)"
         if DisplayWidth.of(choices) <= width {
-            add(choices, styled: tint("1;32", exitKey) + "   " + nextKey + "   " + styledOpen)
+            add(&layout.bottom, choices, styled: tint("1;32", exitKey) + "   " + nextKey + "   " + styledOpen)
         } else {
             // A narrow terminal: one choice per line rather than running off the edge.
-            add(exitKey, styled: tint("1;32", exitKey))
-            add(nextKey)
-            add(openKey, styled: styledOpen)
+            add(&layout.bottom, exitKey, styled: tint("1;32", exitKey))
+            add(&layout.bottom, nextKey)
+            add(&layout.bottom, openKey, styled: styledOpen)
         }
         if let notice = session.notice {
-            add("")
-            for line in TextLayout.wrap(notice, width: width) { add(line, styled: tint("33", line)) }
+            add(&layout.bottom, "")
+            for line in TextLayout.wrap(notice, width: width) { add(&layout.bottom, line, styled: tint("33", line)) }
         }
-        return out
+        // Whatever the screen leaves after the fixed parts (and one line for the scroll
+        // hint), but always a few lines of text, even if that pushes the frame off a tiny screen.
+        let fixed = layout.top.count + layout.bottom.count
+        layout.room = layout.body.count + fixed <= rows ? layout.body.count : max(3, rows - fixed - 1)
+        return layout
+    }
+
+    /// How far the current item can scroll on a `columns` × `rows` screen.
+    public func scroll(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int) -> Scroll {
+        layout(for: session, at: now, columns: columns, rows: rows).scroll
+    }
+
+    /// The lines of one frame, each paired with its visible width (for centring). `scroll` is
+    /// the first line of the item's text to show; it is clamped to what the text allows.
+    public func lines(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int,
+                      scroll: Int = 0) -> [(text: String, width: Int)] {
+        let layout = layout(for: session, at: now, columns: columns, rows: rows)
+        var out = layout.top
+        let limit = layout.scroll.limit
+        let offset = min(max(0, scroll), limit)
+        for line in layout.body[offset..<min(layout.body.count, offset + layout.room)] {
+            out.append((line, DisplayWidth.of(line)))
+        }
+        if limit > 0 {
+            let arrows = offset == 0 ? "↓" : offset == limit ? "↑" : "↑↓"
+            let last = min(layout.body.count, offset + layout.room)
+            let long = "\(arrows) lines \(offset + 1)–\(last) of \(layout.body.count) · ↑/↓ PgUp/PgDn to scroll"
+            let hint = DisplayWidth.of(long) <= layout.width ? long : "\(arrows) \(offset + 1)–\(last)/\(layout.body.count)"
+            out.append((tint("2;36", hint), DisplayWidth.of(hint)))
+        }
+        return out + layout.bottom
     }
 
     /// A whole frame: clear, then each line centred as a block.
-    public func frame(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int) -> String {
-        compose(lines(for: session, at: now, columns: columns, rows: rows), columns: columns, rows: rows)
+    public func frame(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int, scroll: Int = 0) -> String {
+        compose(lines(for: session, at: now, columns: columns, rows: rows, scroll: scroll), columns: columns, rows: rows)
     }
 
     /// The short celebration after Exit: `step` of `steps`, ending on the message.
@@ -134,16 +178,5 @@ public struct GatewayScreen {
             frame += "\u{1B}[\(top + offset);1H" + pad + line.text
         }
         return frame
-    }
-
-    private func stripped(_ styled: String) -> String {
-        var plain = ""
-        var inEscape = false
-        for character in styled {
-            if character == "\u{1B}" { inEscape = true; continue }
-            if inEscape { if character == "m" { inEscape = false }; continue }
-            plain.append(character)
-        }
-        return plain
     }
 }

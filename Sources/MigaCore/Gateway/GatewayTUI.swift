@@ -10,6 +10,8 @@ public final class GatewayTUI {
     private let terminal: LinuxTerminal
     private let signals: SignalPipe
     private let clock: any MigaClock
+    /// The first line of the item's text on screen; back to 0 for each new item.
+    private var scrollOffset = 0
 
     public init(driver: GatewayDriver, screen: GatewayScreen, terminal: LinuxTerminal,
                 signals: SignalPipe, clock: any MigaClock) {
@@ -20,10 +22,13 @@ public final class GatewayTUI {
         self.clock = clock
     }
 
-    enum Key: Equatable { case choice(GatewayChoice), suspend, redraw }
+    enum Scroll: Equatable { case lineUp, lineDown, pageUp, pageDown, top, bottom }
 
-    /// Maps raw input bytes to keys. Escape sequences (arrows, function keys) are ignored;
-    /// a lone Esc is Exit. Ctrl-C arrives as a byte because ISIG is off.
+    enum Key: Equatable { case choice(GatewayChoice), scroll(Scroll), suspend, redraw }
+
+    /// Maps raw input bytes to keys. Arrows, PgUp/PgDn, Home/End (and j/k) scroll a long
+    /// article; other escape sequences are ignored; a lone Esc is Exit. Ctrl-C arrives as a
+    /// byte because ISIG is off.
     static func keys(from bytes: [UInt8]) -> [Key] {
         var keys: [Key] = []
         var index = 0
@@ -34,11 +39,20 @@ public final class GatewayTUI {
             case 0x1B:
                 if index < bytes.count, bytes[index] == UInt8(ascii: "[") || bytes[index] == UInt8(ascii: "O") {
                     index += 1
+                    let parameters = index
                     while index < bytes.count, !(0x40...0x7E).contains(bytes[index]) { index += 1 }
+                    if index < bytes.count,
+                       let scroll = scroll(final: bytes[index], parameters: Array(bytes[parameters..<index])) {
+                        keys.append(.scroll(scroll))
+                    }
                     index += 1
                 } else {
                     keys.append(.choice(.exit))
                 }
+            case UInt8(ascii: "j"):
+                keys.append(.scroll(.lineDown))
+            case UInt8(ascii: "k"):
+                keys.append(.scroll(.lineUp))
             case UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "q"), UInt8(ascii: "Q"), 0x03:
                 keys.append(.choice(.exit))
             case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: " "):
@@ -54,6 +68,19 @@ public final class GatewayTUI {
             }
         }
         return keys
+    }
+
+    /// CSI/SS3 sequences xterm, VTE, tmux and the Linux console send for the scrolling keys.
+    private static func scroll(final: UInt8, parameters: [UInt8]) -> Scroll? {
+        switch (final, String(decoding: parameters, as: UTF8.self)) {
+        case (UInt8(ascii: "A"), _): return .lineUp
+        case (UInt8(ascii: "B"), _): return .lineDown
+        case (UInt8(ascii: "H"), _), (UInt8(ascii: "~"), "1"), (UInt8(ascii: "~"), "7"): return .top
+        case (UInt8(ascii: "F"), _), (UInt8(ascii: "~"), "4"), (UInt8(ascii: "~"), "8"): return .bottom
+        case (UInt8(ascii: "~"), "5"): return .pageUp
+        case (UInt8(ascii: "~"), "6"): return .pageDown
+        default: return nil
+        }
     }
 
     /// Runs the gateway until a choice is made. On Exit, `celebration` (when given) supplies the
@@ -99,7 +126,11 @@ public final class GatewayTUI {
             if wakeup.hungUp, driver.outcome == nil { abandon(SIGHUP) }
             for key in Self.keys(from: wakeup.bytes) where driver.outcome == nil {
                 switch key {
-                case .choice(let choice): driver.choose(choice, at: at)
+                case .choice(let choice):
+                    let shown = driver.session.item.id
+                    driver.choose(choice, at: at)
+                    if driver.session.item.id != shown { scrollOffset = 0 }
+                case .scroll(let step): scroll(step, at: at)
                 case .suspend: if !suspend() { abandon(SIGHUP) }
                 case .redraw: break
                 }
@@ -125,7 +156,24 @@ public final class GatewayTUI {
     private func draw() {
         let size = terminal.size
         terminal.write(screen.frame(for: driver.session, at: clock.monotonicNanoseconds(),
-                                    columns: size.columns, rows: size.rows))
+                                    columns: size.columns, rows: size.rows, scroll: scrollOffset))
+    }
+
+    /// Moves through an article longer than the screen, within what the current size allows
+    /// (so after a resize the first key press lands somewhere sensible).
+    private func scroll(_ step: Scroll, at now: UInt64) {
+        let size = terminal.size
+        let range = screen.scroll(for: driver.session, at: now, columns: size.columns, rows: size.rows)
+        let target: Int
+        switch step {
+        case .lineUp: target = scrollOffset - 1
+        case .lineDown: target = scrollOffset + 1
+        case .pageUp: target = scrollOffset - range.page
+        case .pageDown: target = scrollOffset + range.page
+        case .top: target = 0
+        case .bottom: target = range.limit
+        }
+        scrollOffset = min(max(0, target), range.limit)
     }
 
     /// The short celebration after Exit (≤ 1.5 s), still on the alternate screen. A signal
