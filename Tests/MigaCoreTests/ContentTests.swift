@@ -4,7 +4,7 @@ import XCTest
 final class ContentTests: XCTestCase {
     func testBundledLibraryIsValidAndBroadEnough() throws {
         let library = try ContentLibrary.bundled()
-        XCTAssertGreaterThanOrEqual(library.items.count, 30)
+        XCTAssertGreaterThanOrEqual(library.items.count, 150)
         for kind in ContentKind.allCases {
             XCTAssertFalse(library.items(kinds: [kind]).isEmpty, "no \(kind) items")
         }
@@ -17,6 +17,42 @@ final class ContentTests: XCTestCase {
         XCTAssertEqual(library.item(id: "stoic-speck")?.text,
                        "You are a speck on a rock spinning through infinite space. Breathe.")
         XCTAssertEqual(library.item(id: "famous-learn-to-surf")?.author, "Jon Kabat-Zinn")
+    }
+
+    /// The sources are all there: Nuvin's three tones of quotes, its affirmations and
+    /// reframing, Grounded's 5-4-3-2-1 and box breathing, MIGA's own voice.
+    func testBundledLibraryCoversEverySource() throws {
+        let library = try ContentLibrary.bundled()
+        func count(_ kind: ContentKind, _ category: String) -> Int {
+            library.items.filter { $0.kind == kind && $0.category == category }.count
+        }
+        for tone in ["stoic", "calming", "motivational"] {
+            XCTAssertGreaterThanOrEqual(count(.quote, tone), 5, "Nuvin's \(tone) quotes")
+        }
+        XCTAssertGreaterThanOrEqual(library.items(kinds: [.affirmation]).count, 30)
+        XCTAssertGreaterThanOrEqual(library.items(kinds: [.article]).count, 40)
+        XCTAssertGreaterThanOrEqual(library.items.filter { $0.category == "reframe" }.count, 4)
+        for id in ["reset-54321-grounding", "reset-box-breathing", "affirm-false-alarm", "miga-why-a-pause"] {
+            XCTAssertNotNil(library.item(id: id), id)
+        }
+    }
+
+    /// Nothing is attributed to a real person unless the line was checked against its source.
+    /// A new author means checking the quote first, then adding the name here.
+    func testAttributionsAreOnlyToCheckedAuthorsAndTyposAreFixed() throws {
+        let checked: Set<String> = ["Jon Kabat-Zinn", "Seneca", "Epictetus", "Marcus Aurelius"]
+        let library = try ContentLibrary.bundled()
+        for item in library.items {
+            if let author = item.author {
+                XCTAssertTrue(checked.contains(author), "\(item.id): \(author) is not a checked attribution")
+                XCTAssertEqual(item.kind, .quote, "\(item.id): only quotes carry an author")
+            }
+            // Typos in the seed documents, which must not reach the screen.
+            for typo in ["Noe of", "I cand", "plant clam", "once choice", "Every though ", "presner", "Grive"] {
+                XCTAssertFalse(item.text.contains(typo), "\(item.id) keeps the source's typo \"\(typo)\"")
+            }
+        }
+        XCTAssertGreaterThanOrEqual(library.items.filter { $0.author != nil }.count, 8, "the checked quotes are attributed")
     }
 
     func testPackErrorsNameThePackLineAndProblem() {
