@@ -101,14 +101,14 @@ final class GatewayScreenTests: XCTestCase {
         }
         let all = (1...12).map { "Paragraph \($0) is calm." }
         XCTAssertEqual(seen, Set(all), "scrolling through shows every line of the text")
-        // 20 rows less 4 fixed above (header, title), 5 below (bar, cue, choices) and the hint
-        // leave 10 lines of the 23 (12 paragraphs, 11 gaps); a page keeps one line of overlap.
-        XCTAssertEqual(range, GatewayScreen.Scroll(limit: 13, page: 9))
+        // 20 rows less 4 fixed above (header, title), 5 below (bar, cue, choices) and the gap
+        // and hint leave 9 lines of the 23 (12 paragraphs, 11 gaps); a page keeps one line of overlap.
+        XCTAssertEqual(range, GatewayScreen.Scroll(limit: 14, page: 8))
 
         let first = plainLines(screen, session, rows: rows, scroll: 0)
-        XCTAssertTrue(first.contains("↓ lines 1–10 of 23 · ↑/↓ PgUp/PgDn to scroll"), first.joined(separator: "\n"))
+        XCTAssertTrue(first.contains("↓ lines 1–9 of 23 · ↑/↓ PgUp/PgDn to scroll"), first.joined(separator: "\n"))
         let last = plainLines(screen, session, rows: rows, scroll: range.limit)
-        XCTAssertTrue(last.contains("↑ lines 14–23 of 23 · ↑/↓ PgUp/PgDn to scroll"), last.joined(separator: "\n"))
+        XCTAssertTrue(last.contains("↑ lines 15–23 of 23 · ↑/↓ PgUp/PgDn to scroll"), last.joined(separator: "\n"))
         XCTAssertTrue(last.contains("Paragraph 12 is calm."))
         XCTAssertFalse(last.contains("Paragraph 1 is calm."))
         XCTAssertEqual(plainLines(screen, session, rows: rows, scroll: range.limit + 50), last,

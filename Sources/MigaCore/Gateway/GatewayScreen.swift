@@ -121,10 +121,11 @@ public struct GatewayScreen {
             add(&layout.bottom, "")
             for line in TextLayout.wrap(notice, width: width) { add(&layout.bottom, line, styled: tint("33", line)) }
         }
-        // Whatever the screen leaves after the fixed parts (and one line for the scroll
-        // hint), but always a few lines of text, even if that pushes the frame off a tiny screen.
+        // Whatever the screen leaves after the fixed parts (and two lines for a gap and the
+        // scroll hint), but always a few lines of text, even if that pushes the frame off a
+        // tiny screen.
         let fixed = layout.top.count + layout.bottom.count
-        layout.room = layout.body.count + fixed <= rows ? layout.body.count : max(3, rows - fixed - 1)
+        layout.room = layout.body.count + fixed <= rows ? layout.body.count : max(3, rows - fixed - 2)
         return layout
     }
 
@@ -149,6 +150,7 @@ public struct GatewayScreen {
             let last = min(layout.body.count, offset + layout.room)
             let long = "\(arrows) lines \(offset + 1)–\(last) of \(layout.body.count) · ↑/↓ PgUp/PgDn to scroll"
             let hint = DisplayWidth.of(long) <= layout.width ? long : "\(arrows) \(offset + 1)–\(last)/\(layout.body.count)"
+            out.append(("", 0))
             out.append((tint("2;36", hint), DisplayWidth.of(hint)))
         }
         return out + layout.bottom
