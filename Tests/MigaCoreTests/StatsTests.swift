@@ -143,6 +143,26 @@ final class StatsTests: XCTestCase {
         XCTAssertEqual(try store.importLines(exported, name: "export"), .init(imported: 0, alreadyPresent: 22))
     }
 
+    /// Two exports joined into one file (or one line pasted twice) count once, whether the
+    /// database is empty (the fast path) or not.
+    func testDuplicatesWithinOneFileAreSkipped() throws {
+        let line = { (ts: String, type: String) in
+            #"{"ts":"\#(ts)","type":"\#(type)","app":"discord","session":"a","content_id":null,"wait_ms":31000,"detail":null}"#
+        }
+        let file = [line("2026-11-21T09:30:00.000+01:00", "exit_selected"), line("2026-11-21T09:31:00.000+01:00", "open_selected"),
+                    line("2026-11-21T09:30:00.000+01:00", "exit_selected"), line("2026-11-21T09:30:00.000+01:00", "open_selected"),
+                    line("2026-11-21T09:30:00.000+01:00", "exit_selected")].joined(separator: "\n")
+        let empty = try store(nil)
+        XCTAssertEqual(try empty.importLines(Data(file.utf8), name: "f"), .init(imported: 3, alreadyPresent: 2))
+        XCTAssertEqual(try empty.eventCount(), 3)
+        XCTAssertEqual(try empty.queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM events WHERE type = 'exit_selected'") }, 1)
+
+        let nonEmpty = try EventStore(path: folder.path + "/other.sqlite3")
+        _ = try nonEmpty.importLines(Data(line("2026-11-20T09:30:00.000+01:00", "exit_selected").utf8), name: "first")
+        XCTAssertEqual(try nonEmpty.importLines(Data(file.utf8), name: "f"), .init(imported: 3, alreadyPresent: 2))
+        XCTAssertEqual(try nonEmpty.eventCount(), 4)
+    }
+
     func testABadLineImportsNothingAndNamesItsLine() throws {
         let store = try store(nil)
         let good = #"{"ts":"2026-11-21T09:30:00.000+01:00","type":"exit_selected","app":"discord","session":"a","content_id":null,"wait_ms":31000,"detail":null}"#

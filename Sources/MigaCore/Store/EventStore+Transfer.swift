@@ -62,6 +62,11 @@ extension EventStore {
                 """)
             // `+type`: with `type = ?` the planner asks, on every new binding, whether the partial
             // index for exits applies, and SQLite recompiles the statement each time (10x slower).
+            // The empty-database path cannot ask SQLite about duplicates within the file (no
+            // index yet), so it remembers a hash of each event's identity; only if two collide
+            // does it pay for one de-duplicating pass at the end.
+            var seen = Set<Int>()
+            var mayHaveDuplicates = false
             var number = 0
             var start = data.startIndex
             while start < data.endIndex {
@@ -80,6 +85,21 @@ extension EventStore {
                                                event.app, event.contentID, event.waitMilliseconds, event.detail,
                                                empty, event.timestamp, event.session, event.type.rawValue, event.app])
                 if db.changesCount > 0 { result.imported += 1 } else { result.alreadyPresent += 1 }
+                if empty, !mayHaveDuplicates {
+                    var hasher = Hasher()
+                    hasher.combine(event.timestamp)
+                    hasher.combine(event.session)
+                    hasher.combine(event.type.rawValue)
+                    hasher.combine(event.app)
+                    mayHaveDuplicates = !seen.insert(hasher.finalize()).inserted
+                }
+            }
+            if mayHaveDuplicates {
+                try db.execute(sql: """
+                    DELETE FROM events WHERE id NOT IN (SELECT min(id) FROM events GROUP BY ts, session, type, app)
+                    """)
+                result.imported -= db.changesCount
+                result.alreadyPresent += db.changesCount
             }
             for index in indexes { try db.execute(sql: index.sql) }
             return .commit
