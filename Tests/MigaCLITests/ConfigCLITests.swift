@@ -117,6 +117,38 @@ final class ConfigCLITests: XCTestCase {
         XCTAssertFalse(configText?.contains("grace") ?? true, "discarded, not saved")
     }
 
+    /// Ctrl-C clears the line, as in a shell, and never throws away unsaved changes; Ctrl-Z
+    /// suspends to the shell and `fg` brings the prompt back with the half-typed line.
+    func testCtrlCClearsTheLineAndCtrlZSuspendsWithoutLosingChanges() throws {
+        try home.writeConfig(text)
+        let terminal = try TmuxTerminal.interactiveBash(home: home, environment: environment())
+        try terminal.enter("\(shellQuote(home.binary)) config")
+        terminal.waitFor("Tab completes.")
+        try terminal.enter("timer 20")
+        terminal.waitFor("timer_seconds = 20")
+        try terminal.type("grace 7")
+        try terminal.press("C-c")
+        terminal.waitFor("> grace 7^C")
+        try terminal.enter("show")
+        var screen = terminal.waitFor("[apps.signal]")
+        XCTAssertFalse(screen.contains("grace_minutes = 7"), "the interrupted line did nothing:\n\(screen)")
+
+        try terminal.type("tim")
+        try terminal.press("C-z")
+        terminal.waitFor("Stopped")
+        try terminal.enter("fg")
+        try terminal.type("er 30")
+        try terminal.press("Enter")
+        terminal.waitFor("timer_seconds = 30")
+        try terminal.enter("save")
+        terminal.waitFor("Saved \(home.configFile).")
+        try terminal.enter("quit")
+        try terminal.enter("echo STATUS=$?")
+        screen = terminal.waitFor("STATUS=0")
+        XCTAssertEqual(configText, "# my settings\ntimer_seconds = 30  # short\n\n[apps.signal]\ncommand = \"signal\"\n")
+        XCTAssertEqual(terminal.display("#{alternate_on} #{cursor_flag}"), "0 1")
+    }
+
     func testABrokenFileIsOfferedToTheEditorNotOverwritten() throws {
         try home.writeConfig("timer_seconds = = 20\n")
         // The "editor" mends the file the way a person would.

@@ -8,6 +8,7 @@ import Foundation
 /// kept in the XDG state folder; `ConfigShell` does the work.
 public final class ConfigShellSession {
     let context: MigaContext
+    private var reader: LineReader!
     var historyFile: String { context.paths.stateDirectory + "/config_history" }
 
     public init(context: MigaContext) {
@@ -17,6 +18,12 @@ public final class ConfigShellSession {
     /// Runs until `quit` or Ctrl-D; returns the exit status.
     public func run() -> Int32 {
         let path = context.paths.configFile
+        do {
+            reader = try LineReader()
+        } catch {
+            say("miga: \(error)")
+            return 1
+        }
         var original = AtomicFile.read(path).map { String(decoding: $0, as: UTF8.self) }
         let resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "", skipping: [context.paths.shimDirectory])
         let installer = try? Installer(context: Self.quiet(context))
@@ -52,13 +59,19 @@ public final class ConfigShellSession {
         }
         say("miga config: \(path). Type help for the commands; Tab completes.")
         loop: while true {
-            guard let raw = readline(shell.prompt) else { // Ctrl-D
+            let line: String
+            switch reader.read(prompt: shell.prompt) {
+            case .line(let text):
+                line = text
+            case .endOfInput: // Ctrl-D
                 say("")
-                if !shell.dirty || confirm("Discard unsaved changes? [y/N] ", defaultYes: false) { break }
+                if !shell.dirty || confirm("Discard unsaved changes? [y/N] ", defaultYes: false) { break loop }
                 continue
+            case .interrupted: // Ctrl-C: a fresh line, as in a shell; changes stay
+                continue
+            case .hungUp:
+                break loop
             }
-            let line = String(cString: raw)
-            free(raw)
             if !line.trimmingCharacters(in: .whitespaces).isEmpty { add_history(line) }
             switch shell.execute(line) {
             case .say(let text):
@@ -107,17 +120,23 @@ public final class ConfigShellSession {
         if words == ["editor"], resolver.lookUp("editor") == nil { words = ["vi"] }
         do {
             let command = try resolver.resolve(words + [path])
-            _ = try LinuxSystem.runInTerminal(command, environment: context.environment)
+            _ = try reader.handOver { try LinuxSystem.runInTerminal(command, environment: context.environment) }
         } catch {
             say("miga: \(error)")
         }
     }
 
+    /// Ctrl-C or a lost terminal is never a yes.
     private func confirm(_ prompt: String, defaultYes: Bool) -> Bool {
-        guard let raw = readline(prompt) else { return defaultYes }
-        let answer = String(cString: raw).trimmingCharacters(in: .whitespaces).lowercased()
-        free(raw)
-        return answer.isEmpty ? defaultYes : (answer == "y" || answer == "yes")
+        switch reader.read(prompt: prompt) {
+        case .line(let text):
+            let answer = text.trimmingCharacters(in: .whitespaces).lowercased()
+            return answer.isEmpty ? defaultYes : (answer == "y" || answer == "yes")
+        case .endOfInput:
+            return defaultYes
+        case .interrupted, .hungUp:
+            return false
+        }
     }
 
     private func say(_ text: String) {

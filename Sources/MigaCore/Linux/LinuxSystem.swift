@@ -117,10 +117,19 @@ public enum LinuxSystem {
 
     /// Runs an interactive program (an editor) on this terminal and waits for it.
     public static func runInTerminal(_ command: ResolvedCommand, environment: [String: String]) throws -> Int32 {
+        // The caller may be ignoring Ctrl-C while the program has the terminal (as system(3)
+        // does); an ignored signal would stay ignored across exec, so the child gets defaults.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
         var pid = pid_t()
         let status = withCStrings(command.arguments) { argv in
             withCStrings(environmentStrings(environment)) { envp in
-                posix_spawn(&pid, command.executable, nil, nil, argv, envp)
+                posix_spawn(&pid, command.executable, nil, &attributes, argv, envp)
             }
         }
         guard status == 0 else { throw LaunchError.spawnFailed(command: command.arguments.first ?? command.executable, code: status) }

@@ -55,6 +55,30 @@ public final class SignalPipe {
         return signals
     }
 
+    /// Runs `body` while another program has the terminal (an editor), the way system(3)
+    /// does: Ctrl-C and Ctrl-\ are that program's alone, and Ctrl-Z stops miga with it so the
+    /// shell gets its prompt back. Afterwards the pipe takes over again, minus anything that
+    /// arrived meanwhile.
+    public func handOver<T>(_ body: () throws -> T) rethrows -> T {
+        var saved: [(Int32, sigaction)] = []
+        for (signal, disposition) in [(SIGINT, SIG_IGN), (SIGQUIT, SIG_IGN), (SIGTSTP, SIG_DFL), (SIGCONT, SIG_DFL)] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = disposition
+            sigemptyset(&action.sa_mask)
+            var old = sigaction()
+            sigaction(signal, &action, &old)
+            saved.append((signal, old))
+        }
+        defer {
+            for (signal, old) in saved {
+                var old = old
+                sigaction(signal, &old, nil)
+            }
+            _ = drain()
+        }
+        return try body()
+    }
+
     /// Back to default dispositions, e.g. before exec so the app starts clean.
     public static func restoreDefaults() {
         signalWriteFD = -1

@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CReadline
+
+// readline's callback interface hands each finished line to a C function pointer, which
+// cannot capture context; the line is parked here and picked up by `LineReader.read`.
+nonisolated(unsafe) private var finishedLine: String??
+
+/// What one prompt ended with.
+public enum LineInput: Equatable, Sendable {
+    case line(String)
+    /// Ctrl-D on an empty line.
+    case endOfInput
+    /// Ctrl-C: the line is thrown away, as in a shell.
+    case interrupted
+    /// The terminal went away (SIGHUP) or the process was told to stop (SIGTERM, SIGQUIT).
+    case hungUp
+}
+
+/// GNU readline with signals handled the way a shell handles them, for the interactive
+/// `miga config`. Blocking `readline()` lets Ctrl-C kill the process, and with it every
+/// unsaved change; here readline's callback interface runs under poll(2) beside a signal
+/// pipe, so Ctrl-C only clears the line, Ctrl-Z suspends and resumes with the line intact,
+/// and a resize re-wraps the prompt.
+public final class LineReader {
+    private let signals: SignalPipe
+    private let input: Int32 = STDIN_FILENO
+
+    public init() throws {
+        signals = try SignalPipe()
+        rl_catch_signals = 0 // the pipe does it, outside signal context
+        rl_catch_sigwinch = 0
+    }
+
+    public func read(prompt: String) -> LineInput {
+        finishedLine = nil
+        rl_callback_handler_install(prompt) { line in
+            finishedLine = .some(line.map { String(cString: $0) })
+            free(line)
+            // Removed at once, or readline draws the prompt again under the answer.
+            rl_callback_handler_remove()
+        }
+        var installed = true
+        defer { if installed { rl_callback_handler_remove() } }
+        while true {
+            var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0)]
+            guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return .hungUp }
+            if fds[1].revents & Int16(POLLIN) != 0 {
+                for signal in signals.drain() {
+                    switch signal {
+                    case SIGINT:
+                        // "^C" after the abandoned text; the newline only once readline is
+                        // done, since leaving bracketed-paste mode returns the cursor to column 0.
+                        write("^C")
+                        rl_callback_sigcleanup()
+                        rl_replace_line("", 0)
+                        rl_callback_handler_remove()
+                        installed = false
+                        write("\n")
+                        return .interrupted
+                    case SIGHUP, SIGTERM, SIGQUIT:
+                        return .hungUp
+                    case SIGTSTP:
+                        rl_deprep_terminal()
+                        SignalPipe.suspendSelf()
+                        rl_prep_terminal(1)
+                        rl_forced_update_display()
+                    case SIGCONT:
+                        // Stopped and continued by someone else: the shell may have reset the tty.
+                        rl_deprep_terminal()
+                        rl_prep_terminal(1)
+                        rl_forced_update_display()
+                    case SIGWINCH:
+                        rl_resize_terminal()
+                    default:
+                        break
+                    }
+                }
+            }
+            if fds[0].revents & Int16(POLLIN) != 0 {
+                rl_callback_read_char()
+                if let line = finishedLine {
+                    installed = false // the handler removed itself
+                    return line.map(LineInput.line) ?? .endOfInput
+                }
+            } else if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+                return .hungUp
+            }
+        }
+    }
+
+    /// Runs another program in the terminal (an editor): its Ctrl-C is its own, not the
+    /// next prompt's.
+    public func handOver<T>(_ body: () throws -> T) rethrows -> T {
+        try signals.handOver(body)
+    }
+
+    private func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        _ = Glibc.write(STDOUT_FILENO, &bytes, bytes.count)
+    }
+}
