@@ -117,6 +117,35 @@ final class InterceptionTests: XCTestCase {
         XCTAssertEqual(try miga("config", "apps", "remove", "chat").status, 1, "removing twice is an error")
     }
 
+    /// A Flatpak app has no command on PATH; its exported entry runs `flatpak run … APPID`.
+    /// Gating it by its name shadows that entry, and the gate runs the same wrapper.
+    func testAFlatpakAppIsGatedByItsName() throws {
+        let exports = home.root + "/flatpak/exports/share"
+        let exec = "/usr/bin/flatpak run --branch=stable --arch=x86_64 --command=discord --file-forwarding com.discordapp.Discord @@u %U @@"
+        try home.writeFile("flatpak/exports/share/applications/com.discordapp.Discord.desktop", """
+            [Desktop Entry]
+            Name=Discord
+            StartupWMClass=discord
+            GenericName=Internet Messenger
+            Exec=\(exec)
+            Icon=com.discordapp.Discord
+            Type=Application
+            Categories=Network;InstantMessaging;
+            X-Flatpak-Tags=proprietary;
+            X-Flatpak=com.discordapp.Discord
+
+            """)
+        let added = try miga("config", "apps", "add", "discord", environment: ["XDG_DATA_DIRS": system + ":" + exports])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let path = applications + "/com.discordapp.Discord.desktop"
+        XCTAssertTrue(added.stdout.contains("created desktop shim ~/.local/share/applications/com.discordapp.Discord.desktop"), added.stdout)
+        let shim = try XCTUnwrap(read(path))
+        XCTAssertTrue(shim.contains("Exec=\(home.binary) gate --app discord --detach -- \(exec)\n"), shim)
+        XCTAssertTrue(shim.contains("X-Flatpak=com.discordapp.Discord\n"), "the rest is kept")
+        let validation = try home.run("/usr/bin/desktop-file-validate", [path])
+        XCTAssertEqual(validation.status, 0, validation.stdout + validation.stderr)
+    }
+
     func testInstallReadsTheEntriesOnceHoweverManyAppsAreGated() throws {
         try home.writeFile("bin/other", mode: 0o755, "#!/bin/sh\n")
         XCTAssertEqual(try miga("config", "apps", "add", "chat").status, 0)

@@ -87,6 +87,30 @@ final class DesktopEntryTests: XCTestCase {
         XCTAssertFalse(DesktopShim.runs("thunder", entry: thunderbird))
         XCTAssertFalse(DesktopShim.runs("/opt/thunderbird", entry: thunderbird))
     }
+
+    /// Packaged apps start through a wrapper, in the forms Flatpak's exporter and snapd write.
+    func testFlatpakAndSnapEntriesAreFoundByTheAppsName() throws {
+        func entry(_ exec: String) throws -> DesktopEntry {
+            try DesktopEntry(text: "[Desktop Entry]\nType=Application\nName=App\nExec=\(exec)\n", name: "app.desktop")
+        }
+        let discord = try entry("/usr/bin/flatpak run --branch=stable --arch=x86_64 --command=discord com.discordapp.Discord")
+        XCTAssertTrue(DesktopShim.runs("discord", entry: discord))
+        XCTAssertTrue(DesktopShim.runs("com.discordapp.Discord", entry: discord))
+        XCTAssertFalse(DesktopShim.runs("slack", entry: discord))
+        let signal = try entry("/usr/bin/flatpak run --branch=stable --arch=x86_64 --command=signal-desktop --file-forwarding org.signal.Signal @@u %U @@")
+        XCTAssertTrue(DesktopShim.runs("signal-desktop", entry: signal))
+        XCTAssertTrue(DesktopShim.runs("signal", entry: signal), "the app ID's last part, whatever its case")
+        let slack = try entry("flatpak run --arch x86_64 --branch stable com.slack.Slack")
+        XCTAssertTrue(DesktopShim.runs("slack", entry: slack))
+        XCTAssertFalse(DesktopShim.runs("x86_64", entry: slack), "an option's value is not the app")
+        XCTAssertFalse(DesktopShim.runs("stable", entry: slack))
+        let snap = try entry("env BAMF_DESKTOP_FILE_HINT=/var/lib/snapd/desktop/applications/discord_discord.desktop /snap/bin/discord %U")
+        XCTAssertTrue(DesktopShim.runs("discord", entry: snap))
+        XCTAssertTrue(DesktopShim.runs("/snap/bin/discord", entry: snap))
+        XCTAssertFalse(DesktopShim.runs("env", entry: snap))
+        XCTAssertTrue(DesktopShim.runs("hexchat", entry: try entry("env -u GTK_THEME LANG=C hexchat --existing %U")))
+        XCTAssertFalse(DesktopShim.runs("discord", entry: try entry("flatpak update")), "not a flatpak run")
+    }
 }
 
 final class DesktopShimTests: XCTestCase {

@@ -48,13 +48,25 @@ public enum DesktopShim {
         return output.joined(separator: "\n")
     }
 
-    /// Whether this entry's main Exec runs `command` (by name, or the same path).
+    /// Whether this entry's main Exec runs `command` (by name, or the same path). Looks through
+    /// the wrappers packaged apps are launched with, so `discord` also finds a Flatpak's
+    /// `flatpak run … com.discordapp.Discord` and a Snap's `env BAMF_…=… /snap/bin/discord`.
     public static func runs(_ command: String, entry: DesktopEntry) -> Bool {
-        guard let raw = entry.rawValue("Exec"), let program = (try? ExecLine(rawValue: raw))?.program else {
-            return false
-        }
+        guard let raw = entry.rawValue("Exec"), let exec = try? ExecLine(rawValue: raw) else { return false }
+        let launched = LaunchedProgram(exec)
+        guard let program = launched.program else { return false }
         if command.contains("/") { return program == command }
-        return program == command || program.split(separator: "/").last.map(String.init) == command
+        if program == command || basename(program) == command { return true }
+        if let flatpak = launched.flatpak {
+            if let inner = flatpak.command, inner == command || basename(inner) == command { return true }
+            // An app ID's last part is the app's name: com.discordapp.Discord is discord.
+            return flatpak.appID == command || flatpak.appID.split(separator: ".").last?.lowercased() == command.lowercased()
+        }
+        return false
+    }
+
+    private static func basename(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
     }
 
     /// An Exec argument, quoted when it holds a reserved character, then string-escaped.
