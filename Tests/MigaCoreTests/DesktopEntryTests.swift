@@ -110,6 +110,8 @@ final class DesktopEntryTests: XCTestCase {
         XCTAssertFalse(DesktopShim.runs("env", entry: snap))
         XCTAssertTrue(DesktopShim.runs("hexchat", entry: try entry("env -u GTK_THEME LANG=C hexchat --existing %U")))
         XCTAssertFalse(DesktopShim.runs("discord", entry: try entry("flatpak update")), "not a flatpak run")
+        XCTAssertEqual(LaunchedProgram(try ExecLine(rawValue: "/usr/bin/flatpak run --command=signal-desktop org.signal.Signal")).names,
+                       ["flatpak", "signal-desktop", "signal"], "what completion offers")
     }
 }
 

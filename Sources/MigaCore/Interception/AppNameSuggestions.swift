@@ -19,8 +19,8 @@ public struct AppNameSuggestions {
         }
         for found in entries {
             names.insert(String(found.id.dropLast(".desktop".count)))
-            if let exec = found.entry.rawValue("Exec"), let program = (try? ExecLine(rawValue: exec))?.program {
-                names.insert(String(program.split(separator: "/").last ?? ""))
+            if let exec = found.entry.rawValue("Exec"), let line = try? ExecLine(rawValue: exec) {
+                names.formUnion(LaunchedProgram(line).names)
             }
         }
         self.init(candidates: names)

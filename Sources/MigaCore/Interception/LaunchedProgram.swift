@@ -42,6 +42,17 @@ struct LaunchedProgram {
         }
     }
 
+    /// The short names that gate this program (for completion and suggestions).
+    var names: Set<String> {
+        var names = Set<String>()
+        if let program { names.insert(Self.name(program)) }
+        if let flatpak {
+            if let command = flatpak.command { names.insert(Self.name(command)) }
+            if let last = flatpak.appID.split(separator: ".").last { names.insert(last.lowercased()) }
+        }
+        return names
+    }
+
     /// `flatpak run` options that may take their value as the next word.
     private static let flatpakOptionsWithValue: Set<String> = [
         "--arch", "--branch", "--command", "--cwd", "--runtime", "--runtime-version", "--commit", "--runtime-commit",
