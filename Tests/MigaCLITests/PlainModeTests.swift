@@ -67,6 +67,22 @@ final class PlainModeTests: XCTestCase {
         XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .exitSelected])
     }
 
+    /// At the readline prompt: Ctrl-Z suspends and `fg` brings the prompt back; Ctrl-C is Exit.
+    func testCtrlZAndCtrlCAtThePrompt() throws {
+        let terminal = try TmuxTerminal.interactiveBash(home: home, environment: ["TERM": "dumb"])
+        try terminal.enter("\(shellQuote(home.binary)) gate --app chat -- \(shellQuote(home.recorder)) x")
+        terminal.waitFor("Choose: e = Exit, n = Read Next, o = Open >", timeout: 25)
+        try terminal.type("o")
+        try terminal.press("C-z")
+        terminal.waitFor("Stopped")
+        try terminal.enter("fg")
+        eventually { terminal.screen().components(separatedBy: "Choose: e = Exit, n = Read Next, o = Open > o").count == 3 }
+        try terminal.press("C-c")
+        terminal.waitFor("exit in the last 7 days")
+        XCTAssertNil(home.recordedArguments(), "the half-typed o was not an Open")
+        XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .gatewayCompleted, .exitSelected])
+    }
+
     func testEndOfInputIsExit() throws {
         let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) gate --plain --app chat -- \(shellQuote(home.recorder))",
                                         environment: home.environment())

@@ -19,7 +19,7 @@ public final class ConfigShellSession {
     public func run() -> Int32 {
         let path = context.paths.configFile
         do {
-            reader = try LineReader()
+            reader = LineReader(signals: try SignalPipe())
         } catch {
             say("miga: \(error)")
             return 1

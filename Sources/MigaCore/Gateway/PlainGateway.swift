@@ -1,12 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CReadline
-
-// readline's callback interface hands each finished line to a C function pointer, which
-// cannot capture context; the line is parked here and picked up by the loop.
-nonisolated(unsafe) private var pendingLine: String??
-
 /// Plain mode, for `TERM=dumb`, `--plain` and screen readers: no cursor movement, no redraws.
 /// The item once, a few countdown lines, then a readline prompt for the choice.
 public final class PlainGateway {
@@ -15,7 +9,6 @@ public final class PlainGateway {
     private let signals: SignalPipe
     private let input: Int32 = STDIN_FILENO
     private let write: (String) -> Void
-    private var promptShown = false
 
     public init(driver: GatewayDriver, clock: any MigaClock, signals: SignalPipe, write: @escaping (String) -> Void) {
         self.driver = driver
@@ -32,25 +25,38 @@ public final class PlainGateway {
         show(driver.session.item, heading: "miga · \(driver.session.app)")
         write("Open unlocks in \(driver.session.timerSeconds) s. Type e and Enter to exit now, n for another.\n")
         var announced = driver.session.timerSeconds
-        var prompting = false
-        defer { removePrompt() }
+        var prompt: LineReader?
 
         while driver.outcome == nil {
             let now = clock.monotonicNanoseconds()
             let left = driver.session.secondsLeft(at: now)
             driver.tick(at: now)
-            if left == 0, !prompting {
+            if left == 0, prompt == nil {
                 write("Ready.\n")
-                installPrompt()
-                prompting = true
+                prompt = LineReader(signals: signals)
             } else if left > 0, left < announced, left % 10 == 0 || left == 5 {
                 announced = left
                 write("\(left) s…\n")
             }
+            if let prompt {
+                let reply = prompt.read(prompt: Self.prompt)
+                let at = clock.monotonicNanoseconds()
+                switch reply {
+                case .line(let answer):
+                    handle(answer.trimmingCharacters(in: .whitespaces).lowercased(), at: at)
+                case .endOfInput, .interrupted: // Ctrl-D, Ctrl-C: leaving without opening is an Exit
+                    driver.choose(.exit, at: at)
+                case .hungUp(let signal):
+                    abandonSignal = abandonSignal ?? signal ?? SIGHUP
+                    driver.abandon(at: at)
+                }
+                continue
+            }
+            // The countdown: typed lines in canonical mode, and a wake-up every second.
             var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0)]
             let intoSecond = driver.session.elapsedMilliseconds(at: now) % 1000
-            _ = poll(&fds, 2, prompting ? -1 : Int32(max(10, 1000 - intoSecond)))
+            _ = poll(&fds, 2, Int32(max(10, 1000 - intoSecond)))
             let at = clock.monotonicNanoseconds()
             if fds[1].revents & Int16(POLLIN) != 0 {
                 for signal in signals.drain() {
@@ -59,13 +65,7 @@ public final class PlainGateway {
                     case SIGHUP, SIGTERM, SIGQUIT:
                         abandonSignal = abandonSignal ?? signal
                         driver.abandon(at: at)
-                    case SIGTSTP:
-                        // Ctrl-Z: give readline's terminal settings back, stop, and on `fg`
-                        // show the prompt again.
-                        let wasShown = promptShown
-                        removePrompt()
-                        SignalPipe.suspendSelf()
-                        if wasShown { installPrompt() }
+                    case SIGTSTP: SignalPipe.suspendSelf()
                     default: break
                     }
                 }
@@ -76,43 +76,14 @@ public final class PlainGateway {
                 driver.abandon(at: at)
             }
             guard driver.outcome == nil, fds[0].revents & Int16(POLLIN) != 0 else { continue }
-            let line: String?
-            if prompting {
-                pendingLine = nil
-                rl_callback_read_char()
-                guard let finished = pendingLine else { continue }
-                promptShown = false // the handler removed itself
-                line = finished
-            } else {
-                line = readTypedLine()
-            }
-            guard let answer = line else {
+            guard let answer = readTypedLine() else {
                 // End of input (Ctrl-D): leaving without opening is an Exit.
                 driver.choose(.exit, at: at)
                 break
             }
             handle(answer.trimmingCharacters(in: .whitespaces).lowercased(), at: at)
-            if prompting, driver.outcome == nil { installPrompt() }
         }
         return GatewayEnding(outcome: driver.outcome ?? .abandoned, signal: abandonSignal)
-    }
-
-    private func installPrompt() {
-        rl_catch_signals = 0 // miga's own handlers deal with signals
-        rl_catch_sigwinch = 0
-        rl_callback_handler_install(Self.prompt) { line in
-            pendingLine = .some(line.map { String(cString: $0) })
-            free(line)
-            // Removing the handler here stops readline from drawing the prompt again under
-            // the answer; the loop installs it anew when another answer is needed.
-            rl_callback_handler_remove()
-        }
-        promptShown = true
-    }
-
-    private func removePrompt() {
-        if promptShown { rl_callback_handler_remove() }
-        promptShown = false
     }
 
     /// In canonical mode one read(2) returns one typed line; read directly rather than through

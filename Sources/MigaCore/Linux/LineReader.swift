@@ -14,21 +14,22 @@ public enum LineInput: Equatable, Sendable {
     case endOfInput
     /// Ctrl-C: the line is thrown away, as in a shell.
     case interrupted
-    /// The terminal went away (SIGHUP) or the process was told to stop (SIGTERM, SIGQUIT).
-    case hungUp
+    /// The terminal went away (SIGHUP, or nil when input just ended in a hang-up) or the
+    /// process was told to stop (SIGTERM, SIGQUIT).
+    case hungUp(signal: Int32?)
 }
 
 /// GNU readline with signals handled the way a shell handles them, for the interactive
-/// `miga config`. Blocking `readline()` lets Ctrl-C kill the process, and with it every
-/// unsaved change; here readline's callback interface runs under poll(2) beside a signal
-/// pipe, so Ctrl-C only clears the line, Ctrl-Z suspends and resumes with the line intact,
-/// and a resize re-wraps the prompt.
+/// `miga config` and plain mode's prompt. Blocking `readline()` lets Ctrl-C kill the process,
+/// and with it every unsaved change; here readline's callback interface runs under poll(2)
+/// beside the signal pipe, so Ctrl-C ends only the line, Ctrl-Z suspends and resumes with the
+/// line intact, and a resize re-wraps the prompt.
 public final class LineReader {
     private let signals: SignalPipe
     private let input: Int32 = STDIN_FILENO
 
-    public init() throws {
-        signals = try SignalPipe()
+    public init(signals: SignalPipe) {
+        self.signals = signals
         rl_catch_signals = 0 // the pipe does it, outside signal context
         rl_catch_sigwinch = 0
     }
@@ -46,7 +47,7 @@ public final class LineReader {
         while true {
             var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0)]
-            guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return .hungUp }
+            guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return .hungUp(signal: nil) }
             if fds[1].revents & Int16(POLLIN) != 0 {
                 for signal in signals.drain() {
                     switch signal {
@@ -61,14 +62,13 @@ public final class LineReader {
                         write("\n")
                         return .interrupted
                     case SIGHUP, SIGTERM, SIGQUIT:
-                        return .hungUp
+                        return .hungUp(signal: signal)
                     case SIGTSTP:
                         rl_deprep_terminal()
                         SignalPipe.suspendSelf()
-                        rl_prep_terminal(1)
-                        rl_forced_update_display()
                     case SIGCONT:
-                        // Stopped and continued by someone else: the shell may have reset the tty.
+                        // After Ctrl-Z, or a stop by someone else (when the shell may have reset
+                        // the tty): take the terminal back and draw the prompt and line once.
                         rl_deprep_terminal()
                         rl_prep_terminal(1)
                         rl_forced_update_display()
@@ -86,7 +86,7 @@ public final class LineReader {
                     return line.map(LineInput.line) ?? .endOfInput
                 }
             } else if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
-                return .hungUp
+                return .hungUp(signal: nil)
             }
         }
     }
