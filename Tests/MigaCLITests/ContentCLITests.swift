@@ -94,12 +94,7 @@ final class ContentCLITests: XCTestCase {
 
         try terminal.press("Down")
         screen = terminal.waitFor("↑↓ lines 2–")
-        try terminal.press("NPage")
-        try terminal.press("NPage")
-        try terminal.press("NPage")
-        try terminal.press("NPage")
-        try terminal.press("NPage")
-        try terminal.press("NPage")
+        for _ in 1...6 { try terminal.press("NPage") }
         screen = terminal.waitFor("Step 30: breathe out")
         XCTAssertTrue(screen.contains("↑ lines"), screen)
         XCTAssertFalse(screen.contains("Step 1: breathe out"), screen)

@@ -53,20 +53,7 @@ public enum DesktopShim {
     /// `flatpak run … com.discordapp.Discord` and a Snap's `env BAMF_…=… /snap/bin/discord`.
     public static func runs(_ command: String, entry: DesktopEntry) -> Bool {
         guard let raw = entry.rawValue("Exec"), let exec = try? ExecLine(rawValue: raw) else { return false }
-        let launched = LaunchedProgram(exec)
-        guard let program = launched.program else { return false }
-        if command.contains("/") { return program == command }
-        if program == command || basename(program) == command { return true }
-        if let flatpak = launched.flatpak {
-            if let inner = flatpak.command, inner == command || basename(inner) == command { return true }
-            // An app ID's last part is the app's name: com.discordapp.Discord is discord.
-            return flatpak.appID == command || flatpak.appID.split(separator: ".").last?.lowercased() == command.lowercased()
-        }
-        return false
-    }
-
-    private static func basename(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
+        return LaunchedProgram(exec).isRun(by: command)
     }
 
     /// An Exec argument, quoted when it holds a reserved character, then string-escaped.

@@ -4,6 +4,9 @@ struct LaunchedProgram {
     struct Flatpak: Equatable {
         var appID: String
         var command: String?
+
+        /// An app ID's last part is the app's name: com.discordapp.Discord is discord.
+        var appName: String? { appID.split(separator: ".").last?.lowercased() }
     }
 
     /// The program after any `env` prefix, as written.
@@ -48,9 +51,17 @@ struct LaunchedProgram {
         if let program { names.insert(Self.name(program)) }
         if let flatpak {
             if let command = flatpak.command { names.insert(Self.name(command)) }
-            if let last = flatpak.appID.split(separator: ".").last { names.insert(last.lowercased()) }
+            if let appName = flatpak.appName { names.insert(appName) }
         }
         return names
+    }
+
+    /// Whether `command` (a path, or a name as `miga config apps add` takes it) starts this.
+    func isRun(by command: String) -> Bool {
+        guard let program else { return false }
+        if command.contains("/") { return program == command }
+        if names.contains(command) { return true }
+        return flatpak.map { $0.appID == command || $0.appName == command.lowercased() } ?? false
     }
 
     /// `flatpak run` options that may take their value as the next word.
