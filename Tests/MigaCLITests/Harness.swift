@@ -46,12 +46,14 @@ final class MigaHome {
         try writeFile("bin/recorder", mode: 0o755, """
             #!/bin/sh
             # Records argv NUL-separated, plus what the app inherited, then optionally lingers.
+            # Each file appears whole (temp + rename): tests poll for them while this runs.
             out="$(dirname "$0")/../recorded"
             : > "$out.argv.tmp"
             for a in "$@"; do printf '%s\\0' "$a" >> "$out.argv.tmp"; done
             mv "$out.argv.tmp" "$out.argv"
             sid=$(cut -d' ' -f6 /proc/$$/stat)
-            echo "gated=$MIGA_GATED pid=$$ sid=$sid stdin=$(readlink /proc/$$/fd/0) stdout=$(readlink /proc/$$/fd/1)" > "$out.info"
+            echo "gated=$MIGA_GATED pid=$$ sid=$sid stdin=$(readlink /proc/$$/fd/0) stdout=$(readlink /proc/$$/fd/1)" > "$out.info.tmp"
+            mv "$out.info.tmp" "$out.info"
             [ -n "$RECORDER_SLEEP" ] && sleep "$RECORDER_SLEEP"
             exit 0
             """)
