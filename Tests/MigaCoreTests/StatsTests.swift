@@ -177,7 +177,8 @@ final class StatsTests: XCTestCase {
             ("{\"ts\":", "not a JSON object"),
         ]
         for (bad, problem) in cases {
-            let data = Data((good + "\n\n" + good.replacingOccurrences(of: "\"a\"", with: "\"b\"") + "\n" + bad + "\n").utf8)
+            // CRLF endings and a blank line of spaces still count as lines.
+            let data = Data((good + "\r\n \t\r\n" + good.replacingOccurrences(of: "\"a\"", with: "\"b\"") + "\n" + bad + "\n").utf8)
             XCTAssertThrowsError(try store.importLines(data, name: "f.jsonl"), bad) { error in
                 let message = "\(error)"
                 XCTAssertTrue(message.hasPrefix("f.jsonl:4: ") && message.contains(problem), message)
@@ -206,7 +207,8 @@ final class StatsTests: XCTestCase {
             XCTAssertEqual(EventTimestamp.parse(text)?.offsetMinutes, offset, text)
         }
         XCTAssertEqual(EventTimestamp.parse("2026-11-20T22:30:00Z")?.unixMilliseconds, instant)
-        for bad in ["2026-11-20 22:30:00Z", "2026-11-20T25:30:00Z", "2026-11-20T22:30:00+15:00", "2026-11-20T22:30:00.1Z", "x"] {
+        for bad in ["2026-11-20 22:30:00Z", "2026-11-20T25:30:00Z", "2026-11-20T22:30:00+15:00", "2026-11-20T22:30:00.1Z", "x",
+                    "2026-02-30T10:00:00Z", "2026-13-01T10:00:00Z", "2026/11/20T22:30:00Z", "+026-11-20T22:30:00Z", "2026-11-2xT22:30:00Z"] {
             XCTAssertNil(EventTimestamp.parse(bad), bad)
         }
     }

@@ -67,14 +67,7 @@ extension EventStore {
             // does it pay for one de-duplicating pass at the end.
             var seen = Set<Int>()
             var mayHaveDuplicates = false
-            var number = 0
-            var start = data.startIndex
-            while start < data.endIndex {
-                let end = data[start...].firstIndex(of: 0x0A) ?? data.endIndex
-                let line = data[start..<end]
-                start = end + 1
-                number += 1
-                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            try Self.forEachLine(of: data) { number, line in
                 let event: Event
                 do {
                     event = try EventLine.parse(line)
@@ -105,6 +98,26 @@ extension EventStore {
             return .commit
         }
         return result
+    }
+
+    /// Calls `body` with each line that is not blank and its 1-based number. The bytes are
+    /// searched with memchr: walking a `Data` byte by byte took 3 s of a million-line import.
+    /// `line` borrows `data`'s storage and is valid only during the call.
+    static func forEachLine(of data: Data, _ body: (_ number: Int, _ line: Data) throws -> Void) throws {
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            guard let base = bytes.baseAddress else { return }
+            var start = 0
+            var number = 0
+            while start < bytes.count {
+                let end = memchr(base + start, 0x0A, bytes.count - start).map { UnsafeRawPointer($0) - base } ?? bytes.count
+                let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+                start = end + 1
+                number += 1
+                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+                try body(number, Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: line.baseAddress!), count: line.count,
+                                      deallocator: .none))
+            }
+        }
     }
 
     /// Erases every event and the rotation state, then rewrites the file so nothing deleted
