@@ -149,6 +149,27 @@ final class ConfigCLITests: XCTestCase {
         XCTAssertEqual(terminal.display("#{alternate_on} #{cursor_flag}"), "0 1")
     }
 
+    /// Told to stop (SIGTERM), the editor leaves the file as it was, says what it discarded and
+    /// reports the signal in its status, as a shell does for a process a signal ended.
+    func testSIGTERMLeavesTheFileAndEndsWithTheSignalsStatus() throws {
+        try home.writeConfig(text)
+        let terminal = try TmuxTerminal.interactiveBash(home: home, environment: environment())
+        try terminal.enter("\(shellQuote(home.binary)) config")
+        terminal.waitFor("Tab completes.")
+        try terminal.enter("timer 20")
+        terminal.waitFor("timer_seconds = 20")
+        let shell = terminal.display("#{pane_pid}")
+        let editor = try XCTUnwrap(Int32(try home.run("/usr/bin/pgrep", ["-P", shell, "-x", "miga"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)), "the editor runs under the pane's shell")
+        kill(editor, SIGTERM)
+        terminal.waitFor("stopped by signal 15; unsaved changes were discarded")
+        try terminal.enter("echo STATUS=$?")
+        terminal.waitFor("STATUS=143")
+        try terminal.enter("echo \"ST\"\"TY: $(stty -a | tr '\\n' ' ')\"") // the typed line must not match
+        terminal.assertTerminalRestored()
+        XCTAssertEqual(configText, text, "nothing half-written")
+    }
+
     func testABrokenFileIsOfferedToTheEditorNotOverwritten() throws {
         try home.writeConfig("timer_seconds = = 20\n")
         // The "editor" mends the file the way a person would.

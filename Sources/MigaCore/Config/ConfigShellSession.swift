@@ -15,7 +15,8 @@ public final class ConfigShellSession {
         self.context = context
     }
 
-    /// Runs until `quit` or Ctrl-D; returns the exit status.
+    /// Runs until `quit` or Ctrl-D; returns the exit status: 0, or 128 + the signal that ended
+    /// it (SIGTERM, SIGHUP), as a shell reports a process a signal killed.
     public func run() -> Int32 {
         let path = context.paths.configFile
         do {
@@ -58,6 +59,7 @@ public final class ConfigShellSession {
             CompletionState.shell = nil
         }
         say("miga config: \(path). Type help for the commands; Tab completes.")
+        var status: Int32 = 0
         loop: while true {
             let line: String
             switch reader.read(prompt: shell.prompt) {
@@ -69,7 +71,11 @@ public final class ConfigShellSession {
                 continue
             case .interrupted: // Ctrl-C: a fresh line, as in a shell; changes stay
                 continue
-            case .hungUp:
+            case .hungUp(let signal):
+                status = 128 + (signal ?? SIGHUP)
+                if shell.dirty {
+                    FileHandle.standardError.write(Data("miga config: stopped by signal \(signal ?? SIGHUP); unsaved changes were discarded\n".utf8))
+                }
                 break loop
             }
             if !line.trimmingCharacters(in: .whitespaces).isEmpty { add_history(line) }
@@ -89,7 +95,7 @@ public final class ConfigShellSession {
                 if confirm("Discard unsaved changes? [y/N] ", defaultYes: false) { break loop }
             }
         }
-        return 0
+        return status
     }
 
     private func save(_ shell: ConfigShell, original: String?) throws {
