@@ -406,6 +406,36 @@ final class InterceptionTests: XCTestCase {
 
     // MARK: - doctor
 
+    /// GNOME reads `~/.config/gnome-mimeapps.list` before `mimeapps.list`: a browser named there
+    /// gets every link, whatever miga wrote. That file is the person's: named, never edited.
+    func testADesktopSpecificListThatOutranksMigaIsNamedByInstallAndDoctor() throws {
+        let gnomeList = home.home + "/.config/gnome-mimeapps.list"
+        let mine = "[Default Applications]\nx-scheme-handler/https=web.desktop\n"
+        try home.writeFile("home/.config/gnome-mimeapps.list", mine)
+        let gnome = ["XDG_CURRENT_DESKTOP": "ubuntu:GNOME", "PATH": "\(shims):\(home.root)/bin:/usr/bin:/bin", "TERMINAL": "/bin/true"]
+        let problem = "~/.config/gnome-mimeapps.list makes web.desktop the default for web links and is read before ~/.config/mimeapps.list"
+        let fix = "delete the x-scheme-handler/http and x-scheme-handler/https lines in ~/.config/gnome-mimeapps.list"
+
+        let install = try miga("install", environment: gnome)
+        XCTAssertEqual(install.status, 0, install.stderr)
+        XCTAssertTrue(install.stderr.contains("miga: \(problem), so listed sites open without a pause; \(fix)"), install.stderr)
+        let doctor = try miga("doctor", environment: gnome)
+        XCTAssertEqual(doctor.status, 1, doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains(problem) && doctor.stdout.contains("fix: \(fix)"), doctor.stdout)
+        XCTAssertEqual(read(gnomeList), mine, "the person's file is not edited")
+
+        // KDE does not read GNOME's list.
+        let kde = try miga("doctor", environment: gnome.merging(["XDG_CURRENT_DESKTOP": "KDE"]) { $1 })
+        XCTAssertEqual(kde.status, 0, kde.stdout)
+        XCTAssertTrue(kde.stdout.contains("miga routes web links"), kde.stdout)
+
+        // Following the fix mends it.
+        try "[Default Applications]\n".write(toFile: gnomeList, atomically: true, encoding: .utf8)
+        let mended = try miga("doctor", environment: gnome)
+        XCTAssertEqual(mended.status, 0, mended.stdout)
+        XCTAssertEqual(try miga("install", environment: gnome).stderr, "")
+    }
+
     func testDoctorNoticesStaleShimsAndABrowserTakingLinksBackAndInstallMendsBoth() throws {
         XCTAssertEqual(try miga("config", "apps", "add", "chat").status, 0)
         XCTAssertEqual(try miga("install").status, 0)

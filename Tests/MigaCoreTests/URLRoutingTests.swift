@@ -55,6 +55,30 @@ final class URLRoutingTests: XCTestCase {
         XCTAssertEqual(browsers.current(), "vendor-other.desktop")
     }
 
+    /// Only a list the desktop reads before miga's own can outrank it, and only for that desktop.
+    func testOnlyAnEarlierDesktopSpecificListOutranksMigasDefault() throws {
+        let (folder, context, _, _) = try makeHome()
+        let layout = InstallLayout(environment: context.environment, paths: context.paths)
+        _ = try folder.write(URLHandler.text(migaPath: "/opt/miga/bin/miga"), to: "home/.local/share/applications/" + URLHandler.desktopID)
+        let gnome = DefaultBrowser(layout: layout, currentDesktop: "ubuntu:GNOME")
+        XCTAssertNil(gnome.outranking(), "miga's line wins")
+
+        let gnomeList = try folder.write("[Default Applications]\nx-scheme-handler/http=missing.desktop;vendor-other.desktop\n",
+                                         to: "home/.config/gnome-mimeapps.list")
+        XCTAssertEqual(gnome.outranking()?.id, "vendor-other.desktop", "the first installed entry, for http too")
+        XCTAssertEqual(gnome.outranking()?.file, gnomeList)
+        XCTAssertNil(DefaultBrowser(layout: layout, currentDesktop: "KDE").outranking(), "KDE reads no GNOME list")
+        try "[Default Applications]\nx-scheme-handler/http=miga-url-handler.desktop\n".write(toFile: gnomeList, atomically: true, encoding: .utf8)
+        XCTAssertNil(gnome.outranking(), "naming miga there is fine")
+
+        // With miga's own line gone, a system list decides; it is read after, so it outranks nothing
+        // (`doctor` reports that case as a browser taking the default back).
+        try "[Default Applications]\n".write(toFile: folder.path + "/home/.config/mimeapps.list", atomically: true, encoding: .utf8)
+        _ = try folder.write("[Default Applications]\nx-scheme-handler/https=web.desktop\n", to: "etc/mimeapps.list")
+        XCTAssertEqual(gnome.installedDefaults(for: "x-scheme-handler/https").first?.id, "web.desktop")
+        XCTAssertNil(gnome.outranking())
+    }
+
     func testNonGatedLinksGoStraightToTheBrowserAndGatedOnesThroughTheGate() throws {
         let (folder, context, launcher, sink) = try makeHome()
         defer { _ = folder }

@@ -19,13 +19,8 @@ public struct DefaultBrowser {
     /// The current default for https links other than miga itself, if one is installed;
     /// otherwise the first installed entry that says it handles them.
     public func current() -> String? {
-        for file in mimeAppsFiles {
-            guard let data = AtomicFile.read(file) else { continue }
-            let list = MimeAppsList(text: String(decoding: data, as: UTF8.self))
-            for id in list.applications(for: "x-scheme-handler/https", in: MimeAppsList.defaults)
-                where id != URLHandler.desktopID && entry(id: id) != nil {
-                return id
-            }
+        if let found = installedDefaults(for: "x-scheme-handler/https").first(where: { $0.id != URLHandler.desktopID }) {
+            return found.id
         }
         for folder in layout.dataDirectories {
             guard let data = AtomicFile.read(folder + "/applications/mimeinfo.cache") else { continue }
@@ -36,6 +31,37 @@ public struct DefaultBrowser {
             }
         }
         return nil
+    }
+
+    /// Every installed default for `type` (miga's handler included), most important first, with
+    /// the file that names it.
+    func installedDefaults(for type: String) -> [(id: String, file: String)] {
+        mimeAppsFiles.flatMap { file -> [(id: String, file: String)] in
+            guard let data = AtomicFile.read(file) else { return [] }
+            let list = MimeAppsList(text: String(decoding: data, as: UTF8.self))
+            return list.applications(for: type, in: MimeAppsList.defaults)
+                .filter { $0 == URLHandler.desktopID ? AtomicFile.exists(layout.urlHandler) : entry(id: $0) != nil }
+                .map { (id: $0, file: file) }
+        }
+    }
+
+    /// A desktop-specific list read before miga's `mimeapps.list` (`~/.config/gnome-mimeapps.list`
+    /// under GNOME) whose default for web links is another program: desktops obey it, so
+    /// links would skip miga however often `install` writes its own line.
+    public func outranking() -> (id: String, file: String)? {
+        let before = Set(mimeAppsFiles.prefix { $0 != layout.mimeApps })
+        for type in URLHandler.mimeTypes {
+            // A winner from a later file means miga's own line is gone: `doctor`'s other case.
+            guard let winner = installedDefaults(for: type).first, before.contains(winner.file) else { continue }
+            if winner.id != URLHandler.desktopID { return winner }
+        }
+        return nil
+    }
+
+    /// What `install` and `doctor` say about `outranking()`.
+    public func outrankingMessage(_ found: (id: String, file: String)) -> (problem: String, fix: String) {
+        ("\(layout.display(found.file)) makes \(found.id) the default for web links and is read before \(layout.display(layout.mimeApps)), so listed sites open without a pause",
+         "delete the x-scheme-handler/http and x-scheme-handler/https lines in \(layout.display(found.file))")
     }
 
     /// The installed entry with this ID, looking through miga's shims to the original; never

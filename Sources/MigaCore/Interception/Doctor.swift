@@ -110,7 +110,11 @@ public struct Doctor {
         if manifest.file(at: layout.urlHandler) != nil {
             let list = MimeAppsList(text: String(decoding: AtomicFile.read(layout.mimeApps) ?? Data(), as: UTF8.self))
             let current = list.defaultApplication(for: "x-scheme-handler/https")
-            if current == URLHandler.desktopID {
+            let browsers = DefaultBrowser(layout: layout, currentDesktop: context.environment["XDG_CURRENT_DESKTOP"])
+            if let outranking = browsers.outranking() {
+                let message = browsers.outrankingMessage(outranking)
+                problem("links", message.problem, fix: message.fix)
+            } else if current == URLHandler.desktopID {
                 ok("links", "miga routes web links; others go to \(manifest.previousBrowser ?? "the browser")")
             } else {
                 problem("links", "\(current ?? "another program") took back the default for web links, so listed sites open without a pause",

@@ -115,6 +115,7 @@ public final class Installer {
             try removeManaged(file, what: file.kind == .pathShim ? "PATH shim" : "desktop shim")
         }
         try installURLHandler()
+        warnIfLinksAreOutranked()
         try finishDesktopChanges()
     }
 
@@ -188,6 +189,15 @@ public final class Installer {
         try ensureDirectory(layout.configHome)
         try write(list.text, to: layout.mimeApps, mode: AtomicFile.mode(of: layout.mimeApps) ?? 0o644)
         changes.append("made miga the handler for web links in \(layout.display(layout.mimeApps))")
+    }
+
+    /// Another list the desktop reads first can still send links past miga; that file is the
+    /// person's, so miga names it rather than editing it.
+    func warnIfLinksAreOutranked() {
+        let browsers = DefaultBrowser(layout: layout, currentDesktop: context.environment["XDG_CURRENT_DESKTOP"])
+        guard AtomicFile.exists(layout.urlHandler), let outranking = browsers.outranking() else { return }
+        let message = browsers.outrankingMessage(outranking)
+        say("miga: \(message.problem); \(message.fix)")
     }
 
     // MARK: - Files miga owns
