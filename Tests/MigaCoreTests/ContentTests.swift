@@ -74,6 +74,24 @@ final class ContentTests: XCTestCase {
             name: "pack.toml")) { error in
             XCTAssertEqual((error as? ContentError)?.line, 6, "the line of the broken item's [[items]] header")
         }
+        let item = "kind = \"quote\"\ncategory = \"c\"\ntext = \"t\"\n"
+        XCTAssertThrowsError(try ContentPack.parse("# mine\n[[items]]\nid = \"a\"\n\(item)\n\t [[items]]\nid = \"a\"\n\(item)", name: "p")) { error in
+            XCTAssertEqual(error as? ContentError, ContentError(pack: "p", line: 8, problem: "duplicate id \"a\""), "an indented header counts")
+        }
+        XCTAssertThrowsError(try ContentPack.parse("[[items]]\nid = \"a\"\nkind = \"quote\"\ncategory = \"c\"\ntext = \" \\n\\t \"\n", name: "p")) { error in
+            XCTAssertTrue("\(error)".contains("a: missing text"), "white space is no text: \(error)")
+        }
+        let long = String(repeating: "é", count: ContentPack.maxShortLength + 1)
+        XCTAssertThrowsError(try ContentPack.parse("[[items]]\nid = \"a\"\nkind = \"quote\"\ncategory = \"c\"\ntext = \"\(long)\"\n", name: "p")) { error in
+            XCTAssertTrue("\(error)".contains("a quote of 301 characters is too long"), "\(error)")
+        }
+    }
+
+    func testTextIsTrimmedOfSurroundingWhiteSpaceOnly() throws {
+        let pack = "[[items]]\nid = \"a\"\nkind = \"quote\"\ncategory = \"c\"\ntext = \"\"\"\n\n  Breathe.\n\n  Then choose.\u{00A0}\t\n\"\"\"\n"
+        XCTAssertEqual(try ContentPack.parse(pack, name: "p").first?.text, "Breathe.\n\n  Then choose.")
+        XCTAssertEqual(ContentPack.trimmed(" \n\t "), "")
+        XCTAssertEqual(ContentPack.trimmed("a"), "a")
     }
 
     func testDuplicateIdsAcrossPacksAreRefused() {
