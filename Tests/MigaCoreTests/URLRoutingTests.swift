@@ -75,7 +75,7 @@ final class URLRoutingTests: XCTestCase {
         // (`doctor` reports that case as a browser taking the default back).
         try "[Default Applications]\n".write(toFile: folder.path + "/home/.config/mimeapps.list", atomically: true, encoding: .utf8)
         _ = try folder.write("[Default Applications]\nx-scheme-handler/https=web.desktop\n", to: "etc/mimeapps.list")
-        XCTAssertEqual(gnome.installedDefaults(for: "x-scheme-handler/https").first?.id, "web.desktop")
+        XCTAssertEqual(gnome.firstInstalledDefault(for: "x-scheme-handler/https")?.id, "web.desktop")
         XCTAssertNil(gnome.outranking())
     }
 

@@ -19,9 +19,7 @@ public struct DefaultBrowser {
     /// The current default for https links other than miga itself, if one is installed;
     /// otherwise the first installed entry that says it handles them.
     public func current() -> String? {
-        if let found = installedDefaults(for: "x-scheme-handler/https").first(where: { $0.id != URLHandler.desktopID }) {
-            return found.id
-        }
+        if let found = firstInstalledDefault(for: "x-scheme-handler/https", skippingMiga: true) { return found.id }
         for folder in layout.dataDirectories {
             guard let data = AtomicFile.read(folder + "/applications/mimeinfo.cache") else { continue }
             let cache = MimeAppsList(text: String(decoding: data, as: UTF8.self))
@@ -33,16 +31,18 @@ public struct DefaultBrowser {
         return nil
     }
 
-    /// Every installed default for `type` (miga's handler included), most important first, with
-    /// the file that names it.
-    func installedDefaults(for type: String) -> [(id: String, file: String)] {
-        mimeAppsFiles.flatMap { file -> [(id: String, file: String)] in
-            guard let data = AtomicFile.read(file) else { return [] }
+    /// The default for `type` that desktops use (the first installed entry, in the spec's order
+    /// of files), with the file that names it; miga's own handler counts unless skipped.
+    func firstInstalledDefault(for type: String, skippingMiga: Bool = false) -> (id: String, file: String)? {
+        for file in mimeAppsFiles {
+            guard let data = AtomicFile.read(file) else { continue }
             let list = MimeAppsList(text: String(decoding: data, as: UTF8.self))
-            return list.applications(for: type, in: MimeAppsList.defaults)
-                .filter { $0 == URLHandler.desktopID ? AtomicFile.exists(layout.urlHandler) : entry(id: $0) != nil }
-                .map { (id: $0, file: file) }
+            for id in list.applications(for: type, in: MimeAppsList.defaults) {
+                let installed = id == URLHandler.desktopID ? !skippingMiga && AtomicFile.exists(layout.urlHandler) : entry(id: id) != nil
+                if installed { return (id, file) }
+            }
         }
+        return nil
     }
 
     /// A desktop-specific list read before miga's `mimeapps.list` (`~/.config/gnome-mimeapps.list`
@@ -52,7 +52,7 @@ public struct DefaultBrowser {
         let before = Set(mimeAppsFiles.prefix { $0 != layout.mimeApps })
         for type in URLHandler.mimeTypes {
             // A winner from a later file means miga's own line is gone: `doctor`'s other case.
-            guard let winner = installedDefaults(for: type).first, before.contains(winner.file) else { continue }
+            guard let winner = firstInstalledDefault(for: type), before.contains(winner.file) else { continue }
             if winner.id != URLHandler.desktopID { return winner }
         }
         return nil
