@@ -48,6 +48,21 @@ final class LicenseCLITests: XCTestCase {
         XCTAssertEqual(AtomicFile.mode(of: entitlement), 0o600)
     }
 
+    /// `uninstall --purge` deletes everything, the licence too, and says how to get it back.
+    func testPurgeSaysTheLicenceWentAndHowToRestoreIt() throws {
+        let licence = try sign()
+        XCTAssertEqual(try home.miga(["license", "activate", licence]).status, 0)
+        let purge = try home.miga(["uninstall", "--purge"])
+        XCTAssertEqual(purge.status, 0, purge.stderr)
+        XCTAssertTrue(purge.stdout.contains("deleted your licence L-42 with it: `miga license activate FILE`, with the licence file you received, restores it"), purge.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: entitlement))
+        XCTAssertEqual(try home.miga(["license", "activate", licence]).status, 0, "the same file restores it")
+        XCTAssertTrue(try home.miga(["license", "status"]).stdout.hasPrefix("purchased — licensed to Ada Lovelace"))
+        // A trial is nothing to restore: not mentioned.
+        try endTheTrial()
+        XCTAssertFalse(try home.miga(["uninstall", "--purge"]).stdout.contains("licence"))
+    }
+
     func testAfterTheTrialTheAppStillOpensTheEventIsRecordedAndTheNoticeComesOnceADay() throws {
         try endTheTrial()
         let first = try home.miga(["gate", "--app", "chat", "--", home.recorder, "hello"])

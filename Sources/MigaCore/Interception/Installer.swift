@@ -145,6 +145,11 @@ public final class Installer {
         }
         try AtomicFile.remove(layout.manifest)
         if purge {
+            // The licence goes with the config folder; the person should know how to get it back.
+            let entitlement = EntitlementStore(context: context)
+            if AtomicFile.exists(entitlement.path), case .purchased(let licence) = entitlement.status().state {
+                changes.append("deleted your licence \(licence.licenseID) with it: `miga license activate FILE`, with the licence file you received, restores it")
+            }
             for folder in [layout.paths.configDirectory, layout.paths.dataDirectory, layout.paths.stateDirectory]
                 where AtomicFile.exists(folder) {
                 try FileManager.default.removeItem(atPath: folder)
