@@ -162,7 +162,7 @@ final class ConfigCLITests: XCTestCase {
         let editor = try XCTUnwrap(Int32(try home.run("/usr/bin/pgrep", ["-P", shell, "-x", "miga"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)), "the editor runs under the pane's shell")
         kill(editor, SIGTERM)
-        terminal.waitFor("stopped by signal 15; unsaved changes were discarded")
+        terminal.waitFor("miga config: stopped by SIGTERM; unsaved changes were discarded")
         try terminal.enter("echo STATUS=$?")
         terminal.waitFor("STATUS=143")
         try terminal.enter("echo \"ST\"\"TY: $(stty -a | tr '\\n' ' ')\"") // the typed line must not match

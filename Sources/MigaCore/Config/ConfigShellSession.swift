@@ -72,9 +72,11 @@ public final class ConfigShellSession {
             case .interrupted: // Ctrl-C: a fresh line, as in a shell; changes stay
                 continue
             case .hungUp(let signal):
-                status = 128 + (signal ?? SIGHUP)
+                let signal = signal ?? SIGHUP // input that hangs up is the terminal going away
+                status = 128 + signal
                 if shell.dirty {
-                    FileHandle.standardError.write(Data("miga config: stopped by signal \(signal ?? SIGHUP); unsaved changes were discarded\n".utf8))
+                    let name = [SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT"][signal] ?? "signal \(signal)"
+                    FileHandle.standardError.write(Data("miga config: stopped by \(name); unsaved changes were discarded\n".utf8))
                 }
                 break loop
             }
