@@ -23,7 +23,9 @@ struct Config: ParsableCommand {
     func run() throws {
         try CommandSupport.run { context in
             if LinuxSystem.isTerminal(STDIN_FILENO) && LinuxSystem.isTerminal(STDOUT_FILENO) {
-                let status = ConfigShellSession(context: context).run()
+                let session = ConfigShellSession(context: context)
+                let status = session.run()
+                if let signal = session.stoppedBy { LinuxSystem.dieBySignal(signal) }
                 if status != 0 { throw ExitCode(status) }
             } else {
                 try Show.print(context)

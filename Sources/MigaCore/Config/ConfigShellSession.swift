@@ -15,8 +15,11 @@ public final class ConfigShellSession {
         self.context = context
     }
 
-    /// Runs until `quit` or Ctrl-D; returns the exit status: 0, or 128 + the signal that ended
-    /// it (SIGTERM, SIGHUP), as a shell reports a process a signal killed.
+    /// The signal (SIGTERM, SIGHUP) that ended the last `run`, if one did: the caller ends the
+    /// process by it, as the gate does, once history is saved and the terminal restored.
+    public private(set) var stoppedBy: Int32?
+
+    /// Runs until `quit`, Ctrl-D or a signal that stops it (see `stoppedBy`); returns the exit status.
     public func run() -> Int32 {
         let path = context.paths.configFile
         do {
@@ -59,7 +62,7 @@ public final class ConfigShellSession {
             CompletionState.shell = nil
         }
         say("miga config: \(path). Type help for the commands; Tab completes.")
-        var status: Int32 = 0
+        stoppedBy = nil
         loop: while true {
             let line: String
             switch reader.read(prompt: shell.prompt) {
@@ -73,7 +76,7 @@ public final class ConfigShellSession {
                 continue
             case .hungUp(let signal):
                 let signal = signal ?? SIGHUP // input that hangs up is the terminal going away
-                status = 128 + signal
+                stoppedBy = signal
                 if shell.dirty {
                     let name = [SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT"][signal] ?? "signal \(signal)"
                     FileHandle.standardError.write(Data("miga config: stopped by \(name); unsaved changes were discarded\n".utf8))
@@ -97,7 +100,7 @@ public final class ConfigShellSession {
                 if confirm("Discard unsaved changes? [y/N] ", defaultYes: false) { break loop }
             }
         }
-        return status
+        return 0
     }
 
     private func save(_ shell: ConfigShell, original: String?) throws {
