@@ -27,12 +27,12 @@ enum CommandSupport {
     }
 
     static func warn(_ line: String) {
-        FileHandle.standardError.write(Data("miga: warning: \(line)\n".utf8))
+        LinuxSystem.say("miga: warning: \(line)\n")
     }
 
     /// Prints `error` and returns the exit to throw.
     static func fail(_ error: Error) -> ExitCode {
-        FileHandle.standardError.write(Data("miga: \(error)\n".utf8))
+        LinuxSystem.say("miga: \(error)\n")
         return ExitCode.failure
     }
 

@@ -81,7 +81,7 @@ struct ContentCommand: ParsableCommand {
                     let items = try ContentLibrary.validatePack(path: path, knownIDs: &ids)
                     print("\(path): ok, \(items.count) item\(items.count == 1 ? "" : "s")")
                 } catch {
-                    FileHandle.standardError.write(Data("miga: \(error)\n".utf8))
+                    LinuxSystem.say("miga: \(error)\n")
                     failed = true
                 }
             }

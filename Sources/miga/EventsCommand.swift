@@ -44,7 +44,7 @@ struct EventsCommand: ParsableCommand {
                     try store.export(format: format) { data.append($0) }
                     try AtomicFile.write(data, to: output, mode: 0o600)
                 } else {
-                    try store.export(format: format) { FileHandle.standardOutput.write($0) }
+                    try store.export(format: format) { try LinuxSystem.write($0, to: STDOUT_FILENO, name: "standard output") }
                 }
             }
         }
@@ -73,7 +73,7 @@ struct EventsCommand: ParsableCommand {
             try CommandSupport.run { context in
                 let data: Data
                 if file == "-" {
-                    data = FileHandle.standardInput.readDataToEndOfFile()
+                    data = try LinuxSystem.readAll(from: STDIN_FILENO, name: "standard input")
                 } else {
                     var isDirectory: ObjCBool = false
                     guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {

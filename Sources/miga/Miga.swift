@@ -24,4 +24,9 @@ struct Miga: ParsableCommand {
         subcommands: [Gate.self, OpenURL.self, Config.self, StatsCommand.self, EventsCommand.self, DataCommand.self, LicenseCommand.self, ContentCommand.self,
                       Install.self, Uninstall.self, DoctorCommand.self]
     )
+
+    static func main() {
+        LinuxSystem.checkStandardOutputAtExit()
+        main(nil)
+    }
 }

@@ -35,6 +35,11 @@ final class ContentCLITests: XCTestCase {
             XCTAssertEqual(output.status, 1, problem)
             XCTAssertTrue(output.stderr.hasPrefix("miga: \(path)\(problem)"), "\(output.stderr) vs \(problem)")
         }
+        let folder = home.root + "/folder.toml"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let output = try home.miga(["content", "validate", folder])
+        XCTAssertEqual(output.status, 1)
+        XCTAssertEqual(output.stderr, "miga: \(folder): is a folder; give the .toml files inside it\n")
     }
 
     func testOwnPacksJoinTheLibraryAndABrokenOneIsSkipped() throws {

@@ -79,7 +79,7 @@ public final class ConfigShellSession {
                 stoppedBy = signal
                 if shell.dirty {
                     let name = [SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT"][signal] ?? "signal \(signal)"
-                    FileHandle.standardError.write(Data("miga config: stopped by \(name); unsaved changes were discarded\n".utf8))
+                    LinuxSystem.say("miga config: stopped by \(name); unsaved changes were discarded\n")
                 }
                 break loop
             }
@@ -151,7 +151,7 @@ public final class ConfigShellSession {
     }
 
     private func say(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        LinuxSystem.say(text + "\n", to: STDOUT_FILENO)
     }
 
     /// Unusable desktop entries are reported by `apps add` and `install`; not at every Tab.

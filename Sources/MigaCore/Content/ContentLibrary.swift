@@ -55,11 +55,20 @@ public struct ContentLibrary: Sendable {
 
     /// A pack's text; a file that is not UTF-8 or is implausibly large is refused.
     public static func readPack(_ path: String) throws -> String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ContentError(pack: path, line: nil, problem: "is a folder; give the .toml files inside it")
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw ContentError(pack: path, line: nil, problem: "cannot be read")
         }
         defer { try? handle.close() }
-        let data = (try? handle.read(upToCount: (4 << 20) + 1)) ?? Data()
+        let data: Data
+        do {
+            data = try handle.read(upToCount: (4 << 20) + 1) ?? Data()
+        } catch {
+            throw ContentError(pack: path, line: nil, problem: "cannot be read")
+        }
         guard data.count <= 4 << 20 else { throw ContentError(pack: path, line: nil, problem: "larger than 4 MiB, not a content pack") }
         guard let text = String(data: data, encoding: .utf8) else { throw ContentError(pack: path, line: nil, problem: "not UTF-8 text") }
         return text

@@ -60,6 +60,6 @@ public protocol MessageSink {
 public struct StandardErrorSink: MessageSink {
     public init() {}
     public func say(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        LinuxSystem.say(line + "\n")
     }
 }

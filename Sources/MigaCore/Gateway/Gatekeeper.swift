@@ -138,7 +138,7 @@ public final class Gatekeeper {
         let ending: GatewayEnding
         if request.plain || term.isEmpty || term == "dumb" {
             ending = PlainGateway(driver: driver, clock: clock, signals: signals, write: { text in
-                FileHandle.standardOutput.write(Data(text.utf8))
+                LinuxSystem.say(text, to: STDOUT_FILENO) // a hang-up arrives as a signal
             }).run()
             if ending.outcome == .exit { context.messages.say(celebrationMessage(store: store)) }
         } else {

@@ -170,6 +170,59 @@ public enum LinuxSystem {
         return pid
     }
 
+    /// Writes all of `data` to `fd`. Foundation's `FileHandle.write(_:)` traps on any error,
+    /// so a closed pipe, a full disk or a terminal that hung up (EIO) would crash miga, and a
+    /// gate that crashes opens nothing; here the error is thrown instead.
+    public static func write(_ data: Data, to fd: Int32, name: String) throws {
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    guard errno == EINTR else { throw LinuxError(operation: "write to \(name)", code: errno) }
+                    continue
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// Everything `fd` gives until end of file; `FileHandle.readDataToEndOfFile()` traps on a
+    /// read error (standard input redirected from a folder gives EISDIR).
+    public static func readAll(from fd: Int32, name: String) throws -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                guard errno == EINTR else { throw LinuxError(operation: "read \(name)", code: errno) }
+                continue
+            }
+            if count == 0 { return data }
+            data.append(buffer, count: count)
+        }
+    }
+
+    /// Makes output that could not be written (a full disk, a pipe whose reader left while
+    /// SIGPIPE is ignored) an error at exit, not a quiet success, as coreutils' close_stdout
+    /// does. `print` buffers, so the failure may only show at this last flush.
+    public static func checkStandardOutputAtExit() {
+        atexit { LinuxSystem.failUnlessStandardOutputWasWritten() }
+    }
+
+    static func failUnlessStandardOutputWasWritten() {
+        guard fflush(stdout) != 0 || ferror(stdout) != 0 else { return }
+        let code = errno
+        say("miga: write to standard output: \(errnoDescription(code))\n")
+        _exit(1)
+    }
+
+    /// A message to the person on standard error (or `fd`); if it cannot be written there is
+    /// nowhere left to say so, and that must never stop anything.
+    public static func say(_ text: String, to fd: Int32 = STDERR_FILENO) {
+        try? write(Data(text.utf8), to: fd, name: "")
+    }
+
     /// Ends the process the way `signal` would have, after cleanup (so the parent shell sees
     /// "terminated by SIGHUP", not an ordinary exit status).
     public static func dieBySignal(_ signal: Int32) -> Never {

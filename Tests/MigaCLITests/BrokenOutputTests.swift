@@ -1,0 +1,54 @@
+import Foundation
+import XCTest
+import MigaCore
+
+/// Output that cannot be written (a full disk, a closed pipe, standard input that is a folder)
+/// is a clear error, never a crash; and a gate whose messages cannot be written still opens
+/// the app. Foundation's FileHandle traps on such errors, so these would crash without care.
+final class BrokenOutputTests: XCTestCase {
+    var home: MigaHome!
+
+    override func setUpWithError() throws {
+        home = try MigaHome()
+    }
+
+    /// Runs `miga ARGUMENTS` through sh, so the test can redirect its descriptors.
+    func miga(_ arguments: String, redirect: String) throws -> MigaHome.Output {
+        try home.run("/bin/sh", ["-c", "exec \(shellQuote(home.binary)) \(arguments) \(redirect)"])
+    }
+
+    func testAFullDiskIsAnErrorNamingIt() throws {
+        _ = try home.miga(["gate", "--app", "chat", "--", "/bin/true"]) // one event to export
+        for command in ["events export", "stats", "content list", "--help"] {
+            let output = try miga(command, redirect: ">/dev/full")
+            XCTAssertEqual(output.status, 1, command)
+            XCTAssertEqual(output.stderr, "miga: write to standard output: No space left on device\n", command)
+        }
+    }
+
+    func testStandardInputThatIsAFolderIsAnError() throws {
+        let output = try miga("events import -", redirect: "</")
+        XCTAssertEqual(output.status, 1)
+        XCTAssertEqual(output.stderr, "miga: read standard input: Is a directory\n")
+        XCTAssertEqual(try home.events().count, 0, "nothing imported")
+    }
+
+    func testAnExportIntoAPipeWhoseReaderLeftIsAnErrorWhenSIGPIPEIsIgnored() throws {
+        // Far more than a pipe holds, so a write after the reader left must fail.
+        let lines = (0..<3000).map { index in
+            #"{"ts":"2026-11-21T09:30:00.000+01:00","type":"exit_selected","app":"chat","session":"s\#(index)","content_id":null,"wait_ms":31000,"detail":null}"#
+        }
+        let file = try home.writeFile("events.jsonl", lines.joined(separator: "\n"))
+        XCTAssertEqual(try home.miga(["events", "import", file]).status, 0)
+        let output = try home.run("/bin/sh", ["-c", "trap '' PIPE; \(shellQuote(home.binary)) events export | head -c 1 >/dev/null"])
+        XCTAssertTrue(output.stderr.contains("miga: write to standard output: Broken pipe"), output.stderr)
+    }
+
+    /// The gate fails open (no terminal, no display) and says so on standard error; with that
+    /// unwritable the app must open all the same.
+    func testAGateWhoseMessagesCannotBeWrittenStillOpensTheApp() throws {
+        let output = try miga("gate --app chat -- \(shellQuote(home.recorder)) still opens", redirect: "2>/dev/full")
+        XCTAssertEqual(output.status, 0)
+        XCTAssertEqual(home.recordedArguments(), ["still", "opens"])
+    }
+}
