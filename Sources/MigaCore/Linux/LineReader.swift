@@ -98,7 +98,6 @@ public final class LineReader {
     }
 
     private func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        _ = Glibc.write(STDOUT_FILENO, &bytes, bytes.count)
+        LinuxSystem.say(text, to: STDOUT_FILENO)
     }
 }

@@ -113,18 +113,9 @@ public final class LinuxTerminal {
     }
 
     public func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.write(output, buffer.baseAddress! + offset, buffer.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return // The terminal is gone (EIO after a hang-up): nothing left to draw on.
-            }
-            offset += written
-        }
+        // A terminal that is gone (EIO after a hang-up) has nothing left to draw on; the
+        // hang-up itself arrives as a signal.
+        LinuxSystem.say(text, to: output)
     }
 
     /// What one wait on the terminal brought.
