@@ -117,15 +117,22 @@ final class ConfigCLITests: XCTestCase {
         XCTAssertFalse(configText?.contains("grace") ?? true, "discarded, not saved")
     }
 
-    /// Ctrl-C clears the line, as in a shell, and never throws away unsaved changes; Ctrl-Z
-    /// suspends to the shell and `fg` brings the prompt back with the half-typed line.
-    func testCtrlCClearsTheLineAndCtrlZSuspendsWithoutLosingChanges() throws {
+    /// `miga config` started from an interactive bash (so job control and `$?` are real), with
+    /// `timer 20` entered and not saved.
+    func editorInBashWithAnUnsavedChange() throws -> TmuxTerminal {
         try home.writeConfig(text)
         let terminal = try TmuxTerminal.interactiveBash(home: home, environment: environment())
         try terminal.enter("\(shellQuote(home.binary)) config")
         terminal.waitFor("Tab completes.")
         try terminal.enter("timer 20")
         terminal.waitFor("timer_seconds = 20")
+        return terminal
+    }
+
+    /// Ctrl-C clears the line, as in a shell, and never throws away unsaved changes; Ctrl-Z
+    /// suspends to the shell and `fg` brings the prompt back with the half-typed line.
+    func testCtrlCClearsTheLineAndCtrlZSuspendsWithoutLosingChanges() throws {
+        let terminal = try editorInBashWithAnUnsavedChange()
         try terminal.type("grace 7")
         try terminal.press("C-c")
         terminal.waitFor("> grace 7^C")
@@ -152,12 +159,7 @@ final class ConfigCLITests: XCTestCase {
     /// Told to stop (SIGTERM), the editor leaves the file as it was, says what it discarded and
     /// reports the signal in its status, as a shell does for a process a signal ended.
     func testSIGTERMLeavesTheFileAndEndsWithTheSignalsStatus() throws {
-        try home.writeConfig(text)
-        let terminal = try TmuxTerminal.interactiveBash(home: home, environment: environment())
-        try terminal.enter("\(shellQuote(home.binary)) config")
-        terminal.waitFor("Tab completes.")
-        try terminal.enter("timer 20")
-        terminal.waitFor("timer_seconds = 20")
+        let terminal = try editorInBashWithAnUnsavedChange()
         let shell = terminal.display("#{pane_pid}")
         let editor = try XCTUnwrap(Int32(try home.run("/usr/bin/pgrep", ["-P", shell, "-x", "miga"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)), "the editor runs under the pane's shell")
@@ -165,7 +167,7 @@ final class ConfigCLITests: XCTestCase {
         terminal.waitFor("miga config: stopped by SIGTERM; unsaved changes were discarded")
         try terminal.enter("echo STATUS=$?")
         terminal.waitFor("STATUS=143")
-        try terminal.enter("echo \"ST\"\"TY: $(stty -a | tr '\\n' ' ')\"") // the typed line must not match
+        try terminal.printSettings()
         terminal.assertTerminalRestored()
         XCTAssertEqual(configText, text, "nothing half-written")
     }

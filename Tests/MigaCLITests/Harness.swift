@@ -230,6 +230,13 @@ final class TmuxTerminal {
         return last
     }
 
+    /// At a shell prompt: prints the terminal's settings the way the wrapper script does after
+    /// its command, for `assertTerminalRestored`. The marker is split in the typed line so only
+    /// the output matches.
+    func printSettings() throws {
+        try enter("echo \"ST\"\"TY: $(stty -a | tr '\\n' ' ')\"")
+    }
+
     /// After the command ended: the terminal must be back to normal for the person.
     func assertTerminalRestored(file: StaticString = #filePath, line: UInt = #line) {
         let settings = waitFor("STTY:", file: file, line: line)
