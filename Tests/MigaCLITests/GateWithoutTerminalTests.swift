@@ -19,7 +19,7 @@ final class GateWithoutTerminalTests: XCTestCase {
         XCTAssertTrue(output.stderr.contains("opening chat without a pause"), output.stderr)
         let events = try home.events()
         XCTAssertEqual(events.map(\.type), [.gatewaySkipped])
-        XCTAssertEqual(events[0].detail, #"{"reason":"no_terminal"}"#)
+        XCTAssertEqual(events.first?.detail, #"{"reason":"no_terminal"}"#)
     }
 
     func testAppStatusIsPassedThroughExec() throws {
