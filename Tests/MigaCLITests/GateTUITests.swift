@@ -5,6 +5,8 @@ import MigaCore
 /// The full-screen gateway, driven through a real terminal (tmux) with the built binary.
 final class GateTUITests: XCTestCase {
     var home: MigaHome!
+    /// Drawn only by the celebration's frames.
+    static let sparkle = "✦"
 
     override func setUpWithError() throws {
         home = try MigaHome()
@@ -32,9 +34,12 @@ final class GateTUITests: XCTestCase {
         let firstWords = shownItem.text.split(separator: " ").prefix(3).joined(separator: " ")
         XCTAssertTrue(screen.contains(firstWords), "the recorded item (\(shownID)) is the one on screen:\n\(screen)")
 
+        let output = try terminal.recordOutput()
         try terminal.press("e")
         terminal.waitFor("exit in the last 7 days")
         let after = terminal.waitFor("STATUS=0")
+        try eventually("the whole run in the output") { output().contains("STATUS=0") }
+        XCTAssertTrue(output().contains(Self.sparkle), "the celebration plays on Exit")
         XCTAssertTrue(after.contains("That's your first exit"), after)
         terminal.assertTerminalRestored()
 
@@ -94,9 +99,12 @@ final class GateTUITests: XCTestCase {
         let cueLines = terminal.screen().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { line in ["Breathe in", "Hold", "Breathe out"].contains { line.hasPrefix($0) && line.count <= $0.count + 5 } }
         XCTAssertEqual(cueLines, [], "breathing = off hides the cue")
+        let output = try terminal.recordOutput()
         try terminal.press("Escape")
-        let after = terminal.waitFor("STATUS=0", timeout: 3)
+        let after = terminal.waitFor("STATUS=0")
         XCTAssertTrue(after.contains("exit in the last 7 days"), after)
+        try eventually("the whole run in the output") { output().contains("STATUS=0") }
+        XCTAssertFalse(output().contains(Self.sparkle), "animations = false: no celebration frames")
         XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .exitSelected])
     }
 

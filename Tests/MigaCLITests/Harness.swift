@@ -197,6 +197,14 @@ final class TmuxTerminal {
     /// The visible screen; `-J` joins lines the terminal wrapped, so long messages match whole.
     func screen() -> String { (try? tmux(["capture-pane", "-p", "-J", "-t", "t"])) ?? "" }
 
+    /// Everything the program writes from now on (escape sequences included), for what was
+    /// drawn and then cleared, such as the celebration on the alternate screen.
+    func recordOutput() throws -> () -> String {
+        let path = home.root + "/tmux-\(socket).out"
+        try tmux(["pipe-pane", "-t", "t", "cat > \(shellQuote(path))"])
+        return { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+    }
+
     /// Keys by tmux name (`Enter`, `C-c`, `Escape`) or literal characters.
     func press(_ keys: String...) throws { try tmux(["send-keys", "-t", "t"] + keys) }
 
