@@ -58,6 +58,10 @@ let package = Package(
             "MigaCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "MigaCLITests", dependencies: ["MigaCore"]),
+        // The commands' argument parsing, against ArgumentParser itself.
+        .testTarget(name: "MigaCommandTests", dependencies: [
+            "miga", "MigaCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
     ],
     swiftLanguageModes: [.v5]
 )

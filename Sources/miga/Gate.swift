@@ -45,8 +45,8 @@ struct Gate: ParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        let status = Gatekeeper(context: context).run(
-            GateRequest(app: app, command: command, detach: detach, plain: plain))
-        throw ExitCode(status)
+        throw ExitCode(LauncherArguments.gate(request).run(context: context))
     }
+
+    var request: GateRequest { GateRequest(app: app, command: command, detach: detach, plain: plain) }
 }

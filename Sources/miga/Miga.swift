@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MigaCore
 
 @main
@@ -27,6 +28,12 @@ struct Miga: ParsableCommand {
 
     static func main() {
         LinuxSystem.checkStandardOutputAtExit()
+        // What the shims and the link handler run skips ArgumentParser (see LauncherArguments).
+        // A context that cannot be built goes the long way, to fail with the usual message.
+        if let launch = LauncherArguments(Array(CommandLine.arguments.dropFirst())),
+           let context = try? MigaContext.live() {
+            Foundation.exit(launch.run(context: context))
+        }
         main(nil)
     }
 }

@@ -25,7 +25,7 @@ struct OpenURL: ParsableCommand {
 
     func run() throws {
         let context = try CommandSupport.context()
-        let status = URLRouter(context: context).open(urls, forward: forward)
+        let status = LauncherArguments.openURL(urls: urls, forward: forward).run(context: context)
         if status != 0 { throw ExitCode(status) }
     }
 }
