@@ -39,13 +39,14 @@ struct Gate: ParsableCommand {
     var command: [String] = []
 
     func run() throws {
-        let context: MigaContext
         do {
-            context = try MigaContext.live()
+            let context = try MigaContext.live()
+            throw ExitCode(LauncherArguments.gate(request).run(context: context))
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
-            throw ValidationError("\(error)")
+            throw ExitCode(GateWithoutHome.run(request, problem: "\(error)", environment: ProcessInfo.processInfo.environment))
         }
-        throw ExitCode(LauncherArguments.gate(request).run(context: context))
     }
 
     var request: GateRequest { GateRequest(app: app, command: command, detach: detach, plain: plain) }

@@ -22,6 +22,32 @@ final class GateWithoutTerminalTests: XCTestCase {
         XCTAssertEqual(events.first?.detail, #"{"reason":"no_terminal"}"#)
     }
 
+    /// No usable home at all (HOME not absolute, no XDG folders): miga cannot keep its files,
+    /// but the app still opens, also through its own PATH shim, and nothing is written.
+    func testWithoutAHomeTheAppStillOpensAndSaysWhy() throws {
+        // Run from inside the throwaway folder, where a relative HOME would point.
+        let inRoot = ["-c", "cd \"$0\" && exec \"$@\"", home.root]
+        let direct = try home.run("/bin/sh", inRoot + [home.binary, "gate", "--app", "chat", "--", home.recorder, "a b", ""],
+                                  environment: home.environment(["HOME": "relative/home"]))
+        XCTAssertEqual(direct.status, 0, direct.stderr)
+        XCTAssertEqual(home.recordedArguments(), ["a b", ""])
+        XCTAssertTrue(home.recordedInfo()?.hasPrefix("gated=1 ") == true, home.recordedInfo() ?? "")
+        XCTAssertEqual(direct.stderr.split(separator: "\n").count, 1, direct.stderr)
+        XCTAssertTrue(direct.stderr.contains("set HOME") && direct.stderr.contains("opening chat without a pause"), direct.stderr)
+
+        // A shim that found itself again would loop for ever.
+        try FileManager.default.createSymbolicLink(atPath: home.root + "/bin/rec", withDestinationPath: home.recorder)
+        let shim = try home.writeFile("data/miga/bin/rec", mode: 0o755, PathShim.text(migaPath: home.binary, app: "rec", command: "rec"))
+        try FileManager.default.removeItem(atPath: home.root + "/recorded.argv")
+        let throughShim = try home.run("/bin/sh", inRoot + [shim, "x"], environment: home.environment([
+            "HOME": "relative/home", "PATH": "\(home.root)/data/miga/bin:\(home.root)/bin:/usr/bin:/bin"]))
+        XCTAssertEqual(throughShim.status, 0, throughShim.stderr)
+        XCTAssertEqual(home.recordedArguments(), ["x"])
+        XCTAssertTrue(throughShim.stderr.contains("opening rec without a pause"), throughShim.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.root + "/relative"), "nothing written beside the working directory")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.home + "/.local"), "nor in a home")
+    }
+
     func testAppStatusIsPassedThroughExec() throws {
         let output = try home.miga(["gate", "--", "/bin/sh", "-c", "exit 7"], environment: home.environment(["MIGA_GATED": "1"]))
         XCTAssertEqual(output.status, 7, "after exec the process is the app")

@@ -244,20 +244,35 @@ public final class Gatekeeper {
 struct Launch {
     var command: ResolvedCommand
     var detach: Bool
-    var context: MigaContext
+    var environment: [String: String]
+    var launcher: ProcessLauncher
+    var messages: MessageSink
+
+    init(command: ResolvedCommand, detach: Bool, context: MigaContext) {
+        self.init(command: command, detach: detach, environment: context.environment,
+                  launcher: context.launcher, messages: context.messages)
+    }
+
+    init(command: ResolvedCommand, detach: Bool, environment: [String: String], launcher: ProcessLauncher, messages: MessageSink) {
+        self.command = command
+        self.detach = detach
+        self.environment = environment
+        self.launcher = launcher
+        self.messages = messages
+    }
 
     /// The app inherits MIGA_GATED=1 so that anything it starts through a shim passes through.
     func run() -> Int32 {
-        var environment = context.environment
+        var environment = environment
         environment[Gatekeeper.gatedVariable] = "1"
         do {
             if detach {
-                try context.launcher.spawnDetached(command, environment: environment)
+                try launcher.spawnDetached(command, environment: environment)
                 return 0
             }
-            try context.launcher.exec(command, environment: environment)
+            try launcher.exec(command, environment: environment)
         } catch {
-            context.messages.say("miga: \(error)")
+            messages.say("miga: \(error)")
             // As shells do: 127 when there is no such file, 126 when it cannot be executed.
             return (error as? LaunchError)?.code == ENOENT ? 127 : 126
         }

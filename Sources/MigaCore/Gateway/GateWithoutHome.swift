@@ -1,0 +1,29 @@
+/// `miga gate` when miga cannot place its own files at all: no absolute `$HOME` (or XDG
+/// folders) and no home in the user database, as under some service managers and containers.
+/// Like every other failure on miga's side this must not keep the app closed, so the app
+/// opens without a pause and the person is told why in one line. There is no config or
+/// database to consult, so nothing is recorded.
+public enum GateWithoutHome {
+    public static func run(_ request: GateRequest, problem: String, environment: [String: String],
+                           launcher: ProcessLauncher = SystemLauncher(),
+                           messages: MessageSink = StandardErrorSink()) -> Int32 {
+        let searchPath = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        // Where this person's shim folder is cannot be known without a home, but every miga
+        // shim folder is `…/miga/bin`; skipping those keeps a shim from finding itself.
+        let shimFolders = searchPath.split(separator: ":").map(String.init).filter { $0.hasSuffix("/miga/bin") }
+        let command: ResolvedCommand
+        do {
+            command = try CommandResolver(searchPath: searchPath, skipping: shimFolders).resolve(request.command)
+        } catch let error as GateError where error == .noCommand {
+            messages.say("miga gate: \(error)")
+            return 64
+        } catch {
+            messages.say("miga: \(error)")
+            return 127
+        }
+        let app = request.app ?? String(request.command[0].split(separator: "/").last ?? "app")
+        messages.say("miga: \(problem) — opening \(app) without a pause")
+        return Launch(command: command, detach: request.detach, environment: environment,
+                      launcher: launcher, messages: messages).run()
+    }
+}
