@@ -21,8 +21,7 @@ public enum GateWithoutHome {
             messages.say("miga: \(error)")
             return 127
         }
-        let app = request.app ?? String(request.command[0].split(separator: "/").last ?? "app")
-        messages.say("miga: \(problem) — opening \(app) without a pause")
+        messages.say("miga: \(problem) — opening \(request.appName) without a pause")
         return Launch(command: command, detach: request.detach, environment: environment,
                       launcher: launcher, messages: messages).run()
     }

@@ -16,6 +16,9 @@ public struct GateRequest: Equatable {
         self.detach = detach
         self.plain = plain
     }
+
+    /// `--app`, or else the command's file name.
+    public var appName: String { app ?? String(command.first?.split(separator: "/").last ?? "app") }
 }
 
 /// Runs one gateway from start to finish: pass-through checks, config, grace, the front end,
@@ -38,7 +41,7 @@ public final class Gatekeeper {
     /// The process's exit status. Does not return when the app is exec'd.
     public func run(_ request: GateRequest) -> Int32 {
         guard !request.command.isEmpty else { return usage(GateError.noCommand) }
-        let app = request.app ?? String(request.command[0].split(separator: "/").last ?? "app")
+        let app = request.appName
         guard MigaConfig.isValidAppName(app) else { return usage(GateError.invalidAppName(app)) }
 
         let command: ResolvedCommand
@@ -248,19 +251,6 @@ struct Launch {
     var launcher: ProcessLauncher
     var messages: MessageSink
 
-    init(command: ResolvedCommand, detach: Bool, context: MigaContext) {
-        self.init(command: command, detach: detach, environment: context.environment,
-                  launcher: context.launcher, messages: context.messages)
-    }
-
-    init(command: ResolvedCommand, detach: Bool, environment: [String: String], launcher: ProcessLauncher, messages: MessageSink) {
-        self.command = command
-        self.detach = detach
-        self.environment = environment
-        self.launcher = launcher
-        self.messages = messages
-    }
-
     /// The app inherits MIGA_GATED=1 so that anything it starts through a shim passes through.
     func run() -> Int32 {
         var environment = environment
@@ -276,5 +266,12 @@ struct Launch {
             // As shells do: 127 when there is no such file, 126 when it cannot be executed.
             return (error as? LaunchError)?.code == ENOENT ? 127 : 126
         }
+    }
+}
+
+extension Launch {
+    init(command: ResolvedCommand, detach: Bool, context: MigaContext) {
+        self.init(command: command, detach: detach, environment: context.environment,
+                  launcher: context.launcher, messages: context.messages)
     }
 }
