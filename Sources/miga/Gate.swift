@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import MigaCore
 
 struct Gate: ParsableCommand {
@@ -39,14 +38,7 @@ struct Gate: ParsableCommand {
     var command: [String] = []
 
     func run() throws {
-        do {
-            let context = try MigaContext.live()
-            throw ExitCode(LauncherArguments.gate(request).run(context: context))
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            throw ExitCode(GateWithoutHome.run(request, problem: "\(error)", environment: ProcessInfo.processInfo.environment))
-        }
+        throw ExitCode(LauncherArguments.gate(request).run())
     }
 
     var request: GateRequest { GateRequest(app: app, command: command, detach: detach, plain: plain) }

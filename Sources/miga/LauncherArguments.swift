@@ -1,3 +1,4 @@
+import Foundation
 import MigaCore
 
 /// The argument lists miga writes into its own launchers — PATH shims
@@ -59,8 +60,20 @@ enum LauncherArguments: Equatable {
         return nil // no `--`: not a form miga writes
     }
 
-    /// Runs it as `miga gate` / `miga open-url` would; the exit status.
-    func run(context: MigaContext) -> Int32 {
+    /// Runs it as `miga gate` / `miga open-url` would; the exit status. Without a live context
+    /// (no usable home) a gate still opens its app; a link fails with the usual one line.
+    func run() -> Int32 {
+        let context: MigaContext
+        do {
+            context = try MigaContext.live()
+        } catch {
+            switch self {
+            case .gate(let request):
+                return GateWithoutHome.run(request, problem: "\(error)", environment: ProcessInfo.processInfo.environment)
+            case .openURL:
+                return CommandSupport.fail(error).rawValue
+            }
+        }
         switch self {
         case .gate(let request):
             return Gatekeeper(context: context).run(request)

@@ -29,10 +29,8 @@ struct Miga: ParsableCommand {
     static func main() {
         LinuxSystem.checkStandardOutputAtExit()
         // What the shims and the link handler run skips ArgumentParser (see LauncherArguments).
-        // A context that cannot be built goes the long way, to fail with the usual message.
-        if let launch = LauncherArguments(Array(CommandLine.arguments.dropFirst())),
-           let context = try? MigaContext.live() {
-            Foundation.exit(launch.run(context: context))
+        if let launch = LauncherArguments(Array(CommandLine.arguments.dropFirst())) {
+            Foundation.exit(launch.run())
         }
         main(nil)
     }

@@ -24,8 +24,7 @@ struct OpenURL: ParsableCommand {
     var urls: [String] = []
 
     func run() throws {
-        let context = try CommandSupport.context()
-        let status = LauncherArguments.openURL(urls: urls, forward: forward).run(context: context)
+        let status = LauncherArguments.openURL(urls: urls, forward: forward).run()
         if status != 0 { throw ExitCode(status) }
     }
 }

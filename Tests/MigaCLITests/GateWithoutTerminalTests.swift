@@ -25,9 +25,7 @@ final class GateWithoutTerminalTests: XCTestCase {
     /// No usable home at all (HOME not absolute, no XDG folders): miga cannot keep its files,
     /// but the app still opens, also through its own PATH shim, and nothing is written.
     func testWithoutAHomeTheAppStillOpensAndSaysWhy() throws {
-        // Run from inside the throwaway folder, where a relative HOME would point.
-        let inRoot = ["-c", "cd \"$0\" && exec \"$@\"", home.root]
-        let direct = try home.run("/bin/sh", inRoot + [home.binary, "gate", "--app", "chat", "--", home.recorder, "a b", ""],
+        let direct = try home.runInRoot(home.binary, ["gate", "--app", "chat", "--", home.recorder, "a b", ""],
                                   environment: home.environment(["HOME": "relative/home"]))
         XCTAssertEqual(direct.status, 0, direct.stderr)
         XCTAssertEqual(home.recordedArguments(), ["a b", ""])
@@ -39,7 +37,7 @@ final class GateWithoutTerminalTests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: home.root + "/bin/rec", withDestinationPath: home.recorder)
         let shim = try home.writeFile("data/miga/bin/rec", mode: 0o755, PathShim.text(migaPath: home.binary, app: "rec", command: "rec"))
         try FileManager.default.removeItem(atPath: home.root + "/recorded.argv")
-        let throughShim = try home.run("/bin/sh", inRoot + [shim, "x"], environment: home.environment([
+        let throughShim = try home.runInRoot(shim, ["x"], environment: home.environment([
             "HOME": "relative/home", "PATH": "\(home.root)/data/miga/bin:\(home.root)/bin:/usr/bin:/bin"]))
         XCTAssertEqual(throughShim.status, 0, throughShim.stderr)
         XCTAssertEqual(home.recordedArguments(), ["x"])

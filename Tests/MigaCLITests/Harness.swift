@@ -140,6 +140,13 @@ final class MigaHome {
         try start(executable, arguments, environment: environment).wait()
     }
 
+    /// `run`, but started inside the throwaway folder, where a relative HOME or XDG path then
+    /// points (and whatever a program creates there is thrown away with it).
+    @discardableResult
+    func runInRoot(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Output {
+        try run("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", root, executable] + arguments, environment: environment)
+    }
+
     func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Child {
         let child = Child(pid: 0, stdoutPath: root + "/out-" + UUID().uuidString, stderrPath: root + "/err-" + UUID().uuidString)
         var actions = posix_spawn_file_actions_t()

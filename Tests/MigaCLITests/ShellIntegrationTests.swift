@@ -79,10 +79,9 @@ final class ShellIntegrationTests: XCTestCase {
             let output = try home.run(executable, flags + ["\(source) \(shellQuote(MigaHome.repository + "/shell/" + file)); echo \"PATH=$PATH\""],
                                       environment: home.environment(["PATH": "/usr/bin:\(data)/miga/bin:/bin:\(data)/miga/bin", "XDG_DATA_HOME": data]))
             XCTAssertEqual(output.stdout.trimmingCharacters(in: .newlines), "PATH=\(data)/miga/bin:/usr/bin:/bin", "\(executable): \(output.stderr)")
-            // Started inside the throwaway folder: fish creates its folder under a relative
-            // XDG_DATA_HOME as it starts, and that must not land in the checkout.
-            let inRoot = ["-c", "cd \"$0\" && exec \"$@\"", home.root, executable]
-            let relative = try home.run("/bin/sh", inRoot + flags + ["\(source) \(shellQuote(MigaHome.repository + "/shell/" + file)); echo \"PATH=$PATH\""],
+            // In the throwaway folder: fish creates its folder under a relative XDG_DATA_HOME
+            // as it starts, and that must not land in the checkout.
+            let relative = try home.runInRoot(executable, flags + ["\(source) \(shellQuote(MigaHome.repository + "/shell/" + file)); echo \"PATH=$PATH\""],
                                         environment: home.environment(["PATH": "/usr/bin:/bin", "XDG_DATA_HOME": "relative/dir"]))
             XCTAssertEqual(relative.stdout.trimmingCharacters(in: .newlines), "PATH=\(shims):/usr/bin:/bin", "\(executable): a relative XDG_DATA_HOME is ignored")
         }
