@@ -1,29 +1,10 @@
 #!/bin/sh
 # Builds miga and runs every test (unit tests, and the built binary in temporary homes driven
-# through tmux), in parallel, then prints one summary line.
+# through tmux), in parallel, then checks `make install`/`make uninstall`.
 set -eu
 cd "$(dirname "$0")/.."
 swift build --build-tests
-report=.build/xunit.xml
-rm -f "$report"
 status=0
-swift test --skip-build --parallel --disable-swift-testing --xunit-output "$report" || status=$?
-if [ -f "$report" ]; then
-    python3 - "$report" <<'PY'
-import sys, xml.etree.ElementTree as ET
-cases = ET.parse(sys.argv[1]).getroot().iter("testcase")
-total = failed = skipped = 0
-for case in cases:
-    total += 1
-    problem = case.find("failure") if case.find("failure") is not None else case.find("error")
-    if problem is not None:
-        failed += 1
-        detail = (problem.get("message") or problem.text or "").strip().splitlines()
-        print(f"FAILED {case.get('classname')}.{case.get('name')}: {detail[0][:300] if detail else ''}")
-    elif case.find("skipped") is not None:
-        skipped += 1
-print(f"tests: {total - failed - skipped} passed, {failed} failed, {skipped} skipped")
-PY
-fi
+scripts/run-suite.sh || status=$?
 [ "$status" -eq 0 ] && scripts/check-make-install.sh || status=1
 exit "$status"

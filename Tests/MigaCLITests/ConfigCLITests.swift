@@ -27,6 +27,9 @@ final class ConfigCLITests: XCTestCase {
         try home.miga(arguments, environment: environment())
     }
 
+    /// The end of the editor's prompt, "miga config (timer 25 s, …)> ".
+    static let prompt = "> "
+
     var configText: String? { try? String(contentsOfFile: home.configFile, encoding: .utf8) }
 
     func testShowAndGetPrintTheEffectiveSettings() throws {
@@ -81,23 +84,27 @@ final class ConfigCLITests: XCTestCase {
         try home.writeConfig(text)
         var terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: environment())
         terminal.waitFor("Tab completes.")
+        terminal.waitForPrompt(Self.prompt)
         try terminal.type("add hexc")
         try terminal.press("Tab")
         terminal.waitFor("add hexchat")
         try terminal.press("Enter")
         terminal.waitFor("hexchat will be gated")
+        terminal.waitForPrompt(Self.prompt)
         try terminal.enter("timer 20")
         terminal.waitFor("timer_seconds = 20")
+        terminal.waitForPrompt(Self.prompt)
         try terminal.enter("save")
         terminal.waitFor("Saved \(home.configFile).")
         terminal.waitFor("created PATH shim ~/.local/share/miga/bin/hexchat")
+        terminal.waitForPrompt(Self.prompt)
         try terminal.enter("quit")
         terminal.waitFor("STATUS=0")
         XCTAssertEqual(configText, "# my settings\ntimer_seconds = 20  # short\n\n[apps.signal]\ncommand = \"signal\"\n\n[apps.hexchat]\ncommand = \"hexchat\"\n")
 
         // A second run: Up recalls the first run's lines; Ctrl-D with an unsaved change asks.
         terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: environment())
-        terminal.waitFor("Tab completes.")
+        terminal.waitForPrompt(Self.prompt)
         try terminal.press("Up")
         try terminal.press("Up")
         terminal.waitFor("> save")
@@ -106,11 +113,16 @@ final class ConfigCLITests: XCTestCase {
         try terminal.press("C-u")
         try terminal.enter("grace 10")
         terminal.waitFor("grace_minutes = 10")
+        // Ctrl-D reaches the editor only at its prompt: in the terminal driver's line mode
+        // (between two prompts) it would end a read that nobody is making.
+        terminal.waitForPrompt(Self.prompt)
         try terminal.press("C-d")
-        terminal.waitFor("Discard unsaved changes? [y/N]")
+        terminal.waitForPrompt("Discard unsaved changes? [y/N] ")
         try terminal.enter("n")
+        terminal.waitForPrompt(Self.prompt)
         try terminal.press("C-d")
-        eventually { terminal.screen().components(separatedBy: "Discard unsaved changes?").count == 3 }
+        terminal.waitFor("Discard unsaved changes?", count: 2)
+        terminal.waitForPrompt("Discard unsaved changes? [y/N] ")
         try terminal.enter("y")
         terminal.waitFor("STATUS=0")
         terminal.assertTerminalRestored()
@@ -124,8 +136,10 @@ final class ConfigCLITests: XCTestCase {
         let terminal = try TmuxTerminal.interactiveBash(home: home, environment: environment())
         try terminal.enter("\(shellQuote(home.binary)) config")
         terminal.waitFor("Tab completes.")
+        terminal.waitForPrompt(Self.prompt)
         try terminal.enter("timer 20")
         terminal.waitFor("timer_seconds = 20")
+        terminal.waitForPrompt(Self.prompt)
         return terminal
     }
 
@@ -133,23 +147,33 @@ final class ConfigCLITests: XCTestCase {
     /// suspends to the shell and `fg` brings the prompt back with the half-typed line.
     func testCtrlCClearsTheLineAndCtrlZSuspendsWithoutLosingChanges() throws {
         let terminal = try editorInBashWithAnUnsavedChange()
+        // Each key that raises a signal goes only once the editor has read (and so echoed)
+        // what came before it: the kernel discards unread input when it sends the signal.
         try terminal.type("grace 7")
         try terminal.press("C-c")
         terminal.waitFor("> grace 7^C")
+        terminal.waitForPrompt(Self.prompt)
         try terminal.enter("show")
         var screen = terminal.waitFor("[apps.signal]")
         XCTAssertFalse(screen.contains("grace_minutes = 7"), "the interrupted line did nothing:\n\(screen)")
 
+        terminal.waitForPrompt(Self.prompt)
         try terminal.type("tim")
         try terminal.press("C-z")
         terminal.waitFor("Stopped")
+        terminal.waitForPrompt("$ ")
         try terminal.enter("fg")
+        // Back at its prompt, with the half-typed line drawn again.
+        terminal.waitForInput(endingWith: Self.prompt + "tim")
         try terminal.type("er 30")
         try terminal.press("Enter")
         terminal.waitFor("timer_seconds = 30")
+        terminal.waitForPrompt(Self.prompt)
         try terminal.enter("save")
         terminal.waitFor("Saved \(home.configFile).")
+        terminal.waitForPrompt(Self.prompt)
         try terminal.enter("quit")
+        terminal.waitForPrompt("$ ")
         try terminal.enter("echo STATUS=$?")
         screen = terminal.waitFor("STATUS=0")
         XCTAssertEqual(configText, "# my settings\ntimer_seconds = 30  # short\n\n[apps.signal]\ncommand = \"signal\"\n")
@@ -165,8 +189,10 @@ final class ConfigCLITests: XCTestCase {
             .trimmingCharacters(in: .whitespacesAndNewlines)), "the editor runs under the pane's shell")
         kill(editor, SIGTERM)
         terminal.waitFor("miga config: stopped by SIGTERM; unsaved changes were discarded")
+        terminal.waitForPrompt("$ ")
         try terminal.enter("echo STATUS=$?")
         terminal.waitFor("STATUS=143")
+        terminal.waitForPrompt("$ ")
         try terminal.printSettings()
         terminal.assertTerminalRestored()
         XCTAssertEqual(configText, text, "nothing half-written")
@@ -178,9 +204,10 @@ final class ConfigCLITests: XCTestCase {
         let editor = try home.writeFile("bin/fix-editor", mode: 0o755, "#!/bin/sh\nprintf 'timer_seconds = 20\\n' > \"$1\"\n")
         let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: environment(["EDITOR": editor]))
         terminal.waitFor("config.toml:1:")
-        terminal.waitFor("Open it in \(editor)? [Y/n]")
+        terminal.waitForPrompt("Open it in \(editor)? [Y/n] ")
         try terminal.enter("")
         terminal.waitFor("timer 20 s")
+        terminal.waitForPrompt(Self.prompt)
         try terminal.enter("quit")
         terminal.waitFor("STATUS=0")
         XCTAssertEqual(configText, "timer_seconds = 20\n")

@@ -14,8 +14,10 @@ func processEnded(_ pid: pid_t) -> Bool {
     return stat[stat.index(close, offsetBy: 2)] == "Z"
 }
 
-/// Polls `condition` until it holds or `timeout` seconds pass.
-func eventually(timeout: Double = 10, _ what: @autoclosure () -> String = "condition",
+/// Polls `condition` until it holds or `timeout` seconds pass. The default is generous: a
+/// condition that holds returns at once, and on a machine whose cores are busy with other
+/// work (CI runs beside other jobs) a debug-built miga can take seconds to start.
+func eventually(timeout: Double = 30, _ what: @autoclosure () -> String = "condition",
                 file: StaticString = #filePath, line: UInt = #line, _ condition: () throws -> Bool) rethrows {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
@@ -147,8 +149,17 @@ final class MigaHome {
         try run("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", root, executable] + arguments, environment: environment)
     }
 
-    func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Child {
+    /// Starts a program without a terminal. `ownGroup` puts it in a process group of its own,
+    /// so `kill(-pid, …)` also ends whatever it started.
+    func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, ownGroup: Bool = false) throws -> Child {
         let child = Child(pid: 0, stdoutPath: root + "/out-" + UUID().uuidString, stderrPath: root + "/err-" + UUID().uuidString)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        if ownGroup {
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -159,11 +170,24 @@ final class MigaHome {
         let envp = (environment ?? self.environment()).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid = pid_t()
-        let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard status == 0 else {
             throw NSError(domain: "spawn", code: Int(status), userInfo: [NSLocalizedDescriptionKey: "cannot run \(executable): \(String(cString: strerror(status)))"])
         }
         return Child(pid: pid, stdoutPath: child.stdoutPath, stderrPath: child.stderrPath)
+    }
+
+    /// sqlite3 holding miga's database locked: `sql` takes the lock, held for `seconds`, then
+    /// committed. Returns once the lock is held, so no test races sqlite3's start. The file
+    /// `released` appears just before the commit: whatever had to wait for the lock must find
+    /// it there. End it early with `kill(-locker.pid, SIGKILL)` (its own process group).
+    func lockDatabase(_ sql: String, for seconds: Double) throws -> (locker: Child, released: String) {
+        let held = root + "/lock-held", released = root + "/lock-released"
+        let commands = [sql, ".shell touch \(held)", ".shell sleep \(seconds)", ".shell touch \(released)", "COMMIT;"]
+        let script = try writeFile("lock.sql", commands.joined(separator: "\n") + "\n")
+        let locker = try start("/usr/bin/sqlite3", [database, ".read \(script)"], ownGroup: true)
+        eventually("sqlite3 to take the lock") { FileManager.default.fileExists(atPath: held) }
+        return (locker, released)
     }
 
     func miga(_ arguments: [String], environment: [String: String]? = nil) throws -> Output {
@@ -215,11 +239,18 @@ final class TmuxTerminal {
     /// Keys by tmux name (`Enter`, `C-c`, `Escape`) or literal characters.
     func press(_ keys: String...) throws { try tmux(["send-keys", "-t", "t"] + keys) }
 
-    func type(_ text: String) throws { try tmux(["send-keys", "-t", "t", "-l", text]) }
+    /// Types `text` and waits until it shows before the cursor, as a person watches what they
+    /// type. At a prompt (see `waitForPrompt`) that means the program has read it: readline
+    /// echoes what it reads. Text the program has not read yet sits in the terminal's input
+    /// queue, and a signal key sent next (Ctrl-C, Ctrl-Z) makes the kernel discard that queue.
+    func type(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        try tmux(["send-keys", "-t", "t", "-l", text])
+        waitForInput(endingWith: text, mayWrap: true, file: file, line: line)
+    }
 
     /// Types a line and presses Enter, as at a shell or readline prompt.
-    func enter(_ line: String) throws {
-        try type(line)
+    func enter(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        try type(text, file: file, line: line)
         try press("Enter")
     }
 
@@ -227,8 +258,56 @@ final class TmuxTerminal {
     static func interactiveBash(home: MigaHome, environment extra: [String: String] = [:]) throws -> TmuxTerminal {
         let terminal = try TmuxTerminal(home: home, command: "exec bash --norc --noprofile -i",
                                         environment: home.environment(["PS1": "$ "].merging(extra) { $1 }))
-        terminal.waitFor("$")
+        terminal.waitForPrompt("$ ")
         return terminal
+    }
+
+    /// The cursor's row, left of the cursor: a prompt and what has been typed at it.
+    func rowBeforeCursor() -> String {
+        let position = display("#{cursor_x} #{cursor_y}").split(separator: " ").compactMap { Int($0) }
+        // -N keeps trailing spaces, such as the one that ends a prompt.
+        guard position.count == 2,
+              let captured = try? tmux(["capture-pane", "-p", "-N", "-S", "\(position[1])", "-E", "\(position[1])", "-t", "t"])
+        else { return "" }
+        let row = captured.hasSuffix("\n") ? String(captured.dropLast()) : captured
+        // By cell width: a wide character takes two columns.
+        var width = 0
+        let before = row.prefix { character in
+            width += DisplayWidth.of(String(character))
+            return width <= position[0]
+        }
+        return String(before) + String(repeating: " ", count: max(0, position[0] - width))
+    }
+
+    /// Waits until the cursor stands right after `text` on its row. With `mayWrap`, typed text
+    /// longer than the row left of the cursor has wrapped, or scrolled sideways (readline then
+    /// marks the row's start with `<`): the row must end with as much of it as it holds, less
+    /// that one column. Echo comes in order, so the rest was shown before.
+    func waitForInput(endingWith text: String, mayWrap: Bool = false, timeout: Double = 30,
+                      file: StaticString = #filePath, line: UInt = #line) {
+        var last = ""
+        eventually(timeout: timeout, "\"\(text)\" before the cursor; the row reads \"\(last)\"", file: file, line: line) {
+            last = rowBeforeCursor()
+            guard mayWrap, last.count < text.count else { return last.hasSuffix(text) }
+            return last.count >= 2 && last.hasSuffix(text.suffix(last.count - 1))
+        }
+    }
+
+    /// Waits until `prompt` is shown with nothing typed after it. A line editor sets up the
+    /// terminal before it draws its prompt, so from then on it reads each key as it comes;
+    /// before, typed text waits in the terminal driver (echoed, line-buffered), where the
+    /// next signal key would discard it, or an end-of-file key would not reach the editor.
+    func waitForPrompt(_ prompt: String, timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line) {
+        waitForInput(endingWith: prompt, timeout: timeout, file: file, line: line)
+    }
+
+    /// Waits until `text` is on screen `count` times (a prompt asked again, say).
+    func waitFor(_ text: String, count: Int, timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line) {
+        var last = ""
+        eventually(timeout: timeout, "\(count) × \"\(text)\" on screen; last screen:\n\(last)", file: file, line: line) {
+            last = screen()
+            return last.components(separatedBy: text).count - 1 >= count
+        }
     }
 
     func display(_ format: String) -> String {
@@ -236,7 +315,7 @@ final class TmuxTerminal {
     }
 
     @discardableResult
-    func waitFor(_ text: String, timeout: Double = 10, file: StaticString = #filePath, line: UInt = #line) -> String {
+    func waitFor(_ text: String, timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line) -> String {
         var last = ""
         eventually(timeout: timeout, "\"\(text)\" on screen; last screen:\n\(last)", file: file, line: line) {
             last = screen()

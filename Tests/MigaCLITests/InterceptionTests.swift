@@ -226,7 +226,7 @@ final class InterceptionTests: XCTestCase {
             for suffix in ["argv", "info"] { unlink(home.root + "/recorded." + suffix) }
             let output = try home.run(gio, ["launch", file] + uris, environment: gioEnvironment)
             XCTAssertEqual(output.status, 0, "\(file): \(output.stderr)")
-            eventually(timeout: 10, "the app to start from \(file)") { home.recordedInfo() != nil }
+            eventually("the app to start from \(file)") { home.recordedInfo() != nil }
             return home.recordedArguments() ?? []
         }
         for entry in cases {
@@ -270,7 +270,7 @@ final class InterceptionTests: XCTestCase {
             for suffix in ["argv", "info"] { unlink(home.root + "/recorded." + suffix) }
             let output = try home.run(gio, ["launch", file, "https://example.org/x"], environment: gioEnvironment)
             XCTAssertEqual(output.status, 0, "\(file): \(output.stderr)")
-            eventually(timeout: 10, "the app to start from \(file)") { home.recordedInfo() != nil }
+            eventually("the app to start from \(file)") { home.recordedInfo() != nil }
             return home.recordedArguments() ?? []
         }
         for name in names {
@@ -488,7 +488,8 @@ final class InterceptionTests: XCTestCase {
         for suffix in ["argv", "info"] { unlink(home.root + "/recorded." + suffix) }
         let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) open-url 'HTTPS://OLD.REDDIT.COM./r/linux'",
                                         environment: environment(["DISPLAY": ""]))
-        terminal.waitFor("reddit.com")
+        terminal.waitFor("[e] Exit")
+        XCTAssertTrue(terminal.screen().contains("miga · reddit.com"), terminal.screen())
         try terminal.press("e")
         terminal.assertTerminalRestored()
         let types = try home.events().map(\.type)

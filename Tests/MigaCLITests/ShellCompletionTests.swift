@@ -28,9 +28,11 @@ final class ShellCompletionTests: XCTestCase {
     func terminal(_ shell: String, _ setup: String) throws -> TmuxTerminal {
         let environment = home.environment(["PATH": "\(binaryFolder):/usr/bin:/bin", "PS1": "$ ", "PROMPT": "$ "])
         let terminal = try TmuxTerminal(home: home, command: "exec \(shell)", environment: environment, columns: 120)
+        terminal.waitForPrompt("$ ")
         // The marker is split in the typed line so only the command's output matches.
         try terminal.enter(setup + "; echo RE\"\"ADY")
-        terminal.waitFor("READY", timeout: 20)
+        terminal.waitFor("READY")
+        terminal.waitForPrompt("$ ")
         return terminal
     }
 
@@ -45,11 +47,15 @@ final class ShellCompletionTests: XCTestCase {
         for key in listKeys.dropFirst() { usleep(300_000); try terminal.press(key) }
         let screen = terminal.waitFor("signalapp", file: file, line: line)
         XCTAssertTrue(screen.contains("zulipchat"), "both apps offered:\n\(screen)", file: file, line: line)
+        // Ctrl-C ends the line; the next is typed at the fresh prompt, never into the gap
+        // where the shell is not reading yet.
         try terminal.press("C-c")
+        terminal.waitForPrompt("$ ", file: file, line: line)
         try terminal.type("miga config sites remove ne")
         try terminal.press("Tab")
         terminal.waitFor("miga config sites remove news.example.com", file: file, line: line)
         try terminal.press("C-c")
+        terminal.waitForPrompt("$ ", file: file, line: line)
         try terminal.type("miga doc")
         try terminal.press("Tab")
         terminal.waitFor("miga doctor", file: file, line: line)
@@ -67,7 +73,9 @@ final class ShellCompletionTests: XCTestCase {
     }
 
     func testFish() throws {
-        let terminal = try terminal("fish --no-config -i", "source \(shellQuote(home.root + "/completions/miga.fish"))")
+        // fish draws its prompt with a function, not PS1: this one matches the other shells'.
+        let terminal = try terminal("fish --no-config -C \"function fish_prompt; echo -n '\\$ '; end\" -i",
+                                    "source \(shellQuote(home.root + "/completions/miga.fish"))")
         try assertCompletes(terminal, listKeys: ["Tab"])
     }
 }

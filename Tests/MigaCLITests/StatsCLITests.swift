@@ -120,12 +120,10 @@ final class StatsCLITests: XCTestCase {
 
     func testADatabaseLockedByAGateIsWaitedForNotReportedEmpty() throws {
         try importEvents([line(.exitSelected, daysAgo: 0), line(.exitSelected, daysAgo: 1)])
-        let locker = try home.start("/bin/sh", ["-c", "(echo 'PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE; SELECT 1;'; sleep 1.5; echo 'COMMIT;') | sqlite3 \(shellQuote(home.database))"])
-        defer { kill(locker.pid, SIGKILL); _ = locker.wait() }
-        usleep(400_000)
-        let started = Date()
+        let (locker, released) = try home.lockDatabase("PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE; SELECT 1;", for: 1.5)
+        defer { kill(-locker.pid, SIGKILL); _ = locker.wait() }
         let output = try miga("stats", "--json")
-        XCTAssertGreaterThan(Date().timeIntervalSince(started), 0.5, "it waited for the lock")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: released), "it waited for the lock")
         XCTAssertEqual(output.status, 0, output.stderr)
         XCTAssertTrue(output.stdout.contains("\"exits\":2") && output.stdout.contains("\"current\":2"), output.stdout)
     }
@@ -138,8 +136,9 @@ final class StatsCLITests: XCTestCase {
         try terminal.enter("n")
         terminal.waitFor("Nothing deleted.")
         XCTAssertEqual(try home.events().count, 1)
+        terminal.waitForPrompt("$ ")
         try terminal.enter("\(shellQuote(home.binary)) data delete")
-        eventually { terminal.screen().components(separatedBy: "[y/N]").count == 3 }
+        terminal.waitFor("[y/N]", count: 2)
         try terminal.enter("y")
         terminal.waitFor("Deleted 1 event and the rotation state.")
         XCTAssertEqual(try home.events().count, 0)

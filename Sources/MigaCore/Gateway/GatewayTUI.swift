@@ -116,8 +116,9 @@ public final class GatewayTUI {
                         if !suspend() { abandon(SIGHUP) }
                     case SIGCONT:
                         // Stopped and continued by someone else: the shell may have reset the
-                        // tty. On a hang-up the kernel sends SIGCONT too, and this fails.
-                        if (try? terminal.enter()) == nil { abandon(SIGHUP) }
+                        // tty. On a hang-up the kernel sends SIGCONT too, and this fails. After
+                        // our own Ctrl-Z, `suspend` has already taken the terminal back.
+                        if !terminal.isRaw, (try? terminal.enter()) == nil { abandon(SIGHUP) }
                     default:
                         break // SIGWINCH: the redraw below re-lays out for the new size.
                     }

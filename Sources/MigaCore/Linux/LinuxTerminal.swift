@@ -65,7 +65,8 @@ public final class LinuxTerminal {
         guard tcgetattr(input, &settings) == 0 else {
             throw TerminalError.setupFailed("tcgetattr: " + LinuxSystem.errnoDescription())
         }
-        if original == nil { original = settings }
+        let first = original == nil
+        if first { original = settings }
         var raw = settings
         raw.c_iflag &= ~tcflag_t(IXON | ICRNL | BRKINT | INPCK | ISTRIP)
         raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
@@ -74,12 +75,23 @@ public final class LinuxTerminal {
             cc[Int(VMIN)] = 0
             cc[Int(VTIME)] = 0
         }
-        guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else {
+        // The first time, keys typed ahead were meant for the shell, not a choice at a gate the
+        // person has not seen: discard them. Coming back after a suspend, a key pressed at
+        // the redrawn gate must count, so nothing is discarded.
+        guard tcsetattr(input, first ? TCSAFLUSH : TCSADRAIN, &raw) == 0 else {
             throw TerminalError.setupFailed("tcsetattr: " + LinuxSystem.errnoDescription())
         }
         active = true
         armCrashRestore()
         write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
+    }
+
+    /// Whether the terminal is still in the raw mode `enter` set (false once someone else, a
+    /// shell after a stop, has reset it, or when the terminal is gone).
+    public var isRaw: Bool {
+        var settings = termios()
+        guard active, tcgetattr(input, &settings) == 0 else { return false }
+        return settings.c_lflag & tcflag_t(ECHO | ICANON | ISIG) == 0
     }
 
     /// Main screen, visible cursor, the settings the person had. Safe to call more than once.

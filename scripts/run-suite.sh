@@ -1,0 +1,27 @@
+#!/bin/sh
+# Runs every test of the already built suite once, in parallel (as `make test` does), then
+# names each failing test and prints one summary line. Exit status 0 only when all pass.
+set -eu
+cd "$(dirname "$0")/.."
+report=.build/xunit.xml
+rm -f "$report"
+status=0
+swift test --skip-build --parallel --disable-swift-testing --xunit-output "$report" || status=$?
+if [ -f "$report" ]; then
+    python3 - "$report" <<'PY'
+import sys, xml.etree.ElementTree as ET
+cases = ET.parse(sys.argv[1]).getroot().iter("testcase")
+total = failed = skipped = 0
+for case in cases:
+    total += 1
+    problem = case.find("failure") if case.find("failure") is not None else case.find("error")
+    if problem is not None:
+        failed += 1
+        detail = (problem.get("message") or problem.text or "").strip().splitlines()
+        print(f"FAILED {case.get('classname')}.{case.get('name')}: {detail[0][:300] if detail else ''}")
+    elif case.find("skipped") is not None:
+        skipped += 1
+print(f"tests: {total - failed - skipped} passed, {failed} failed, {skipped} skipped")
+PY
+fi
+exit "$status"
