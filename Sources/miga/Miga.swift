@@ -27,6 +27,7 @@ struct Miga: ParsableCommand {
     )
 
     static func main() {
+        SignalDispositions.ignoreBrokenPipes()
         LinuxSystem.checkStandardOutputAtExit()
         // What the shims and the link handler run skips ArgumentParser (see LauncherArguments).
         if let launch = LauncherArguments(Array(CommandLine.arguments.dropFirst())) {

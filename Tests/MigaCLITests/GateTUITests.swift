@@ -62,7 +62,11 @@ final class GateTUITests: XCTestCase {
 
     func testReadNextThenOpenLockedThenOpenAfterCountdownWithExactArguments() throws {
         let arguments = ["--flag", "two words", "", "-", "--", "ünïcødé ✓ 宽", "\"quoted\" 'single'", "$HOME", "a\\b", "*", " lead"]
-        let terminal = try startGate(arguments)
+        // Started as `nohup` would start it: the app must get SIGHUP ignored, as miga got it,
+        // although the gate handles SIGHUP (and ignores SIGPIPE) itself; `sed` records what
+        // the shell hands any program it starts.
+        let withoutMiga = home.root + "/ignored-without-miga"
+        let terminal = try startGate(arguments, prefix: "trap '' HUP; sed -n 's/^SigIgn:[[:space:]]*//p' /proc/self/status > \(shellQuote(withoutMiga)); ")
         let first = try XCTUnwrap(home.events().first?.contentID)
 
         try terminal.press("n")
@@ -82,6 +86,9 @@ final class GateTUITests: XCTestCase {
 
         XCTAssertEqual(home.recordedArguments(), arguments, "argv reaches the app byte for byte")
         XCTAssertTrue(home.recordedInfo()?.hasPrefix("gated=1 ") == true, home.recordedInfo() ?? "")
+        let expected = try String(contentsOfFile: withoutMiga, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(UInt64(expected, radix: 16).map { $0 & 1 == 1 } ?? false, "SIGHUP ignored by the shell: \(expected)")
+        XCTAssertEqual(home.recordedIgnoredSignals(), expected, "the app's ignored signals are the shell's, not miga's")
         let events = try home.events()
         XCTAssertEqual(events.map(\.type), [.sessionStart, .contentRead, .gatewayCompleted, .openSelected])
         guard events.count == 4 else { return } // reported above; indexing would crash the run

@@ -54,7 +54,8 @@ final class MigaHome {
             for a in "$@"; do printf '%s\\0' "$a" >> "$out.argv.tmp"; done
             mv "$out.argv.tmp" "$out.argv"
             sid=$(cut -d' ' -f6 /proc/$$/stat)
-            echo "gated=$MIGA_GATED pid=$$ sid=$sid stdin=$(readlink /proc/$$/fd/0) stdout=$(readlink /proc/$$/fd/1)" > "$out.info.tmp"
+            ignored=$(sed -n 's/^SigIgn:[[:space:]]*//p' /proc/$$/status)
+            echo "gated=$MIGA_GATED pid=$$ sid=$sid stdin=$(readlink /proc/$$/fd/0) stdout=$(readlink /proc/$$/fd/1) ignored=$ignored" > "$out.info.tmp"
             mv "$out.info.tmp" "$out.info"
             [ -n "$RECORDER_SLEEP" ] && sleep "$RECORDER_SLEEP"
             exit 0
@@ -98,6 +99,11 @@ final class MigaHome {
         var arguments = data.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         arguments.removeLast() // every argument ends in NUL
         return arguments
+    }
+
+    /// The fake app's ignored signals (SigIgn, hexadecimal), from its recorded info.
+    func recordedIgnoredSignals() -> String? {
+        recordedInfo()?.split(separator: " ").first { $0.hasPrefix("ignored=") }.map { String($0.dropFirst("ignored=".count)) }
     }
 
     func recordedInfo() -> String? {
@@ -150,22 +156,38 @@ final class MigaHome {
     }
 
     /// Starts a program without a terminal. `ownGroup` puts it in a process group of its own,
-    /// so `kill(-pid, …)` also ends whatever it started.
-    func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, ownGroup: Bool = false) throws -> Child {
+    /// so `kill(-pid, …)` also ends whatever it started. `stderrReaderGone` makes its standard
+    /// error a pipe whose reading end is already closed, as when a log reader has quit.
+    func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+               ownGroup: Bool = false, stderrReaderGone: Bool = false) throws -> Child {
         let child = Child(pid: 0, stdoutPath: root + "/out-" + UUID().uuidString, stderrPath: root + "/err-" + UUID().uuidString)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        if ownGroup {
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-            posix_spawnattr_setpgroup(&attributes, 0)
-        }
+        // Every signal at its default and none blocked, as a person's shell starts a program,
+        // whatever the test runner itself ignores.
+        var all = sigset_t(), none = sigset_t()
+        sigfillset(&all)
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | (ownGroup ? POSIX_SPAWN_SETPGROUP : 0)))
+        if ownGroup { posix_spawnattr_setpgroup(&attributes, 0) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, child.stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, child.stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var pipeEnds: [Int32] = [-1, -1]
+        defer { pipeEnds.filter { $0 >= 0 }.forEach { close($0) } }
+        if stderrReaderGone {
+            guard pipe(&pipeEnds) == 0 else { throw NSError(domain: "pipe", code: Int(errno)) }
+            close(pipeEnds[0])
+            pipeEnds[0] = -1
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, child.stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = (environment ?? self.environment()).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }

@@ -86,10 +86,10 @@ public enum LinuxSystem {
         environment.map { "\($0.key)=\($0.value)" }.sorted()
     }
 
-    /// Replaces this process with `command`. Signal dispositions and the mask are reset first so
-    /// the app does not inherit the gate's handlers' effects (ignored signals survive exec).
+    /// Replaces this process with `command`, with every signal handled as miga's parent left
+    /// it (an ignored signal survives exec, so miga's own SIGPIPE ignore must not).
     public static func exec(_ command: ResolvedCommand, environment: [String: String]) throws -> Never {
-        SignalPipe.restoreDefaults()
+        SignalDispositions.restoreOriginals()
         withCStrings(command.arguments) { argv in
             withCStrings(environmentStrings(environment)) { envp in
                 _ = execve(command.executable, argv, envp)
@@ -213,8 +213,19 @@ public enum LinuxSystem {
     static func failUnlessStandardOutputWasWritten() {
         guard fflush(stdout) != 0 || ferror(stdout) != 0 else { return }
         let code = errno
+        // `miga events export | head -1`: the reader had what it wanted. Not an error.
+        if code == EPIPE || standardOutputReaderLeft() { _exit(0) }
         say("miga: write to standard output: \(errnoDescription(code))\n")
         _exit(1)
+    }
+
+    /// Whether standard output is a pipe nobody reads any more (poll reports POLLERR for the
+    /// write end of a pipe without readers).
+    public static func standardOutputReaderLeft() -> Bool {
+        var info = stat()
+        guard fstat(STDOUT_FILENO, &info) == 0, (info.st_mode & S_IFMT) == S_IFIFO else { return false }
+        var descriptor = pollfd(fd: STDOUT_FILENO, events: Int16(POLLOUT), revents: 0)
+        return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLERR) != 0
     }
 
     /// A message to the person on standard error (or `fd`); if it cannot be written there is

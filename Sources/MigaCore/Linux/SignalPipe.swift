@@ -33,12 +33,13 @@ public final class SignalPipe {
             }
             sigemptyset(&action.sa_mask)
             action.sa_flags = SA_RESTART
-            sigaction(signal, &action, nil)
+            SignalDispositions.set(signal, action)
         }
     }
 
     deinit {
-        Self.restoreDefaults()
+        signalWriteFD = -1
+        SignalDispositions.restoreOriginals(Self.handled)
         close(readFD)
         close(writeFD)
     }
@@ -79,13 +80,6 @@ public final class SignalPipe {
         return try body()
     }
 
-    /// Back to default dispositions, e.g. before exec so the app starts clean.
-    public static func restoreDefaults() {
-        signalWriteFD = -1
-        for signal in handled {
-            Glibc.signal(signal, SIG_DFL)
-        }
-    }
 
     /// Stops this process as Ctrl-Z would (used after the terminal has been restored), and
     /// returns once a SIGCONT resumes it.
