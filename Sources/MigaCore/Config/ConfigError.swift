@@ -7,7 +7,7 @@ public enum ConfigError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .unreadable(let path, let reason):
-            return "cannot read \(path): \(reason); check its permissions"
+            return "cannot read \(path): \(reason)"
         case .malformed(let path, let line, let column, let problem):
             return "\(path):\(line):\(column): \(problem); fix that line (or move the file away to use the defaults)"
         }

@@ -18,15 +18,7 @@ public struct ConfigFile {
     /// written. Returns the new configuration.
     @discardableResult
     public func update(_ edit: (inout ConfigEditor) -> Void, expect: (MigaConfig) -> Bool) throws -> MigaConfig {
-        let text: String
-        if let data = AtomicFile.read(path) {
-            guard let decoded = String(data: data, encoding: .utf8) else {
-                throw InstallError.configNotEditable(path: path, problem: "not UTF-8 text")
-            }
-            text = decoded
-        } else {
-            text = ""
-        }
+        let text = try ConfigLoader.text(of: path) ?? ""
         _ = try ConfigLoader().parse(text, path: path) // a broken file is the person's to fix
         var editor = ConfigEditor(text: text)
         edit(&editor)

@@ -14,16 +14,26 @@ public struct ConfigLoader {
 
     /// A missing file means defaults, with no warning: that is the state after installing.
     public func load(path: String) throws -> Result {
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard let text = try Self.text(of: path) else {
             return Result(config: MigaConfig(), warnings: [])
         }
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ConfigError.unreadable(path: path, reason: (error as NSError).localizedDescription)
-        }
         return try parse(text, path: path)
+    }
+
+    /// The file's text, nil when there is none; a file that is not a regular file, too large
+    /// or not UTF-8 is an error (never "no file": it would then be written over).
+    public static func text(of path: String) throws -> String? {
+        let data: Data?
+        do {
+            data = try BoundedFile.readIfPresent(path, limit: BoundedFile.configLimit)
+        } catch {
+            throw ConfigError.unreadable(path: path, reason: "\(error)")
+        }
+        guard let data else { return nil }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw ConfigError.unreadable(path: path, reason: "it is not UTF-8 text; save it as UTF-8")
+        }
+        return text
     }
 
     public func parse(_ text: String, path: String) throws -> Result {

@@ -28,7 +28,13 @@ public final class ConfigShellSession {
             say("miga: \(error)")
             return 1
         }
-        var original = AtomicFile.read(path).map { String(decoding: $0, as: UTF8.self) }
+        var original: String?
+        do {
+            original = try ConfigLoader.text(of: path)
+        } catch {
+            say("miga: \(error)")
+            return 1
+        }
         let resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "", skipping: [context.paths.shimDirectory])
         let installer = try? Installer(context: Self.quiet(context))
         let shell: ConfigShell
@@ -43,7 +49,12 @@ public final class ConfigShellSession {
                 say("miga: \(error)")
                 guard confirm("Open it in \(editorCommand.joined(separator: " "))? [Y/n] ", defaultYes: true) else { return 1 }
                 openEditor(on: path)
-                original = AtomicFile.read(path).map { String(decoding: $0, as: UTF8.self) }
+                do {
+                    original = try ConfigLoader.text(of: path)
+                } catch {
+                    say("miga: \(error)")
+                    return 1
+                }
             }
         }
 

@@ -55,22 +55,17 @@ public struct ContentLibrary: Sendable {
 
     /// A pack's text; a file that is not UTF-8 or is implausibly large is refused.
     public static func readPack(_ path: String) throws -> String {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw ContentError(pack: path, line: nil, problem: "is a folder; give the .toml files inside it")
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ContentError(pack: path, line: nil, problem: "cannot be read")
-        }
-        defer { try? handle.close() }
         let data: Data
         do {
-            data = try handle.read(upToCount: (4 << 20) + 1) ?? Data()
+            data = try BoundedFile.read(path, limit: BoundedFile.packLimit)
+        } catch FileReadError.notRegular(let kind) where kind == "a folder" {
+            throw ContentError(pack: path, line: nil, problem: "is a folder; give the .toml files inside it")
+        } catch FileReadError.tooLarge {
+            throw ContentError(pack: path, line: nil, problem: "larger than 4 MiB, not a content pack")
         } catch {
-            throw ContentError(pack: path, line: nil, problem: "cannot be read")
+            throw ContentError(pack: path, line: nil, problem: "cannot be read: \(error)")
         }
-        guard data.count <= 4 << 20 else { throw ContentError(pack: path, line: nil, problem: "larger than 4 MiB, not a content pack") }
-        guard let text = String(data: data, encoding: .utf8) else { throw ContentError(pack: path, line: nil, problem: "not UTF-8 text") }
+        guard let text = String(validating: data, as: UTF8.self) else { throw ContentError(pack: path, line: nil, problem: "not UTF-8 text") }
         return text
     }
 

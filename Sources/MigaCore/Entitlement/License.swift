@@ -30,7 +30,7 @@ public struct LicenseFile: Equatable, Sendable {
 /// Checks licences against the public keys compiled into this build.
 public struct LicenseVerifier {
     /// Anything larger is not a licence file (a real one is a few hundred bytes).
-    public static let maxFileSize = 64 * 1024
+    public static let maxFileSize = BoundedFile.licenceLimit
     public static let product = "miga"
 
     public var trustedKeys: [Curve25519.Signing.PublicKey]
@@ -39,15 +39,18 @@ public struct LicenseVerifier {
         self.trustedKeys = trustedKeys
     }
 
-    /// Reads a licence file, refusing directories and oversized files before reading them.
+    /// Reads a licence file, refusing folders, FIFOs and oversized files before reading them.
     public func read(path: String) throws -> (LicenseFile, LicenseFile.Payload) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw LicenseError.unreadable(path) }
-        guard !isDirectory.boolValue else { throw LicenseError.directory(path) }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw LicenseError.unreadable(path) }
-        defer { try? handle.close() }
-        let data = (try? handle.read(upToCount: Self.maxFileSize + 1)) ?? Data()
-        guard data.count <= Self.maxFileSize else { throw LicenseError.tooLarge(path) }
+        let data: Data
+        do {
+            data = try BoundedFile.read(path, limit: Self.maxFileSize)
+        } catch FileReadError.notRegular(let kind) where kind == "a folder" {
+            throw LicenseError.directory(path)
+        } catch FileReadError.tooLarge {
+            throw LicenseError.tooLarge(path)
+        } catch let error as FileReadError {
+            throw LicenseError.unreadable(path, error)
+        }
         return try verify(data)
     }
 
@@ -83,7 +86,7 @@ public struct LicenseVerifier {
 
 /// Why a licence was refused. The previous entitlement is always kept.
 public enum LicenseError: Error, CustomStringConvertible, Equatable {
-    case unreadable(String)
+    case unreadable(String, FileReadError)
     case directory(String)
     case tooLarge(String)
     case empty
@@ -97,7 +100,8 @@ public enum LicenseError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         let kept = "; your current entitlement is unchanged"
         switch self {
-        case .unreadable(let path): return "cannot read \(path); check the path" + kept
+        case .unreadable(let path, .missing): return "cannot read \(path): it does not exist; check the path" + kept
+        case .unreadable(let path, let problem): return "cannot read \(path): \(problem)" + kept
         case .directory(let path): return "\(path) is a folder; give the licence file inside it" + kept
         case .tooLarge(let path): return "\(path) is larger than \(LicenseVerifier.maxFileSize / 1024) KiB, so it is not a miga licence" + kept
         case .empty: return "the licence file is empty" + kept

@@ -43,8 +43,9 @@ public enum AtomicFile {
         }
     }
 
+    /// The file's bytes; nil when it is missing or cannot be used (see `BoundedFile`).
     public static func read(_ path: String) -> Data? {
-        FileManager.default.contents(atPath: path)
+        try? BoundedFile.read(path)
     }
 
     public static func exists(_ path: String) -> Bool {

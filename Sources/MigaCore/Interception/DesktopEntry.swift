@@ -5,7 +5,7 @@ import Foundation
 public struct DesktopEntry: Equatable {
     public static let mainGroup = "Desktop Entry"
     /// Real entries are a few KiB; anything this large is not one (and is not read whole).
-    public static let maxSize = 1 << 20
+    public static let maxSize = BoundedFile.desktopEntryLimit
 
     public enum Line: Equatable {
         /// A blank line or a `#` comment.
@@ -69,15 +69,15 @@ public struct DesktopEntry: Equatable {
     /// parsing it.
     public static func load(path: String) throws -> DesktopEntry {
         let name = (path as NSString).lastPathComponent
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw DesktopEntryError(file: name, line: nil, problem: "cannot be read")
-        }
-        defer { try? handle.close() }
-        let data = try handle.read(upToCount: maxSize + 1) ?? Data()
-        guard data.count <= maxSize else {
+        let data: Data
+        do {
+            data = try BoundedFile.read(path, limit: maxSize)
+        } catch FileReadError.tooLarge {
             throw DesktopEntryError(file: name, line: nil, problem: "larger than \(maxSize / 1024) KiB, not a desktop entry")
+        } catch {
+            throw DesktopEntryError(file: name, line: nil, problem: "cannot be read: \(error)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: data, as: UTF8.self) else {
             throw DesktopEntryError(file: name, line: nil, problem: "not valid UTF-8")
         }
         return try DesktopEntry(text: text, name: name)

@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Why a file was not read, in words that say what to do.
+public enum FileReadError: Error, Equatable, CustomStringConvertible {
+    case missing
+    case notRegular(kind: String)
+    case tooLarge(limit: Int)
+    case failed(code: Int32)
+
+    public var description: String {
+        switch self {
+        case .missing: return "it does not exist"
+        case .notRegular(let kind): return "it is \(kind), not a regular file; move it aside"
+        case .tooLarge(let limit): return "it is larger than \(BoundedFile.describe(limit)); move it aside"
+        case .failed(let code): return LinuxSystem.errnoDescription(code).lowercased() + "; check its permissions"
+        }
+    }
+}
+
+/// Reading files that someone else controls (the person, a package, another program), the
+/// only way miga reads them: regular files only, and never more than a sane size. A FIFO
+/// named `config.toml` would block a plain read for ever, and a gigabyte "content pack" would
+/// hold up every launch; both are refused before any byte is read.
+public enum BoundedFile {
+    /// Size limits (DESIGN "Bounded work").
+    public static let configLimit = 1 << 20
+    public static let packLimit = 4 << 20
+    public static let licenceLimit = 64 << 10
+    public static let desktopEntryLimit = 1 << 20
+    /// Anything else miga reads (its own manifest, mimeapps lists, caches).
+    public static let defaultLimit = 16 << 20
+
+    public static func read(_ path: String, limit: Int = defaultLimit) throws -> Data {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw errno == ENOENT || errno == ENOTDIR ? FileReadError.missing : FileReadError.failed(code: errno) }
+        try check(info, limit: limit)
+        // O_NONBLOCK: should the path have been swapped for a FIFO since the stat, the open
+        // still returns at once, and fstat below refuses it.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { throw errno == ENOENT ? FileReadError.missing : FileReadError.failed(code: errno) }
+        defer { close(fd) }
+        guard fstat(fd, &info) == 0 else { throw FileReadError.failed(code: errno) }
+        try check(info, limit: limit)
+        // The size may change while reading: read at most one byte past the limit to know.
+        var data = Data(count: min(Int(info.st_size), limit) + 1)
+        var total = 0
+        while total < data.count {
+            let count = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + total, $0.count - total) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileReadError.failed(code: errno)
+            }
+            if count == 0 { break }
+            total += count
+            if total == data.count, total <= limit { data.count = min(data.count * 2, limit + 1) }
+        }
+        guard total <= limit else { throw FileReadError.tooLarge(limit: limit) }
+        data.count = total
+        return data
+    }
+
+    /// nil when the file does not exist; every other problem throws.
+    public static func readIfPresent(_ path: String, limit: Int = defaultLimit) throws -> Data? {
+        do {
+            return try read(path, limit: limit)
+        } catch FileReadError.missing {
+            return nil
+        }
+    }
+
+    private static func check(_ info: stat, limit: Int) throws {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw FileReadError.notRegular(kind: "a folder")
+        case S_IFIFO: throw FileReadError.notRegular(kind: "a FIFO")
+        case S_IFSOCK: throw FileReadError.notRegular(kind: "a socket")
+        default: throw FileReadError.notRegular(kind: "a device")
+        }
+        guard info.st_size <= limit else { throw FileReadError.tooLarge(limit: limit) }
+    }
+
+    static func describe(_ bytes: Int) -> String {
+        bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes >> 10) KiB"
+    }
+}
