@@ -39,13 +39,15 @@ struct EventsCommand: ParsableCommand {
                     if let output { try AtomicFile.write(format == .csv ? EventLine.csvHeader + "\n" : "", to: output, mode: 0o600) }
                     return
                 }
+                let report: StoredDataReport
                 if let output {
                     var data = Data()
-                    try store.export(format: format) { data.append($0) }
+                    report = try store.export(format: format) { data.append($0) }
                     try AtomicFile.write(data, to: output, mode: 0o600)
                 } else {
-                    try store.export(format: format) { try LinuxSystem.write($0, to: STDOUT_FILENO, name: "standard output") }
+                    report = try store.export(format: format) { try LinuxSystem.write($0, to: STDOUT_FILENO, name: "standard output") }
                 }
+                if let summary = report.summary { CommandSupport.warn(summary) }
             }
         }
     }
@@ -71,17 +73,18 @@ struct EventsCommand: ParsableCommand {
 
         func run() throws {
             try CommandSupport.run { context in
-                let data: Data
-                if file == "-" {
-                    data = try LinuxSystem.readAll(from: STDIN_FILENO, name: "standard input")
-                } else {
-                    var isDirectory: ObjCBool = false
-                    guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                // Read as a stream (a pipe from another machine works too), one line in memory.
+                var fd = STDIN_FILENO
+                if file != "-" {
+                    var info = stat()
+                    guard stat(file, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else {
                         throw ValidationError("\(file) is not a file; give the path of an exported .jsonl file")
                     }
-                    data = try Data(contentsOf: URL(fileURLWithPath: file), options: .mappedIfSafe)
+                    fd = open(file, O_RDONLY | O_CLOEXEC)
+                    guard fd >= 0 else { throw LinuxError(operation: "open \(file)", code: errno) }
                 }
-                let result = try EventStore(path: context.paths.database).importLines(data, name: file == "-" ? "stdin" : file)
+                defer { if fd != STDIN_FILENO { close(fd) } }
+                let result = try EventStore(path: context.paths.database).importLines(from: .descriptor(fd), name: file == "-" ? "stdin" : file)
                 print("Imported \(result.imported) event\(result.imported == 1 ? "" : "s")"
                       + (result.alreadyPresent > 0 ? " (\(result.alreadyPresent) already present, skipped)." : "."))
             }

@@ -390,6 +390,24 @@ final class InterceptionTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: applications + "/chat.desktop"))
     }
 
+    /// installed.json is the person's file too: a `mimeApps` change in a shape miga never
+    /// writes (a slot without its separator, a value with a line break) is passed over.
+    func testAnEditedManifestDoesNotStopUninstall() throws {
+        XCTAssertEqual(try miga("install").status, 0)
+        var manifest = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: self.manifest))) as? [String: Any])
+        var mimeApps = try XCTUnwrap(manifest["mimeApps"] as? [String: Any])
+        var change = try XCTUnwrap(mimeApps["change"] as? [String: Any])
+        change["previousValues"] = ["no separator": "web.desktop", "Default Applications\u{1F}x-scheme-handler/ftp": "evil\n[Injected]"]
+        change["addedKeys"] = ((change["addedKeys"] as? [String]) ?? []) + ["", "\u{1F}"]
+        mimeApps["change"] = change
+        manifest["mimeApps"] = mimeApps
+        try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: self.manifest))
+        let uninstall = try miga("uninstall")
+        XCTAssertEqual(uninstall.status, 0, uninstall.stderr)
+        let list = (try? String(contentsOfFile: home.home + "/.config/mimeapps.list", encoding: .utf8)) ?? ""
+        XCTAssertFalse(list.contains("Injected") || list.contains("miga-url-handler"), list)
+    }
+
     func testALostManifestIsRebuiltByInstallAndUninstallStillCleansUp() throws {
         XCTAssertEqual(try miga("config", "apps", "add", "chat").status, 0)
         XCTAssertEqual(try miga("install").status, 0)

@@ -143,6 +143,22 @@ final class StatsTests: XCTestCase {
         XCTAssertEqual(try store.importLines(exported, name: "export"), .init(imported: 0, alreadyPresent: 22))
     }
 
+    /// Read from a descriptor in 1 MiB chunks, lines that straddle a chunk's end arrive whole,
+    /// and a file without a final newline keeps its last line.
+    func testImportFromADescriptorAcrossChunkBoundaries() throws {
+        // About 3.5 MiB of lines whose lengths vary, so boundaries fall mid-line.
+        let lines = (0..<20_000).map { index in
+            #"{"ts":"2026-11-21T09:30:00.000+01:00","type":"exit_selected","app":"discord","session":"s\#(index)\#(String(repeating: "x", count: index % 97))","content_id":null,"wait_ms":31000,"detail":null}"#
+        }
+        let path = folder.path + "/events.jsonl"
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        let store = try store(nil)
+        XCTAssertEqual(try store.importLines(from: .descriptor(fd), name: "f"), .init(imported: 20_000, alreadyPresent: 0))
+        XCTAssertEqual(Set(try store.allEvents().map(\.session)).count, 20_000)
+    }
+
     /// Two exports joined into one file (or one line pasted twice) count once, whether the
     /// database is empty (the fast path) or not.
     func testDuplicatesWithinOneFileAreSkipped() throws {

@@ -17,6 +17,16 @@ public struct MimeAppsList: Equatable {
         public var addedFinalNewline = false
 
         static func slot(_ group: String, _ type: String) -> String { group + "\u{1F}" + type }
+
+        static func parts(of slot: String) -> (group: String, type: String)? {
+            let parts = slot.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2, parts.allSatisfy(isOneLine), !parts[1].isEmpty else { return nil }
+            return (parts[0], parts[1])
+        }
+
+        static func isOneLine(_ text: String) -> Bool {
+            !text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+        }
     }
 
     private var lines: [String]
@@ -64,15 +74,17 @@ public struct MimeAppsList: Equatable {
 
     /// Undoes `change`, leaving whatever else happened to the file since.
     public mutating func undo(_ change: Change) {
+        // The change comes back from installed.json, which anyone can edit: a slot that is not
+        // "group␟type", or text that would break a line, is passed over, never trusted.
         for (slot, previous) in change.previousValues {
-            let parts = slot.split(separator: "\u{1F}", maxSplits: 1).map(String.init)
-            _ = set(parts[1], to: previous, in: parts[0])
+            guard let (group, type) = Change.parts(of: slot), Change.isOneLine(previous) else { continue }
+            _ = set(type, to: previous, in: group)
         }
         for slot in change.addedKeys {
-            let parts = slot.split(separator: "\u{1F}", maxSplits: 1).map(String.init)
-            remove(parts[1], in: parts[0])
+            guard let (group, type) = Change.parts(of: slot) else { continue }
+            remove(type, in: group)
         }
-        for group in change.addedGroups { removeGroupIfEmpty(group) }
+        for group in change.addedGroups where Change.isOneLine(group) { removeGroupIfEmpty(group) }
         // The newline added before a new group goes too, once that group is gone again.
         if change.addedFinalNewline, change.addedGroups.allSatisfy({ groupRange($0) == nil }), lines.last == "" {
             lines.removeLast()

@@ -10,6 +10,11 @@ public struct LinuxError: Error, CustomStringConvertible, Equatable {
     public var operation: String
     public var code: Int32
     public var description: String { "\(operation): \(LinuxSystem.errnoDescription(code))" }
+
+    public init(operation: String, code: Int32) {
+        self.operation = operation
+        self.code = code
+    }
 }
 
 /// The Linux system calls miga needs outside the terminal: clocks, exec, spawn, paths.

@@ -36,7 +36,7 @@ public struct StatsReport: Equatable, Sendable {
         guard let store else { return report }
         report.hasHistory = try store.hasEvents()
         var apps: [String: AppRow] = [:]
-        var waited: Int64 = 0
+        var waited = 0.0
         for row in try store.dailyCounts(from: from, to: today, app: app) {
             let index = row.day.daysSinceEpoch - from.daysSinceEpoch
             var appRow = apps[row.app] ?? AppRow(app: row.app)
@@ -48,12 +48,12 @@ public struct StatsReport: Equatable, Sendable {
                 report.exits += row.count
                 appRow.exits += row.count
                 report.days[index].exits += row.count
-                waited += row.waitMilliseconds
+                waited += Double(row.waitMilliseconds)
             case .openSelected?:
                 report.opens += row.count
                 appRow.opens += row.count
                 report.days[index].opens += row.count
-                waited += row.waitMilliseconds
+                waited += Double(row.waitMilliseconds)
             case .contentRead?:
                 report.reads += row.count
                 appRow.reads += row.count
@@ -61,13 +61,13 @@ public struct StatsReport: Equatable, Sendable {
             case .gatewayCompleted?:
                 report.completed += row.count
             case .abandoned?:
-                waited += row.waitMilliseconds
+                waited += Double(row.waitMilliseconds)
             default:
                 break
             }
             apps[row.app] = appRow
         }
-        report.minutesWaited = Double(waited) / 60_000
+        report.minutesWaited = waited / 60_000
         report.apps = apps.values.sorted { ($0.sessions, $1.app) > ($1.sessions, $0.app) }
         report.streak = Streaks(mindfulDays: try store.mindfulDays(), today: today)
         return report

@@ -18,8 +18,9 @@ extension EventStore {
         let lower = Int64(from.daysSinceEpoch) * 86_400_000 - margin
         let upper = Int64(to.daysSinceEpoch + 1) * 86_400_000 + margin
         var sql = """
-            SELECT (ts + utc_offset_min * 60000) / 86400000 AS day, type, app, count(*), total(wait_ms)
-            FROM events WHERE ts BETWEEN ? AND ?
+            SELECT (ts + utc_offset_min * 60000) / 86400000 AS day, type, app, count(*),
+                total(CASE WHEN typeof(wait_ms) IN ('integer', 'real') THEN min(max(wait_ms, 0), 86400000) END)
+            FROM events WHERE ts BETWEEN ? AND ? AND utc_offset_min BETWEEN -1080 AND 1080
             """
         var arguments: StatementArguments = [lower, upper]
         if let app {
@@ -29,9 +30,12 @@ extension EventStore {
         sql += " GROUP BY day, type, app"
         return try queue.read { db in
             try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row in
-                let day = CivilDay(daysSinceEpoch: row[0])
-                guard day >= from, day <= to else { return nil }
-                return DailyCount(day: day, type: row[1], app: row[2], count: row[3], waitMilliseconds: Int64((row[4] as Double).rounded()))
+                // Whatever the file holds (see StoredEvent.swift): a value no event has is passed over.
+                guard let number = StoredValue.integer(row[0]), EventBounds.days.contains(number),
+                      case let day = CivilDay(daysSinceEpoch: Int(number)), day >= from, day <= to,
+                      let type = StoredValue.text(row[1]), let app = StoredValue.text(row[2]) else { return nil }
+                let waited = min(StoredValue.real(row[4]) ?? 0, 1e15) // a million days of waiting, at most
+                return DailyCount(day: day, type: type, app: app, count: row[3], waitMilliseconds: Int64(waited.rounded()))
             }
         }
     }
@@ -39,10 +43,10 @@ extension EventStore {
     /// Every local day with at least one Exit, ever (streaks ignore filters).
     public func mindfulDays() throws -> [CivilDay] {
         try queue.read { db in
-            try Int.fetchAll(db, sql: """
+            try DatabaseValue.fetchAll(db, sql: """
                 SELECT DISTINCT (ts + utc_offset_min * 60000) / 86400000 FROM events
                 WHERE type = 'exit_selected'
-                """).map(CivilDay.init(daysSinceEpoch:))
+                """).compactMap { StoredValue.integer($0) }.filter(EventBounds.days.contains).map { CivilDay(daysSinceEpoch: Int($0)) }
         }
     }
 

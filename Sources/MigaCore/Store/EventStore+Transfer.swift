@@ -7,8 +7,10 @@ extension EventStore {
     public enum ExportFormat: String, CaseIterable, Sendable { case jsonl, csv }
 
     /// Streams every event, oldest first, to `write` in pieces (a million events never sit
-    /// in memory at once).
-    public func export(format: ExportFormat, write: (Data) throws -> Void) throws {
+    /// in memory at once). Returns what it passed over or clamped (see StoredEvent.swift).
+    @discardableResult
+    public func export(format: ExportFormat, write: (Data) throws -> Void) throws -> StoredDataReport {
+        var report = StoredDataReport()
         try queue.read { db in
             var buffer = Data()
             buffer.reserveCapacity(1 << 16)
@@ -17,9 +19,8 @@ extension EventStore {
                 SELECT ts, utc_offset_min, session, type, app, content_id, wait_ms, detail FROM events ORDER BY ts, id
                 """)
             while let row = try rows.next() {
-                let event = Event(timestamp: row[0], utcOffsetMinutes: row[1], session: row[2],
-                                  type: EventType(rawValue: row[3]) ?? .gatewaySkipped, app: row[4],
-                                  contentID: row[5], waitMilliseconds: row[6], detail: row[7])
+                guard var event = Event(stored: row, report: &report) else { continue }
+                event.id = nil
                 let line = format == .jsonl ? EventLine.jsonl(event) : EventLine.csv(event)
                 buffer.append(contentsOf: line.utf8)
                 buffer.append(0x0A)
@@ -30,6 +31,7 @@ extension EventStore {
             }
             if !buffer.isEmpty { try write(buffer) }
         }
+        return report
     }
 
     public struct ImportResult: Equatable, Sendable {
@@ -39,9 +41,23 @@ extension EventStore {
         public var alreadyPresent: Int
     }
 
+    /// Where imported lines come from: bytes in memory, or a descriptor read in chunks, so
+    /// that `miga events import - </dev/zero` holds at most one line in memory, not the stream.
+    public enum ImportSource {
+        case data(Data)
+        case descriptor(Int32)
+    }
+
+    /// An exported line is a few hundred bytes; a longer one is not an event (DESIGN).
+    public static let maxLineLength = 1 << 20
+
+    public func importLines(_ data: Data, name: String) throws -> ImportResult {
+        try importLines(from: .data(data), name: name)
+    }
+
     /// Imports JSONL in one transaction: the first bad line aborts it with its number and
     /// nothing is imported.
-    public func importLines(_ data: Data, name: String) throws -> ImportResult {
+    public func importLines(from source: ImportSource, name: String) throws -> ImportResult {
         var result = ImportResult(imported: 0, alreadyPresent: 0)
         // A large import is one transaction: room for its pages keeps SQLite from spilling
         // them to the WAL again and again before the commit.
@@ -67,7 +83,7 @@ extension EventStore {
             // does it pay for one de-duplicating pass at the end.
             var seen = Set<Int>()
             var mayHaveDuplicates = false
-            try Self.forEachLine(of: data) { number, line in
+            try Self.forEachLine(of: source, name: name) { number, line in
                 let event: Event
                 do {
                     event = try EventLine.parse(line)
@@ -100,22 +116,55 @@ extension EventStore {
         return result
     }
 
-    /// Calls `body` with each line that is not blank and its 1-based number. The bytes are
-    /// searched with memchr: walking a `Data` byte by byte took 3 s of a million-line import.
-    /// `line` borrows `data`'s storage and is valid only during the call.
-    static func forEachLine(of data: Data, _ body: (_ number: Int, _ line: Data) throws -> Void) throws {
-        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            guard let base = bytes.baseAddress else { return }
+    /// Calls `body` with each line that is not blank and its 1-based number; a line longer
+    /// than `maxLineLength` is an ImportError. The bytes are searched with memchr: walking a
+    /// `Data` byte by byte took 3 s of a million-line import. `line` borrows the buffer's
+    /// storage and is valid only during the call.
+    static func forEachLine(of source: ImportSource, name: String, _ body: (_ number: Int, _ line: Data) throws -> Void) throws {
+        var number = 0
+        /// Every complete line in `bytes`, then (at the end of input) the rest; returns where
+        /// the unfinished last line starts.
+        func lines(in bytes: UnsafeRawBufferPointer, final: Bool) throws -> Int {
+            guard let base = bytes.baseAddress else { return 0 }
             var start = 0
-            var number = 0
             while start < bytes.count {
-                let end = memchr(base + start, 0x0A, bytes.count - start).map { UnsafeRawPointer($0) - base } ?? bytes.count
-                let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-                start = end + 1
+                guard let newline = memchr(base + start, 0x0A, bytes.count - start).map({ UnsafeRawPointer($0) - base }) ?? (final ? bytes.count : nil) else {
+                    break
+                }
                 number += 1
+                guard newline - start <= maxLineLength else {
+                    throw ImportError(file: name, line: number, problem: "longer than \(maxLineLength >> 20) MiB, so not an exported event")
+                }
+                let line = UnsafeRawBufferPointer(rebasing: bytes[start..<newline])
+                start = newline + 1
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
                 try body(number, Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: line.baseAddress!), count: line.count,
                                       deallocator: .none))
+            }
+            guard bytes.count - start <= maxLineLength else {
+                throw ImportError(file: name, line: number + 1, problem: "longer than \(maxLineLength >> 20) MiB, so not an exported event")
+            }
+            return min(start, bytes.count)
+        }
+        switch source {
+        case .data(let data):
+            _ = try data.withUnsafeBytes { try lines(in: $0, final: true) }
+        case .descriptor(let fd):
+            // Room for the longest allowed unfinished line plus the next chunk.
+            let chunk = 1 << 20
+            var buffer = [UInt8](repeating: 0, count: maxLineLength + chunk)
+            var filled = 0
+            while true {
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw LinuxError(operation: "read \(fd == STDIN_FILENO ? "standard input" : name)", code: errno)
+                }
+                filled += count
+                let consumed = try buffer.withUnsafeBytes { try lines(in: UnsafeRawBufferPointer(rebasing: $0[0..<filled]), final: count == 0) }
+                if count == 0 { return }
+                buffer.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[consumed..<filled])) }
+                filled -= consumed
             }
         }
     }

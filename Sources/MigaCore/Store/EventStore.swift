@@ -132,14 +132,11 @@ public final class EventStore {
         }
     }
 
+    /// Every usable event (see `StoredEvent.swift`), in the order recorded.
     public func allEvents() throws -> [Event] {
-        try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM events ORDER BY id").map { row in
-                Event(id: row["id"], timestamp: row["ts"], utcOffsetMinutes: row["utc_offset_min"],
-                      session: row["session"], type: EventType(rawValue: row["type"]) ?? .gatewaySkipped,
-                      app: row["app"], contentID: row["content_id"], waitMilliseconds: row["wait_ms"],
-                      detail: row["detail"])
-            }
+        var report = StoredDataReport()
+        return try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM events ORDER BY id").compactMap { Event(stored: $0, report: &report) }
         }
     }
 
@@ -159,10 +156,13 @@ public final class EventStore {
     static let walLimit = 256 * 1024
 
     public func lastOpen(app: String) throws -> Date? {
+        // The bound keeps text and blobs (which sort above every number) out of max(), and
+        // the (type, app, ts) index still answers it in one step.
         try queue.read { db in
-            try Int64.fetchOne(db, sql: "SELECT max(ts) FROM events WHERE type = ? AND app = ?",
-                               arguments: [EventType.openSelected.rawValue, app])
-        }.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+            try DatabaseValue.fetchOne(db, sql: "SELECT max(ts) FROM events WHERE type = ? AND app = ? AND ts BETWEEN ? AND ?",
+                                       arguments: [EventType.openSelected.rawValue, app,
+                                                   EventBounds.timestamps.lowerBound, EventBounds.timestamps.upperBound])
+        }.flatMap(StoredValue.integer).map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 
     /// Number of Exits (any app) since `date`: for the celebration's "3rd exit this week".
@@ -178,8 +178,8 @@ public final class EventStore {
     public func drawContent<G: RandomNumberGenerator>(from candidates: [String], using generator: inout G) throws -> String? {
         var drawn: String?
         try queue.inTransaction(.immediate) { db in
-            let shown = Set(try String.fetchAll(db, sql: "SELECT content_id FROM rotation_shown"))
-            let last = try String.fetchOne(db, sql: "SELECT last_content_id FROM rotation_state WHERE id = 1")
+            let shown = Set(try DatabaseValue.fetchAll(db, sql: "SELECT content_id FROM rotation_shown").compactMap(StoredValue.text))
+            let last = try DatabaseValue.fetchOne(db, sql: "SELECT last_content_id FROM rotation_state WHERE id = 1").flatMap(StoredValue.text)
             let draw = ShuffleBag.draw(candidates: candidates, shown: shown, last: last, using: &generator)
             if draw.refilled {
                 try db.execute(sql: "DELETE FROM rotation_shown")
