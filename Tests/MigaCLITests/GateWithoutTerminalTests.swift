@@ -130,6 +130,31 @@ final class GateWithoutTerminalTests: XCTestCase {
         XCTAssertEqual(home.recordedArguments(), ["bg"])
     }
 
+    /// A program whose file name is not a valid app name (`My App`) is still gated, under a
+    /// name made from it; only an explicit `--app` with such a name is a usage error.
+    func testAProgramWithASpaceInItsNameOpens() throws {
+        let program = try home.writeFile("opt/My App/My App", mode: 0o755, "#!/bin/sh\nexec \(shellQuote(home.recorder)) \"$@\"\n")
+        let output = try home.miga(["gate", "--", program, "a b"])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        XCTAssertEqual(home.recordedArguments(), ["a b"])
+        XCTAssertEqual(try home.events().map(\.app), ["My-App"])
+    }
+
+    /// A command that cannot run fails at once with the shell's status, in a terminal too:
+    /// never after a whole countdown, and nothing is recorded.
+    func testACommandThatCannotRunFailsBeforeAnythingIsShown() throws {
+        try home.writeConfig("timer_seconds = 15\n")
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) gate -- /etc/passwd", environment: home.environment())
+        let screen = terminal.waitFor("STATUS=")
+        XCTAssertTrue(screen.contains("STATUS=126"), screen)
+        XCTAssertTrue(screen.contains("miga: /etc/passwd: Permission denied"), screen)
+        XCTAssertFalse(screen.contains("[e] Exit"), screen)
+        XCTAssertEqual(try home.events(), [])
+        let detached = try home.miga(["gate", "--app", "x", "--detach", "--", home.root + "/no/such/app"])
+        XCTAssertEqual(detached.status, 127)
+        XCTAssertEqual(detached.stderr, "miga: \(home.root)/no/such/app: No such file or directory; check the path\n")
+    }
+
     func testUsageErrors() throws {
         let noCommand = try home.miga(["gate", "--app", "chat"])
         XCTAssertEqual(noCommand.status, 64)

@@ -34,13 +34,21 @@ final class CommandResolverTests: XCTestCase {
         XCTAssertEqual(resolver.lookUp("tool"), real)
     }
 
-    func testNotFoundAndExplicitPaths() {
+    /// An explicit path is taken as written once it can run; what cannot is the shell's 127
+    /// (missing) or 126 (a folder, not executable), found before anything is shown.
+    func testNotFoundAndExplicitPaths() throws {
+        let root = try TemporaryDirectory()
+        let program = try root.write("#!/bin/sh\n", to: "My App/My App", mode: 0o755)
+        let text = try root.write("data", to: "notes.txt", mode: 0o644)
         let resolver = CommandResolver(searchPath: "/nonexistent", skipping: [])
         XCTAssertThrowsError(try resolver.resolve(["no-such-tool-x"])) { error in
             XCTAssertEqual(error as? GateError, .commandNotFound("no-such-tool-x"))
         }
         XCTAssertThrowsError(try resolver.resolve([])) { XCTAssertEqual($0 as? GateError, .noCommand) }
-        XCTAssertEqual(try resolver.resolve(["./run", "a"]), ResolvedCommand(executable: "./run", arguments: ["./run", "a"]))
+        XCTAssertEqual(try resolver.resolve([program, "a"]), ResolvedCommand(executable: program, arguments: [program, "a"]))
+        for (path, status) in [(root.path + "/missing", 127), (text, 126), (root.path + "/My App", 126), (text + "/x", 127)] {
+            XCTAssertThrowsError(try resolver.resolve([path])) { XCTAssertEqual(($0 as? GateError)?.status, Int32(status), path) }
+        }
     }
 }
 

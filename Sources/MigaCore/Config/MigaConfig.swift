@@ -36,6 +36,13 @@ public struct MigaConfig: Equatable, Sendable {
     }
 
     /// App names are used in file names (shims) and tables, so they are kept to a safe alphabet.
+    /// A valid app name made from any text (a program's file name, say): every other
+    /// character becomes `-`, so `My App` is `My-App`.
+    public static func appName(derivedFrom text: String) -> String {
+        let cleaned = String(text.map { isValidAppName(String($0)) ? $0 : "-" })
+        return cleaned.isEmpty ? "app" : cleaned
+    }
+
     public static func isValidAppName(_ name: String) -> Bool {
         !name.isEmpty && name.unicodeScalars.allSatisfy {
             ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0)

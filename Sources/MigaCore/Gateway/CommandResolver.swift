@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Finds the real program behind a command name, the way a shell would, except that miga's
 /// own shim folder is never chosen: a shim must not find itself (no recursion).
 public struct CommandResolver {
@@ -19,7 +23,16 @@ public struct CommandResolver {
     public func resolve(_ arguments: [String]) throws -> ResolvedCommand {
         guard let name = arguments.first, !name.isEmpty else { throw GateError.noCommand }
         if name.contains("/") {
-            // An explicit path is taken as written, as shells do.
+            // An explicit path is taken as written, as shells do, once it can run.
+            var info = stat()
+            guard stat(name, &info) == 0 else {
+                throw errno == ENOENT || errno == ENOTDIR ? GateError.noSuchFile(name)
+                    : GateError.notExecutable(name, reason: LinuxSystem.errnoDescription(errno))
+            }
+            guard (info.st_mode & S_IFMT) != S_IFDIR else { throw GateError.notExecutable(name, reason: "Is a directory") }
+            guard access(name, X_OK) == 0 else {
+                throw GateError.notExecutable(name, reason: "Permission denied (not an executable file)")
+            }
             return ResolvedCommand(executable: name, arguments: arguments)
         }
         guard let found = lookUp(name) else { throw GateError.commandNotFound(name) }

@@ -3,6 +3,19 @@ public enum GateError: Error, CustomStringConvertible, Equatable {
     case noCommand
     case invalidAppName(String)
     case commandNotFound(String)
+    /// An explicit path that does not exist (127, as shells say it).
+    case noSuchFile(String)
+    /// An explicit path that is a folder or not executable (126).
+    case notExecutable(String, reason: String)
+
+    /// The exit status a shell gives for the same problem.
+    public var status: Int32 {
+        switch self {
+        case .notExecutable: return 126
+        case .commandNotFound, .noSuchFile: return 127
+        case .noCommand, .invalidAppName: return 64
+        }
+    }
 
     public var description: String {
         switch self {
@@ -12,11 +25,14 @@ public enum GateError: Error, CustomStringConvertible, Equatable {
             return "app name \"\(name)\" may only use letters, digits and . _ + - (try --app \(Self.suggestedName(for: name)))"
         case .commandNotFound(let command):
             return "\(command): command not found on PATH (miga's own shims are skipped); check the name or give an absolute path"
+        case .noSuchFile(let path):
+            return "\(path): No such file or directory; check the path"
+        case .notExecutable(let path, let reason):
+            return "\(path): \(reason)"
         }
     }
 
     static func suggestedName(for name: String) -> String {
-        let cleaned = String(name.map { MigaConfig.isValidAppName(String($0)) ? $0 : "-" })
-        return cleaned.isEmpty ? "app" : cleaned
+        MigaConfig.appName(derivedFrom: name)
     }
 }

@@ -17,8 +17,9 @@ public struct GateRequest: Equatable {
         self.plain = plain
     }
 
-    /// `--app`, or else the command's file name.
-    public var appName: String { app ?? String(command.first?.split(separator: "/").last ?? "app") }
+    /// `--app`, or else the command's file name made into a valid name (`/opt/x/My App`
+    /// is `My-App`): a program's name is never a reason to refuse it.
+    public var appName: String { app ?? MigaConfig.appName(derivedFrom: String(command.first?.split(separator: "/").last ?? "app")) }
 }
 
 /// Runs one gateway from start to finish: pass-through checks, config, grace, the front end,
@@ -46,10 +47,12 @@ public final class Gatekeeper {
 
         let command: ResolvedCommand
         do {
+            // Before anything is shown: a command that cannot run is the shell's 126 or 127
+            // at once, not a countdown that ends in an error.
             command = try resolver.resolve(request.command)
         } catch {
             context.messages.say("miga: \(error)")
-            return 127
+            return (error as? GateError)?.status ?? 127
         }
         let launch = Launch(command: command, detach: request.detach, context: context)
 
