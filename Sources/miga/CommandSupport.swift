@@ -27,7 +27,7 @@ enum CommandSupport {
     }
 
     static func warn(_ line: String) {
-        LinuxSystem.say("miga: warning: \(line)\n")
+        LinuxSystem.say("miga: warning: \(TerminalText.visible(line))\n")
     }
 
     /// Prints `error` and returns the exit to throw. Output whose reader left (`miga events
@@ -36,7 +36,7 @@ enum CommandSupport {
         if let error = error as? LinuxError, error.code == EPIPE, error.operation == "write to standard output" {
             return ExitCode.success
         }
-        LinuxSystem.say("miga: \(error)\n")
+        LinuxSystem.say("miga: \(TerminalText.visible("\(error)"))\n")
         return ExitCode.failure
     }
 

@@ -38,8 +38,10 @@ struct ContentCommand: ParsableCommand {
             try CommandSupport.run { context in
                 for item in try ContentCommand.library(context).items
                     where (kind == nil || item.kind == kind) && (category == nil || item.category == category) {
-                    let text = (item.title ?? item.text).replacingOccurrences(of: "\n", with: " ")
-                    print("\(item.id)\t\(item.kind.rawValue)\t\(item.category)\t\(text.count > 60 ? String(text.prefix(59)) + "…" : text)")
+                    // One line per item: its breaks and tabs become spaces, other controls U+FFFD.
+                    let text = TerminalText.forScreen(item.title ?? item.text).replacingOccurrences(of: "\n", with: " ")
+                    let category = TerminalText.forScreen(item.category)
+                    print("\(item.id)\t\(item.kind.rawValue)\t\(category)\t\(text.count > 60 ? String(text.prefix(59)) + "…" : text)")
                 }
             }
         }
@@ -56,10 +58,10 @@ struct ContentCommand: ParsableCommand {
                 guard let item = try ContentCommand.library(context).item(id: id) else {
                     throw ValidationError("no item \"\(id)\"; see `miga content list`")
                 }
-                if let title = item.title { print(title + "\n") }
-                print(item.text)
-                if let author = item.author { print("— \(author)") }
-                print("\n(\(item.id), \(item.kind.rawValue), \(item.category))")
+                if let title = item.title { print(TerminalText.forScreen(title) + "\n") }
+                print(TerminalText.visible(item.text))
+                if let author = item.author { print("— \(TerminalText.forScreen(author))") }
+                print("\n(\(item.id), \(item.kind.rawValue), \(TerminalText.forScreen(item.category)))")
             }
         }
     }

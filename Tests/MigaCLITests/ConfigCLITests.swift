@@ -69,6 +69,16 @@ final class ConfigCLITests: XCTestCase {
         XCTAssertEqual(AtomicFile.mode(of: home.configFile), 0o600)
     }
 
+    /// Messages quote what a file holds; an escape sequence there (a window-title change) is
+    /// shown, not obeyed.
+    func testAnEscapeSequenceInAKeyIsQuotedVisibly() throws {
+        try home.writeConfig("\"\\u001b]0;pwned\\u0007\" = 1\n")
+        let output = try miga("config", "show")
+        XCTAssertEqual(output.status, 0, output.stderr)
+        XCTAssertTrue(output.stderr.contains("unknown key \"\u{FFFD}]0;pwned\u{FFFD}\" ignored"), output.stderr)
+        XCTAssertFalse(output.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" }, output.stderr)
+    }
+
     func testEveryVerbNamesTheLineOfABrokenFile() throws {
         try home.writeConfig("timer_seconds = 20\ngrace_minutes = = 3\n")
         for arguments in [["config", "show"], ["config", "get", "timer_seconds"], ["config", "set", "timer_seconds", "30"],

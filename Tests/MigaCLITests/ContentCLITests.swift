@@ -42,6 +42,33 @@ final class ContentCLITests: XCTestCase {
         XCTAssertEqual(output.stderr, "miga: \(folder): is a folder; give the .toml files inside it\n")
     }
 
+    /// A pack whose item carries escape sequences (a clipboard write, a screen clear) is
+    /// refused by name, skipped by the library, and never reaches the terminal.
+    func testEscapeSequencesInAPackAreRefusedByItemAndNeverPrinted() throws {
+        let pack = try home.writeFile("home/.local/share/miga/quotes/sly.toml", """
+            [[items]]
+            id = "fine"
+            kind = "quote"
+            category = "own"
+            text = "Fine."
+
+            [[items]]
+            id = "sly"
+            kind = "quote"
+            category = "own"
+            text = "Copy this \\u001b]52;c;aGVsbG8=\\u0007 now \\u001b[2J"
+
+            """)
+        let validate = try home.miga(["content", "validate", pack])
+        XCTAssertEqual(validate.status, 1)
+        XCTAssertEqual(validate.stderr, "miga: \(pack):7: sly: its text holds the control character U+001B (an escape sequence?); remove it\n")
+        let list = try home.miga(["content", "list"])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        XCTAssertTrue(list.stderr.contains("sly.toml:7:") && list.stderr.contains("skipping this pack"), list.stderr)
+        XCTAssertFalse((list.stdout + list.stderr).unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" })
+        XCTAssertFalse(list.stdout.contains("sly"))
+    }
+
     func testOwnPacksJoinTheLibraryAndABrokenOneIsSkipped() throws {
         try home.writeFile("home/.local/share/miga/quotes/mine.toml",
                            "[[items]]\nid = \"mine-walk\"\nkind = \"affirmation\"\ncategory = \"own\"\ntext = \"A short walk first.\"\n")

@@ -19,6 +19,22 @@ final class GatewayScreenTests: XCTestCase {
         }
     }
 
+    /// An item that came with escape sequences (a pack from elsewhere, before validation
+    /// refuses it) is drawn with them made visible, never obeyed: no clipboard write (OSC 52),
+    /// no hidden link (OSC 8), no cleared screen, no bell.
+    func testControlCharactersInAnItemAreNeverDrawnRaw() {
+        let hostile = "Hi \u{1B}]52;c;aGVsbG8=\u{07}there\u{1B}[2J\u{9B}31m \u{1B}]8;;https://evil.example\u{1B}\\link"
+        let item = ContentItem(id: "x", kind: .article, category: "c\u{1B}[5m", text: hostile + "\nnext\tline", author: "A\u{1B}[8m", title: "T\u{07}")
+        let session = GatewaySession(app: "chat", timerSeconds: 15, item: item, startedAt: start)
+        let frame = GatewayScreen(style: GatewayStyle(color: true, breathing: true, animations: true)).frame(for: session, at: start, columns: 100, rows: 30)
+        for raw in ["\u{1B}]", "\u{07}", "\u{9B}", "there\u{1B}[2J", "\u{1B}[8m"] {
+            XCTAssertFalse(frame.contains(raw), "drew \(raw.unicodeScalars.map { TerminalText.name($0) })")
+        }
+        let text = plainText(frame)
+        XCTAssertTrue(text.contains("Hi \u{FFFD}]52;c;aGVsbG8=\u{FFFD}there\u{FFFD}[2J\u{FFFD}31m"), text)
+        XCTAssertFalse(frame.contains("\t") || text.contains("next\u{FFFD}"), "a tab is a space:\n\(text)")
+    }
+
     func testBreathingIsBoxFourFourFourFour() {
         XCTAssertEqual(GatewayScreen.breathingPhase(elapsedMilliseconds: 0).label, "Breathe in")
         XCTAssertEqual(GatewayScreen.breathingPhase(elapsedMilliseconds: 4_000).label, "Hold")

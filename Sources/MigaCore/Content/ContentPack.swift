@@ -55,6 +55,14 @@ public enum ContentPack {
             if kind != .article, case let length = body.count, length > maxShortLength {
                 throw fail("\(id): a \(kind.rawValue) of \(length) characters is too long (at most \(maxShortLength); make it an article)")
             }
+            // Content reaches the terminal: an escape sequence in it could clear the screen or
+            // write the clipboard. Text may keep its line breaks and tabs, nothing else may.
+            for (field, value, allowed) in [("text", body, ["\n", "\t"] as Set<Unicode.Scalar>), ("title", title, []),
+                                            ("author", entry["author"]?.string, []), ("category", category, [])] {
+                if let value, let control = TerminalText.firstControl(in: value, allowing: allowed) {
+                    throw fail("\(id): its \(field) holds the control character \(TerminalText.name(control)) (an escape sequence?); remove it")
+                }
+            }
             guard ids.insert(id).inserted else { throw fail("duplicate id \"\(id)\"") }
             items.append(ContentItem(id: id, kind: kind, category: category, text: body,
                                      author: entry["author"]?.string, title: title))

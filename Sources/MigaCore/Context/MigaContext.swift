@@ -60,6 +60,7 @@ public protocol MessageSink {
 public struct StandardErrorSink: MessageSink {
     public init() {}
     public func say(_ line: String) {
-        LinuxSystem.say(line + "\n")
+        // Messages quote what the person or a file gave miga; that reaches a terminal too.
+        LinuxSystem.say(TerminalText.visible(line) + "\n")
     }
 }

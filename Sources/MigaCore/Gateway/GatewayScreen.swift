@@ -69,18 +69,19 @@ public struct GatewayScreen {
             part.append((styled ?? plain, DisplayWidth.of(plain)))
         }
 
-        let header = "miga · \(session.app)"
+        let header = "miga · \(TerminalText.forScreen(session.app))"
         add(&layout.top, header, styled: dim(header))
         add(&layout.top, "")
 
         let item = session.item
         if let title = item.title {
-            for line in TextLayout.wrap(title, width: width) { add(&layout.top, line, styled: bold(line)) }
+            for line in TextLayout.wrap(TerminalText.forScreen(title), width: width) { add(&layout.top, line, styled: bold(line)) }
             add(&layout.top, "")
         }
-        layout.body = TextLayout.wrap(item.kind == .quote ? "“\(item.text)”" : item.text, width: width)
+        let text = TerminalText.forScreen(item.text)
+        layout.body = TextLayout.wrap(item.kind == .quote ? "“\(text)”" : text, width: width)
         if let author = item.author {
-            let attribution = "— \(author)"
+            let attribution = "— \(TerminalText.forScreen(author))"
             add(&layout.bottom, "")
             add(&layout.bottom, attribution, styled: dim(attribution))
         }

@@ -115,10 +115,10 @@ public final class PlainGateway {
     }
 
     private func show(_ item: ContentItem, heading: String?) {
-        var text = heading.map { "\($0)\n\n" } ?? "\n"
-        if let title = item.title { text += title + "\n\n" }
-        text += TextLayout.wrap(item.text, width: GatewayScreen.maxTextWidth).joined(separator: "\n") + "\n"
-        if let author = item.author { text += "— \(author)\n" }
+        var text = heading.map { "\(TerminalText.forScreen($0))\n\n" } ?? "\n"
+        if let title = item.title { text += TerminalText.forScreen(title) + "\n\n" }
+        text += TextLayout.wrap(TerminalText.forScreen(item.text), width: GatewayScreen.maxTextWidth).joined(separator: "\n") + "\n"
+        if let author = item.author { text += "— \(TerminalText.forScreen(author))\n" }
         write(text + "\n")
     }
 }
