@@ -39,8 +39,10 @@ final class URLRoutingTests: XCTestCase {
                            "PATH": "/usr/bin:/bin", Gatekeeper.gatedVariable: "1"]
         let launcher = FakeLauncher()
         let sink = CollectingSink()
+        // A file that can run: the gate checks its command before anything else.
+        let miga = try folder.write("#!/bin/sh\n", to: "opt/miga/bin/miga", mode: 0o755)
         let context = MigaContext(clock: FakeClock(), environment: environment, paths: try MigaPaths(environment: environment),
-                                  launcher: launcher, executablePath: "/opt/miga/bin/miga", messages: sink, hasTerminal: false)
+                                  launcher: launcher, executablePath: miga, messages: sink, hasTerminal: false)
         return (folder, context, launcher, sink)
     }
 
@@ -90,7 +92,7 @@ final class URLRoutingTests: XCTestCase {
             ["/usr/bin/env", "web", "--new-window", "https://www.debian.org/"],
             ["/usr/bin/env", "web", "--new-window", "https://reddit.com@evil.example/"],
             // The gate (passing through here) runs miga again to forward the gated link.
-            ["/opt/miga/bin/miga", "open-url", "--forward", "--", "HTTPS://OLD.REDDIT.COM./r/x"],
+            [folder.path + "/opt/miga/bin/miga", "open-url", "--forward", "--", "HTTPS://OLD.REDDIT.COM./r/x"],
         ])
         XCTAssertTrue(launcher.calls.allSatisfy(\.detached))
         XCTAssertNil(launcher.calls[0].environment[Gatekeeper.gatedVariable], "a link from a gated app is not waved through")
