@@ -83,4 +83,39 @@ final class HostileFileTests: XCTestCase {
         XCTAssertTrue(added.stderr.contains("stuck.desktop") && added.stderr.contains("FIFO"), added.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: home.home + "/.local/share/applications/rec.desktop"), "the real entry still got its shim")
     }
+
+    /// Whatever command comes first, with the usual umask 022: miga's folders are 0700 and
+    /// its database (with its WAL and shared-memory files) 0600.
+    func testFilesArePrivateWhateverTheFirstCommand() throws {
+        try home.writeFile("bin/chat", mode: 0o755, "#!/bin/sh\n")
+        let environment = home.environment(["PATH": "\(home.root)/bin:/usr/bin:/bin"])
+        for arguments in [["config", "apps", "add", "chat"], ["gate", "--app", "chat", "--", "/bin/true"]] {
+            let output = try home.run("/bin/sh", ["-c", "umask 022; exec \"$0\" \"$@\"", home.binary] + arguments, environment: environment)
+            XCTAssertEqual(output.status, 0, output.stderr)
+        }
+        for folder in [".local/share/miga", ".local/share/miga/bin", ".local/state/miga", ".config/miga"] {
+            XCTAssertEqual(AtomicFile.mode(of: home.home + "/" + folder), 0o700, folder)
+        }
+        for file in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: home.database + file) {
+            XCTAssertEqual(AtomicFile.mode(of: home.database + file), 0o600, "miga.sqlite3\(file)")
+        }
+        XCTAssertEqual(try home.sqlite("PRAGMA application_id"), "\(0x6D69_6761)", "marked as miga's")
+    }
+
+    /// Another program's SQLite file at miga's path is never given miga's tables: the gate
+    /// fails open and says what to do, and the file is left byte for byte.
+    func testAnotherProgramsDatabaseIsNeverTouched() throws {
+        try FileManager.default.createDirectory(atPath: (home.database as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        _ = try home.run("/usr/bin/sqlite3", [home.database, "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine');"])
+        let before = try XCTUnwrap(FileManager.default.contents(atPath: home.database))
+        let gate = try boundedMiga(["gate", "--app", "chat", "--", home.recorder, "opens"])
+        XCTAssertEqual(gate.status, 0, gate.stderr)
+        XCTAssertEqual(home.recordedArguments(), ["opens"])
+        XCTAssertTrue(gate.stderr.contains("another program's SQLite database, not miga's"), gate.stderr)
+        let stats = try boundedMiga(["stats"])
+        XCTAssertEqual(stats.status, 1)
+        XCTAssertTrue(stats.stderr.contains("move it aside"), stats.stderr)
+        XCTAssertEqual(FileManager.default.contents(atPath: home.database), before, "left byte for byte")
+        XCTAssertEqual(try home.sqlite("SELECT group_concat(name) FROM sqlite_master"), "notes")
+    }
 }

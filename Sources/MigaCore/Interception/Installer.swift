@@ -318,7 +318,8 @@ public final class Installer {
     }
 
     /// `mkdir -p`, remembering each folder it had to create so uninstall removes it again.
-    private func ensureDirectory(_ path: String, mode: mode_t = 0o755) throws {
+    /// Folders are made 0700, as the XDG Base Directory spec asks of a missing one.
+    private func ensureDirectory(_ path: String, mode: mode_t = 0o700) throws {
         var prefix = ""
         var created: [String] = []
         for component in path.split(separator: "/") {

@@ -26,7 +26,10 @@ public final class EventStore {
             throw StoreError.cannotCreateDirectory(path: directory, reason: "\(error)")
         }
         do {
+            try Self.createPrivately(path)
             queue = try Self.open(path)
+        } catch let error as StoreError {
+            throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
             throw StoreError.notADatabase(path: path)
         } catch {
@@ -60,11 +63,44 @@ public final class EventStore {
         while true {
             do {
                 let queue = try DatabaseQueue(path: path, configuration: configuration)
+                try queue.inDatabase { try checkOwnership(of: $0, path: path) }
                 try migrator.migrate(queue)
+                tighten(path)
                 return queue
             } catch let error as DatabaseError where isRetryable(error) && LinuxSystem.monotonicNanoseconds() < deadline {
                 usleep(UInt32.random(in: 2_000...20_000, using: &generator))
             }
+        }
+    }
+
+    /// Marks the file as miga's (`PRAGMA application_id`, "miga" in ASCII), so that a SQLite
+    /// file someone else put at this path is recognised and never given miga's tables.
+    static let applicationID: Int32 = 0x6D69_6761
+
+    /// The tables miga makes (GRDB adds its migration table).
+    static let ownTables: Set<String> = ["events", "rotation_shown", "rotation_state", "grdb_migrations"]
+
+    /// Throws unless the file is miga's: marked as such, or unmarked and holding nothing but
+    /// miga's own tables (a new file, or one from before the mark, which the migration marks).
+    static func checkOwnership(of db: Database, path: String) throws {
+        let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        if id == applicationID { return }
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        guard id == 0, Set(tables).isSubset(of: ownTables) else { throw StoreError.foreignDatabase(path: path) }
+    }
+
+    /// The database and its WAL and shared-memory files (which SQLite creates with the
+    /// database's mode) are the person's alone: 0600, whatever umask the first command had.
+    static func createPrivately(_ path: String) throws {
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if fd >= 0 { close(fd) } // an existing file (or anything odd, which SQLite reports) is left as it is
+    }
+
+    /// A file of miga's made before it kept them private: 0600 from now on.
+    static func tighten(_ path: String) {
+        for file in [path, path + "-wal", path + "-shm"] {
+            var info = stat()
+            if lstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & 0o077 != 0 { chmod(file, 0o600) }
         }
     }
 
@@ -108,6 +144,9 @@ public final class EventStore {
                 CREATE INDEX events_exit_days ON events((ts + utc_offset_min * 60000) / 86400000)
                     WHERE type = 'exit_selected'
                 """)
+        }
+        migrator.registerMigration("v3-application-id") { db in
+            try db.execute(sql: "PRAGMA application_id = \(applicationID)")
         }
         return migrator
     }

@@ -2,6 +2,8 @@
 public enum StoreError: Error, CustomStringConvertible, Equatable {
     case cannotCreateDirectory(path: String, reason: String)
     case notADatabase(path: String)
+    /// A SQLite database, but another program's: never written to.
+    case foreignDatabase(path: String)
     case unusable(path: String, reason: String)
 
     public var description: String {
@@ -10,6 +12,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             return "cannot create \(path): \(reason); check that folder's permissions"
         case .notADatabase(let path):
             return "\(path) is not a miga database (corrupt or another program's file); move it aside and miga will start a new one"
+        case .foreignDatabase(let path):
+            return "\(path) is another program's SQLite database, not miga's; miga leaves it untouched: move it aside and miga will start a new one"
         case .unusable(let path, let reason):
             return "cannot use the event database \(path): \(reason)"
         }
