@@ -79,6 +79,30 @@ final class ConfigCLITests: XCTestCase {
         XCTAssertFalse(output.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" }, output.stderr)
     }
 
+    /// Twenty edits at once (a script adding sites in parallel) keep all twenty: each holds the
+    /// config lock across its read, change and write.
+    func testTwentyConcurrentEditsKeepEveryChange() throws {
+        try home.writeConfig(text)
+        let children = try (0..<20).map { try home.start(home.binary, ["config", "sites", "add", "site\($0).example"], environment: environment()) }
+        let outputs = children.map { $0.wait() }
+        XCTAssertEqual(outputs.map(\.status), Array(repeating: 0, count: 20), outputs.map(\.stderr).joined())
+        let listed = Set(try miga("config", "sites", "list").stdout.split(separator: "\n").map(String.init))
+        XCTAssertTrue(Set((0..<20).map { "site\($0).example" }).isSubset(of: listed), "\(listed.sorted())")
+        XCTAssertTrue(configText?.hasPrefix("# my settings\ntimer_seconds = 25  # short\n") == true, configText ?? "")
+    }
+
+    /// A run killed mid-write leaves its temporary file (`.NAME.miga-PID`); the next write
+    /// beside it removes it, and leaves one whose process still runs.
+    func testTemporaryFilesOfAKilledRunAreRemovedByTheNext() throws {
+        try home.writeConfig(text)
+        let stale = home.home + "/.config/miga/.config.toml.miga-2147483646" // no such process
+        let live = home.home + "/.config/miga/.config.toml.miga-1" // init: alive
+        for file in [stale, live] { try "half".write(toFile: file, atomically: false, encoding: .utf8) }
+        XCTAssertEqual(try miga("config", "set", "timer_seconds", "20").status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stale), "the killed run's leftover is gone")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: live), "a running process's file is its own")
+    }
+
     func testEveryVerbNamesTheLineOfABrokenFile() throws {
         try home.writeConfig("timer_seconds = 20\ngrace_minutes = = 3\n")
         for arguments in [["config", "show"], ["config", "get", "timer_seconds"], ["config", "set", "timer_seconds", "30"],

@@ -18,10 +18,22 @@ public struct ConfigFile {
     /// written. Returns the new configuration.
     @discardableResult
     public func update(_ edit: (inout ConfigEditor) -> Void, expect: (MigaConfig) -> Bool) throws -> MigaConfig {
+        try update(using: { editor, _ in edit(&editor) }, expect: expect)
+    }
+
+    /// `update`, with `edit` given the configuration as the file holds it under the lock: a
+    /// change that builds on the current value (a list with one more site) must start from
+    /// there, not from a read made before another edit landed.
+    @discardableResult
+    public func update(using edit: (inout ConfigEditor, MigaConfig) -> Void, expect: (MigaConfig) -> Bool) throws -> MigaConfig {
+        try ConfigLock.holding(folderOf: path) { try unlockedUpdate(edit, expect: expect) }
+    }
+
+    private func unlockedUpdate(_ edit: (inout ConfigEditor, MigaConfig) -> Void, expect: (MigaConfig) -> Bool) throws -> MigaConfig {
         let text = try ConfigLoader.text(of: path) ?? ""
-        _ = try ConfigLoader().parse(text, path: path) // a broken file is the person's to fix
+        let current = try ConfigLoader().parse(text, path: path).config // a broken file is the person's to fix
         var editor = ConfigEditor(text: text)
-        edit(&editor)
+        edit(&editor, current)
         let result = try editor.parsed(path: path)
         guard expect(result) else {
             throw InstallError.configNotEditable(path: path, problem: "this setting is written in a form miga cannot change safely")
@@ -75,6 +87,10 @@ extension ConfigFile {
     /// Replaces the file with `text` (the editor's save), refusing text that does not parse and
     /// a file someone else changed since `original` was read.
     public func replace(with text: String, original: String?) throws {
+        try ConfigLock.holding(folderOf: path) { try unlockedReplace(with: text, original: original) }
+    }
+
+    private func unlockedReplace(with text: String, original: String?) throws {
         let current = AtomicFile.read(path).map { String(decoding: $0, as: UTF8.self) }
         guard current == original else {
             throw InstallError.configNotEditable(path: path, problem: "it changed on disk since the editor read it")

@@ -16,7 +16,9 @@ public enum AtomicFile {
         // Through a symlink (dotfile managers link rc files), the link stays and its target changes.
         let target = resolvedTarget(path)
         let folder = (target as NSString).deletingLastPathComponent
-        let temporary = folder + "/.\((target as NSString).lastPathComponent).miga-\(getpid())"
+        let temporaryPrefix = ".\((target as NSString).lastPathComponent).miga-"
+        removeLeftovers(in: folder, prefix: temporaryPrefix)
+        let temporary = folder + "/" + temporaryPrefix + "\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw LinuxError(operation: "create \(temporary)", code: errno) }
         var failure: LinuxError?
@@ -44,6 +46,18 @@ public enum AtomicFile {
     }
 
     /// The file's bytes; nil when it is missing or cannot be used (see `BoundedFile`).
+    /// Temporary files a killed run left beside this target (`.NAME.miga-PID` whose process
+    /// is gone). One still being written by a running miga is left alone.
+    static func removeLeftovers(in folder: String, prefix: String) {
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasPrefix(prefix), let pid = pid_t(name.dropFirst(prefix.count)), pid > 0, pid != getpid() else { continue }
+            if kill(pid, 0) != 0, errno == ESRCH { unlink(folder + "/" + name) }
+        }
+    }
+
     public static func read(_ path: String) -> Data? {
         try? BoundedFile.read(path)
     }

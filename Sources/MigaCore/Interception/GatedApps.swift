@@ -71,7 +71,9 @@ public struct GatedSites {
         let (site, file, config) = try load(host)
         guard !SiteMatcher(sites: config.sites).sites.contains(site) else { return (site, .unchanged) }
         try Installer(context: context).prepareConfigFolder()
-        try file.update({ $0.setSites(config.sites + [site]) }, expect: { SiteMatcher(sites: $0.sites).sites.contains(site) })
+        try file.update(using: { editor, current in
+            if !SiteMatcher(sites: current.sites).sites.contains(site) { editor.setSites(current.sites + [site]) }
+        }, expect: { SiteMatcher(sites: $0.sites).sites.contains(site) })
         return (site, .changed)
     }
 
@@ -79,7 +81,9 @@ public struct GatedSites {
         let (site, file, config) = try load(host)
         let kept = config.sites.filter { SiteMatcher.normalizedSite($0) != site }
         guard kept.count < config.sites.count else { throw InstallError.unknownSite(site) }
-        try file.update({ $0.setSites(kept) }, expect: { !SiteMatcher(sites: $0.sites).sites.contains(site) })
+        try file.update(using: { editor, current in
+            editor.setSites(current.sites.filter { SiteMatcher.normalizedSite($0) != site })
+        }, expect: { !SiteMatcher(sites: $0.sites).sites.contains(site) })
         return site
     }
 
