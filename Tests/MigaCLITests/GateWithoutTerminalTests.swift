@@ -109,6 +109,46 @@ final class GateWithoutTerminalTests: XCTestCase {
         XCTAssertEqual(try home.events().count, 1, "one gate, no recursion")
     }
 
+    /// miga removed or moved without `miga uninstall`: every PATH shim still opens its app,
+    /// found past the shim folder and past a link into it, in every POSIX shell.
+    func testAPathShimWithoutMigaStillOpensTheApp() throws {
+        let shims = home.root + "/shims"
+        try home.writeFile("shims/rec", mode: 0o755, PathShim.text(migaPath: home.root + "/gone/miga", app: "rec", command: "rec"))
+        try home.writeFile("shims/ghost", mode: 0o755, PathShim.text(migaPath: home.root + "/gone/miga", app: "ghost", command: "ghost"))
+        try FileManager.default.createDirectory(atPath: home.root + "/links", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: home.root + "/links/rec", withDestinationPath: shims + "/rec")
+        try FileManager.default.createSymbolicLink(atPath: home.root + "/real-rec", withDestinationPath: home.recorder)
+        try home.writeFile("real/.keep", "")
+        try FileManager.default.createSymbolicLink(atPath: home.root + "/real/rec", withDestinationPath: home.recorder)
+        let environment = home.environment(["PATH": "\(home.root)/links:\(shims):\(home.root)/real:/usr/bin:/bin"])
+        for shell in ["/bin/sh", "/bin/dash", "/bin/bash", "/usr/bin/zsh"] where FileManager.default.isExecutableFile(atPath: shell) {
+            try? FileManager.default.removeItem(atPath: home.root + "/recorded.argv")
+            let output = try home.run(shell, [shims + "/rec", "a b", ""], environment: environment)
+            XCTAssertEqual(output.status, 0, "\(shell): \(output.stderr)")
+            XCTAssertEqual(home.recordedArguments(), ["a b", ""], shell)
+        }
+        let ghost = try home.run("/bin/sh", [shims + "/ghost"], environment: environment)
+        XCTAssertEqual(ghost.status, 127)
+        XCTAssertEqual(ghost.stderr, "ghost: command not found (and miga is no longer at \(home.root)/gone/miga)\n")
+    }
+
+    /// An app whose command is set to its own shim would gate itself for ever; the gate runs
+    /// the real program of that name instead, and `doctor` names the mistake.
+    func testACommandThatIsItsOwnShimRunsTheRealProgram() throws {
+        let shims = home.home + "/.local/share/miga/bin"
+        try home.writeFile("real/rec", mode: 0o755, "#!/bin/sh\nexec \(shellQuote(home.recorder)) \"$@\"\n")
+        let environment = home.environment(["PATH": "\(shims):\(home.root)/real:/usr/bin:/bin"])
+        XCTAssertEqual(try home.miga(["config", "apps", "add", "rec"], environment: environment).status, 0)
+        XCTAssertEqual(try home.miga(["config", "set", "apps.rec.command", shims + "/rec"], environment: environment).status, 0)
+        XCTAssertEqual(try home.miga(["install"], environment: environment).status, 0)
+        let output = try home.run("/usr/bin/timeout", ["-s", "KILL", "20", shims + "/rec", "once"],
+                                  environment: environment.merging(["MIGA_GATED": "1"]) { $1 })
+        XCTAssertEqual(output.status, 0, output.stderr)
+        XCTAssertEqual(home.recordedArguments(), ["once"])
+        let doctor = try home.miga(["doctor"], environment: environment)
+        XCTAssertTrue(doctor.stdout.contains("is miga's own shim"), doctor.stdout)
+    }
+
     func testDetachStartsTheAppInItsOwnSessionAndReturnsAtOnce() throws {
         // The app lingers for a minute: miga having returned while it still runs shows it did
         // not wait for it, however slowly a busy machine starts either of them.

@@ -23,6 +23,13 @@ public struct CommandResolver {
     public func resolve(_ arguments: [String]) throws -> ResolvedCommand {
         guard let name = arguments.first, !name.isEmpty else { throw GateError.noCommand }
         if name.contains("/") {
+            // A path into miga's own shim folder (`command` set to the shim itself) would run
+            // the gate again, for ever: the real program of that name is meant.
+            if isShim(name) {
+                let base = String(name[name.index(after: name.lastIndex(of: "/")!)...])
+                guard let found = lookUp(base) else { throw GateError.onlyAShim(name) }
+                return ResolvedCommand(executable: found, arguments: [found] + arguments.dropFirst())
+            }
             // An explicit path is taken as written, as shells do, once it can run.
             var info = stat()
             guard stat(name, &info) == 0 else {
@@ -37,6 +44,13 @@ public struct CommandResolver {
         }
         guard let found = lookUp(name) else { throw GateError.commandNotFound(name) }
         return ResolvedCommand(executable: found, arguments: arguments)
+    }
+
+    /// Whether `path` is (or links to) a file in a skipped folder: one of miga's shims.
+    public func isShim(_ path: String) -> Bool {
+        let skipped = Set(skipping.compactMap(realPath))
+        guard !skipped.isEmpty, let real = realPath(path) else { return false }
+        return skipped.contains(String(real[..<(real.lastIndex(of: "/") ?? real.endIndex)]))
     }
 
     /// The first executable `name` on the search path outside the skipped folders.

@@ -3,6 +3,8 @@ public enum GateError: Error, CustomStringConvertible, Equatable {
     case noCommand
     case invalidAppName(String)
     case commandNotFound(String)
+    /// `command` names miga's own shim and no real program of that name is on PATH.
+    case onlyAShim(String)
     /// An explicit path that does not exist (127, as shells say it).
     case noSuchFile(String)
     /// An explicit path that is a folder or not executable (126).
@@ -12,7 +14,7 @@ public enum GateError: Error, CustomStringConvertible, Equatable {
     public var status: Int32 {
         switch self {
         case .notExecutable: return 126
-        case .commandNotFound, .noSuchFile: return 127
+        case .commandNotFound, .noSuchFile, .onlyAShim: return 127
         case .noCommand, .invalidAppName: return 64
         }
     }
@@ -25,6 +27,8 @@ public enum GateError: Error, CustomStringConvertible, Equatable {
             return "app name \"\(name)\" may only use letters, digits and . _ + - (try --app \(Self.suggestedName(for: name)))"
         case .commandNotFound(let command):
             return "\(command): command not found on PATH (miga's own shims are skipped); check the name or give an absolute path"
+        case .onlyAShim(let path):
+            return "\(path) is miga's own shim, and no other program of that name is on PATH; set the app's command to the real program (`miga config apps add NAME --command PROGRAM`)"
         case .noSuchFile(let path):
             return "\(path): No such file or directory; check the path"
         case .notExecutable(let path, let reason):

@@ -80,6 +80,10 @@ public struct Doctor {
 
         for app in config.apps.values.sorted(by: { $0.name < $1.name }) {
             var issues: [String] = []
+            let resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "", skipping: [shims])
+            if app.command.contains("/"), resolver.isShim(app.command) {
+                issues.append("its command \(app.command) is miga's own shim (the gate opens the real \((app.command as NSString).lastPathComponent) on PATH instead)")
+            }
             let expected = PathShim.text(migaPath: context.executablePath, app: app.name, command: app.command)
             let shimPath = layout.pathShim(app.name)
             if AtomicFile.read(shimPath) != Data(expected.utf8) {
