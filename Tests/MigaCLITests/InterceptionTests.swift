@@ -69,6 +69,9 @@ final class InterceptionTests: XCTestCase {
         try home.writeFile("sys/applications/bad-quote.desktop", "[Desktop Entry]\nType=Application\nName=Q\nExec=chat \"oops\n")
         try Data([0x5B, 0x44, 0xFF, 0xFE, 0x0A]).write(to: URL(fileURLWithPath: system + "/applications/not-utf8.desktop"))
         try Data(repeating: 0x23, count: 5 << 20).write(to: URL(fileURLWithPath: system + "/applications/huge.desktop"))
+        // A KDE service entry that runs chat (as konqueror's do) and a terminal app.
+        try home.writeFile("sys/applications/chat-service.desktop", "[Desktop Entry]\nType=Service\nName=S\nExec=chat %u\n")
+        try home.writeFile("sys/applications/chat-tui.desktop", "[Desktop Entry]\nType=Application\nName=T\nExec=chat --tui\nTerminal=true\n")
 
         let added = try miga("config", "apps", "add", "chat", "--timer", "20")
         XCTAssertEqual(added.status, 0, added.stderr)
@@ -80,6 +83,9 @@ final class InterceptionTests: XCTestCase {
         XCTAssertTrue(added.stdout.contains("created desktop shim ~/.local/share/applications/chat.desktop"), added.stdout)
         XCTAssertTrue(added.stdout.contains("created desktop shim ~/.local/share/applications/vendor-chat-beta.desktop"), added.stdout)
         XCTAssertFalse(FileManager.default.fileExists(atPath: applications + "/other.desktop"), "only entries that run chat")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: applications + "/chat-service.desktop"), "only application entries")
+        XCTAssertTrue(try XCTUnwrap(read(applications + "/chat-tui.desktop")).contains("Exec=\(home.binary) gate --app chat -- chat --tui\n"),
+                      "a terminal app shares the gate's terminal, not detached")
         XCTAssertEqual(AtomicFile.mode(of: shims + "/chat"), 0o755)
         XCTAssertEqual(try ConfigLoader().load(path: home.configFile).config.apps["chat"],
                        MigaConfig.App(name: "chat", command: "chat", timerSeconds: 20))
@@ -89,12 +95,13 @@ final class InterceptionTests: XCTestCase {
         XCTAssertTrue(shim.contains("Exec=\(home.binary) gate --app chat --detach -- chat %U\n"), shim)
         XCTAssertTrue(shim.contains("Exec=\(home.binary) gate --app chat --detach -- chat --new-window\n"), "the action keeps its own arguments")
         XCTAssertTrue(shim.contains("Name[de]=Plaudern\n# a comment that must survive\n"), shim)
-        for key in ["Terminal=true", "DBusActivatable=false", "TryExec=\(home.binary)", "X-Miga-Shim=true"] {
+        for key in ["Terminal=true", "DBusActivatable=false", "X-Miga-Shim=true"] {
             XCTAssertTrue(shim.contains(key + "\n"), key)
         }
+        XCTAssertFalse(shim.contains("TryExec="), "no TryExec that hides the app once miga is gone")
         let beta = try XCTUnwrap(read(applications + "/vendor-chat-beta.desktop"))
         XCTAssertTrue(beta.contains("DBusActivatable=false\n") && !beta.contains("DBusActivatable=true"), beta)
-        for file in ["chat.desktop", "vendor-chat-beta.desktop"] {
+        for file in ["chat.desktop", "vendor-chat-beta.desktop", "chat-tui.desktop"] {
             let validation = try home.run("/usr/bin/desktop-file-validate", [applications + "/" + file])
             XCTAssertEqual(validation.status, 0, "\(file): \(validation.stdout)\(validation.stderr)")
         }

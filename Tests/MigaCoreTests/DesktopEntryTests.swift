@@ -117,7 +117,7 @@ final class DesktopEntryTests: XCTestCase {
 
 final class DesktopShimTests: XCTestCase {
     let miga = "/home/u/.local/bin/miga"
-    let managed = ["Exec", "Terminal", "DBusActivatable", "TryExec", DesktopShim.markerKey]
+    let managed = ["Exec", "Terminal", "DBusActivatable", DesktopShim.markerKey]
 
     func shim(_ entry: DesktopEntry, app: String = "chat", miga: String? = nil) throws -> (text: String, entry: DesktopEntry) {
         let text = try DesktopShim.text(for: entry, migaPath: miga ?? self.miga, app: app)
@@ -150,7 +150,7 @@ final class DesktopShimTests: XCTestCase {
             }
             XCTAssertEqual(shimmed.rawValue("Terminal"), "true", name)
             XCTAssertEqual(shimmed.rawValue("DBusActivatable"), "false", name)
-            XCTAssertEqual(shimmed.rawValue("TryExec"), miga, name)
+            XCTAssertEqual(shimmed.rawValue("TryExec"), original.rawValue("TryExec"), "\(name): its own TryExec, never miga's")
             XCTAssertEqual(shimmed.rawValue(DesktopShim.markerKey), "true", name)
             XCTAssertEqual(text.hasSuffix("\n"), original.rawLines.last == "", "\(name): same ending")
 
@@ -203,6 +203,23 @@ final class DesktopShimTests: XCTestCase {
         XCTAssertEqual(shimmed.rawValue("Exec"), #""/home/u/My Apps/mi\\"ga" gate --app chat --detach -- app %u"#)
         XCTAssertEqual(try ExecLine(rawValue: shimmed.rawValue("Exec")!).expand(urls: ["u"], icon: nil, name: nil, location: nil),
                        [odd, "gate", "--app", "chat", "--detach", "--", "app", "u"])
-        XCTAssertEqual(shimmed.string("TryExec"), odd)
+        XCTAssertNil(shimmed.string("TryExec"), "no TryExec that would hide the app once miga is gone")
+    }
+
+    /// A terminal app keeps its terminal: the gate and the app share the one the launcher
+    /// opens, so it is not detached.
+    func testATerminalAppIsNotDetached() throws {
+        let original = try DesktopEntry(text: "[Desktop Entry]\nType=Application\nName=Mutt\nExec=neomutt %u\nTerminal=true\n", name: "neomutt.desktop")
+        let (_, shimmed) = try shim(original)
+        XCTAssertEqual(shimmed.rawValue("Exec"), "\(miga) gate --app chat -- neomutt %u")
+        XCTAssertEqual(shimmed.rawValue("Terminal"), "true")
+    }
+
+    /// Only application entries launch a program; a KDE service or a link is left alone.
+    func testOnlyApplicationEntriesAreShimmed() throws {
+        for type in ["Service", "Link", "Directory"] {
+            let original = try DesktopEntry(text: "[Desktop Entry]\nType=\(type)\nName=S\nExec=chat %u\n", name: "s.desktop")
+            XCTAssertThrowsError(try shim(original), type)
+        }
     }
 }

@@ -12,10 +12,17 @@ public enum DesktopShim {
             throw DesktopEntryError(file: app, line: nil, problem: "no Exec in [Desktop Entry] to route through miga")
         }
         _ = try ExecLine(rawValue: exec) // refuse what launchers could not run either
+        guard entry.rawValue("Type") == "Application" else {
+            throw DesktopEntryError(file: app, line: nil, problem: "not an application entry (Type=\(entry.rawValue("Type") ?? "")), so it launches no program")
+        }
         let quotedMiga = execQuoted(migaPath)
-        let prefix = "\(quotedMiga) gate --app \(app) --detach -- "
-        // TryExec is a plain string, not an Exec line: only string escapes apply.
-        let replacements = ["Terminal": "true", "DBusActivatable": "false", "TryExec": stringEscaped(migaPath)]
+        // A terminal app (Terminal=true, such as neomutt) runs in the terminal the gate is shown
+        // in, so it is not detached; any other app is, so the gate's terminal can close.
+        let inTerminal = entry.boolean("Terminal") == true
+        let prefix = "\(quotedMiga) gate --app \(app)\(inTerminal ? "" : " --detach") -- "
+        // No TryExec pointing at miga: with miga removed it would hide the app from every menu.
+        // The entry's own TryExec (its program) stays as it was.
+        let replacements = ["Terminal": "true", "DBusActivatable": "false"]
 
         var output: [String] = []
         var group: String?
@@ -42,7 +49,7 @@ public enum DesktopShim {
                 output.append(raw)
             }
         }
-        let added = ["Terminal", "DBusActivatable", "TryExec"].filter { !seenInMain.contains($0) }
+        let added = ["Terminal", "DBusActivatable"].filter { !seenInMain.contains($0) }
             .map { "\($0)=\(replacements[$0]!)" } + ["\(markerKey)=true"]
         output.insert(contentsOf: added, at: (lastMainEntry ?? 0) + 1)
         return output.joined(separator: "\n")

@@ -77,8 +77,10 @@ public final class Installer {
             result.append(.init(id: id, path: backup, entry: entry))
         }
         for found in DesktopEntryLocator(dataDirectories: layout.dataDirectories).entries(warn: say) where !ids.contains(found.id) {
+            // Only applications launch a program; a Link, Directory or KDE Service entry has
+            // no place for the keys a shim sets (and would fail validation with them).
             guard found.id != URLHandler.desktopID, found.entry.boolean("Hidden") != true,
-                  let exec = found.entry.rawValue("Exec") else { continue }
+                  found.entry.rawValue("Type") == "Application", let exec = found.entry.rawValue("Exec") else { continue }
             do {
                 _ = try ExecLine(rawValue: exec)
             } catch {
