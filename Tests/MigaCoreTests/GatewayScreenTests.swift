@@ -35,6 +35,18 @@ final class GatewayScreenTests: XCTestCase {
         XCTAssertFalse(frame.contains("\t") || text.contains("next\u{FFFD}"), "a tab is a space:\n\(text)")
     }
 
+    /// A 4 MB word (a hostile or broken pack) is split into screen-wide pieces in one pass:
+    /// linear, so the gate keeps drawing and answering keys and signals. Quadratic splitting
+    /// took minutes here.
+    func testAHugeWordWrapsInLinearTime() {
+        let word = String(repeating: "ab宽", count: 1_400_000) // 4.2 M characters, 5.6 M cells
+        let lines = TextLayout.wrap("before " + word + " after", width: 72)
+        XCTAssertEqual(lines.first, "before")
+        XCTAssertEqual(lines.last?.hasSuffix(" after"), true)
+        XCTAssertTrue(lines.allSatisfy { DisplayWidth.of($0) <= 72 })
+        XCTAssertEqual(lines.dropFirst().joined().replacingOccurrences(of: " after", with: ""), word)
+    }
+
     func testBreathingIsBoxFourFourFourFour() {
         XCTAssertEqual(GatewayScreen.breathingPhase(elapsedMilliseconds: 0).label, "Breathe in")
         XCTAssertEqual(GatewayScreen.breathingPhase(elapsedMilliseconds: 4_000).label, "Hold")

@@ -10,14 +10,25 @@ public enum TextLayout {
             var line = ""
             var lineWidth = 0
             for word in paragraph.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
-                var word = String(word)
-                var wordWidth = DisplayWidth.of(word)
-                while wordWidth > width {
-                    if !line.isEmpty { lines.append(line); line = ""; lineWidth = 0 }
-                    let (head, tail) = split(word, atWidth: width)
-                    lines.append(head)
-                    word = tail
-                    wordWidth = DisplayWidth.of(word)
+                let word = String(word)
+                let wordWidth = DisplayWidth.of(word)
+                if wordWidth > width {
+                    // One pass over the word, each character measured once: a 4 MB "word" in
+                    // a pack must cost as much as 4 MB of prose, not its square.
+                    if !line.isEmpty { lines.append(line) }
+                    line = ""
+                    lineWidth = 0
+                    for character in word {
+                        let cells = DisplayWidth.of(String(character))
+                        if lineWidth + cells > width, !line.isEmpty {
+                            lines.append(line)
+                            line = ""
+                            lineWidth = 0
+                        }
+                        line.append(character)
+                        lineWidth += cells
+                    }
+                    continue
                 }
                 if line.isEmpty {
                     line = word
@@ -40,20 +51,6 @@ public enum TextLayout {
         text.components(separatedBy: "\n\n")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .filter { !$0.isEmpty }
-    }
-
-    private static func split(_ word: String, atWidth width: Int) -> (String, String) {
-        var head = ""
-        var used = 0
-        var index = word.startIndex
-        while index < word.endIndex {
-            let cells = DisplayWidth.of(String(word[index]))
-            if used + cells > width, !head.isEmpty { break }
-            head.append(word[index])
-            used += cells
-            index = word.index(after: index)
-        }
-        return (head, String(word[index...]))
     }
 
     /// Left padding that centres a block of `blockWidth` cells in `columns`.
