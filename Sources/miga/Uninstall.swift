@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MigaCore
 
 struct Uninstall: ParsableCommand {
@@ -10,18 +11,43 @@ struct Uninstall: ParsableCommand {
             and your rc files stay as they are, and your previous browser is the default again. \
             Config, events and licence stay unless you add --purge.
 
+            --purge lists what it deletes (your own content packs by name) and asks first; \
+            without a terminal it needs --yes. A trial's record stays, so a purge never starts \
+            a new trial.
+
             Examples:
               miga uninstall
               miga uninstall --purge
+              miga uninstall --purge --yes     # from a script
             """
     )
 
-    @Flag(help: "Also delete config, events and state (everything below miga's XDG folders).")
+    @Flag(help: "Also delete config, events, your content packs and state (everything below miga's XDG folders).")
     var purge = false
+
+    @Flag(help: "With --purge: delete without asking.")
+    var yes = false
 
     func run() throws {
         try CommandSupport.run { context in
             let installer = try Installer(context: context)
+            if purge, !yes {
+                let doomed = installer.purgeList()
+                if !doomed.isEmpty {
+                    guard LinuxSystem.isTerminal(STDIN_FILENO) else {
+                        throw ValidationError("--purge would delete \(doomed.joined(separator: "; ")); add --yes to confirm, or run it on a terminal")
+                    }
+                    print("miga uninstall --purge deletes:")
+                    for line in doomed { print("  - \(line)") }
+                    print("Delete all of this? [y/N] ", terminator: "")
+                    fflush(stdout)
+                    let answer = (readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+                    guard answer == "y" || answer == "yes" else {
+                        print("Nothing was changed.")
+                        return
+                    }
+                }
+            }
             try installer.uninstall(purge: purge)
             CommandSupport.print(installer.changes)
             print(purge ? "miga is uninstalled and its data deleted." : "miga is uninstalled; your config and events are kept (--purge deletes them).")

@@ -374,14 +374,42 @@ final class InterceptionTests: XCTestCase {
         XCTAssertNotNil(try ConfigLoader().load(path: home.configFile).config.apps["chat"], "config stays without --purge")
     }
 
-    func testPurgeLeavesAFreshHomeEmptyAgain() throws {
+    /// Without a terminal, a purge needs --yes and says what it would delete, the person's
+    /// own packs by name; then nothing is left but the trial's record (a purge is no way to a
+    /// new trial), not even an empty folder.
+    func testPurgeLeavesAFreshHomeEmptyAgainButTheTrial() throws {
         XCTAssertEqual(try miga("config", "apps", "add", "chat", "--timer", "15").status, 0)
         XCTAssertEqual(try miga("config", "sites", "add", "lobste.rs").status, 0)
         XCTAssertEqual(try miga("install").status, 0)
+        XCTAssertEqual(try miga("license").status, 0) // the trial starts
+        try home.writeFile("home/.local/share/miga/quotes/mine.toml", "")
         XCTAssertFalse(try snapshot(excludingMigaFolders: false).isEmpty)
-        let purge = try miga("uninstall", "--purge")
+        let before = try snapshot(excludingMigaFolders: false)
+        let refused = try miga("uninstall", "--purge")
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("your content pack ~/.local/share/miga/quotes/mine.toml") && refused.stderr.contains("add --yes"),
+                      refused.stderr)
+        XCTAssertEqual(try snapshot(excludingMigaFolders: false), before, "nothing changed without --yes")
+        let purge = try miga("uninstall", "--purge", "--yes")
         XCTAssertEqual(purge.status, 0, purge.stderr)
-        XCTAssertEqual(try snapshot(excludingMigaFolders: false), [:], "nothing left, not even an empty folder")
+        XCTAssertEqual(Set(try snapshot(excludingMigaFolders: false).keys), [".config", ".config/miga", ".config/miga/entitlement.json"],
+                       "nothing left but the trial's record")
+    }
+
+    /// On a terminal, a purge lists what it deletes and asks; "no" changes nothing.
+    func testPurgeAsksOnATerminal() throws {
+        XCTAssertEqual(try miga("config", "apps", "add", "chat").status, 0)
+        try home.writeFile("home/.local/share/miga/quotes/mine.toml", "")
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) uninstall --purge", environment: environment())
+        let screen = terminal.waitFor("Delete all of this? [y/N]")
+        XCTAssertTrue(screen.contains("your content pack ~/.local/share/miga/quotes/mine.toml"), screen)
+        XCTAssertTrue(screen.contains("your settings, ~/.config/miga/config.toml"), screen)
+        try terminal.enter("n")
+        terminal.waitFor("Nothing was changed.")
+        terminal.waitFor("STATUS=0")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: home.configFile))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: home.home + "/.local/share/miga/quotes/mine.toml"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: shims + "/chat"), "not even uninstalled")
     }
 
     func testAnInterruptedInstallCanBeUndone() throws {

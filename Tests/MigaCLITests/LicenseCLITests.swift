@@ -52,7 +52,7 @@ final class LicenseCLITests: XCTestCase {
     func testPurgeSaysTheLicenceWentAndHowToRestoreIt() throws {
         let licence = try sign()
         XCTAssertEqual(try home.miga(["license", "activate", licence]).status, 0)
-        let purge = try home.miga(["uninstall", "--purge"])
+        let purge = try home.miga(["uninstall", "--purge", "--yes"])
         XCTAssertEqual(purge.status, 0, purge.stderr)
         XCTAssertTrue(purge.stdout.contains("deleted your licence L-42 with it: `miga license activate FILE`, with the licence file you received, restores it"), purge.stdout)
         XCTAssertFalse(FileManager.default.fileExists(atPath: entitlement))
@@ -60,7 +60,9 @@ final class LicenseCLITests: XCTestCase {
         XCTAssertTrue(try home.miga(["license", "status"]).stdout.hasPrefix("purchased — licensed to Ada Lovelace"))
         // A trial is nothing to restore: not mentioned.
         try endTheTrial()
-        XCTAssertFalse(try home.miga(["uninstall", "--purge"]).stdout.contains("licence"))
+        let again = try home.miga(["uninstall", "--purge", "--yes"])
+        XCTAssertFalse(again.stdout.contains("licence"))
+        XCTAssertTrue(try home.miga(["license", "status"]).stdout.hasPrefix("trial ended"), "a purge starts no new trial")
     }
 
     func testAfterTheTrialTheAppStillOpensTheEventIsRecordedAndTheNoticeComesOnceADay() throws {

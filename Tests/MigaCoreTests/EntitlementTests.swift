@@ -54,6 +54,17 @@ final class EntitlementTests: XCTestCase {
         XCTAssertFalse(store.status().gateEnabled, "the moved clock did not make the trial endless")
     }
 
+    /// A future start counts from when the file was last written (at the latest now), read
+    /// from the file itself: even where it cannot be rewritten, the trial still ends.
+    func testAFutureStartCountsFromWhenTheFileWasWritten() throws {
+        let file = try folder.write("{\"kind\":\"trial\",\"trial_started\":\"2030-01-01T00:00:00Z\"}\n", to: "miga/entitlement.json")
+        let written = clock.now().addingTimeInterval(-80 * 3600)
+        var times = [timeval(tv_sec: Int(written.timeIntervalSince1970), tv_usec: 0), timeval(tv_sec: Int(written.timeIntervalSince1970), tv_usec: 0)]
+        XCTAssertEqual(utimes(file, &times), 0)
+        XCTAssertEqual(store.status().state, .trialEnded(endedAt: written.addingTimeInterval(72 * 3600)),
+                       "edited 80 h ago: the trial ended 8 h ago")
+    }
+
     func testABrokenFileIsReportedAndTreatedAsAnEndedTrial() throws {
         let valid = try licence()
         let tampered = LicenseFile(payload: try licence(licensee: "Mallory").payload, signature: valid.signature)

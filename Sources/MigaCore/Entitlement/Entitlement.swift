@@ -87,10 +87,14 @@ public struct EntitlementStore {
             }
             var start = Date(timeIntervalSince1970: Double(started.unixMilliseconds) / 1000)
             if start > now {
-                // A start in the future counts as now, and is written down as now, so moving
-                // the clock (or the file) cannot make a trial endless.
-                start = now
-                try? writeTrial(startedAt: now)
+                // A start in the future (a moved clock, an edited file) counts from when the
+                // file was last written, at the latest now, and is written down as that. Taken
+                // from the file itself, it holds even where the file cannot be rewritten: a
+                // trial must not become endless.
+                var info = stat()
+                let written = stat(path, &info) == 0 ? Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec)) : now
+                start = min(now, written)
+                try? writeTrial(startedAt: start)
             }
             return trial(startedAt: start, now: now)
         case "purchase":

@@ -121,6 +121,28 @@ public final class Installer {
         try finishDesktopChanges()
     }
 
+    /// What `uninstall --purge` deletes beyond uninstalling, one line each, for the person to
+    /// confirm: the person's own content packs by name.
+    public func purgeList() -> [String] {
+        var list: [String] = []
+        let paths = layout.paths
+        if AtomicFile.exists(paths.configFile) { list.append("your settings, \(layout.display(paths.configFile))") }
+        if let store = try? EventStore.openExisting(path: paths.database), let count = try? store.eventCount() {
+            list.append("your \(count) recorded event\(count == 1 ? "" : "s") and streaks, \(layout.display(paths.database))")
+        }
+        let packs = paths.dataDirectory + "/quotes"
+        for name in ((try? FileManager.default.contentsOfDirectory(atPath: packs)) ?? []).sorted() {
+            list.append("your content pack \(layout.display(packs + "/" + name))")
+        }
+        let entitlement = EntitlementStore(context: context)
+        // Asked only of an existing file: status() of a missing one would start a trial.
+        if AtomicFile.exists(entitlement.path), case .purchased(let licence) = entitlement.status().state {
+            list.append("your licence \(licence.licenseID) (keep the licence file you received to restore it)")
+        }
+        if AtomicFile.exists(paths.stateDirectory) { list.append("miga's state, \(layout.display(paths.stateDirectory))") }
+        return list
+    }
+
     /// Removes every file and line miga added and puts back what they replaced. With `purge`,
     /// config, events and state go too.
     public func uninstall(purge: Bool) throws {
@@ -149,11 +171,25 @@ public final class Installer {
         if purge {
             // The licence goes with the config folder; the person should know how to get it back.
             let entitlement = EntitlementStore(context: context)
-            if AtomicFile.exists(entitlement.path), case .purchased(let licence) = entitlement.status().state {
+            let state = AtomicFile.exists(entitlement.path) ? entitlement.status().state : nil
+            if case .purchased(let licence)? = state {
                 changes.append("deleted your licence \(licence.licenseID) with it: `miga license activate FILE`, with the licence file you received, restores it")
+            }
+            // A trial's record stays: a purge is no way to a new trial.
+            let keepTrial: Bool
+            switch state {
+            case .trial?, .trialEnded?: keepTrial = true
+            default: keepTrial = false
             }
             for folder in [layout.paths.configDirectory, layout.paths.dataDirectory, layout.paths.stateDirectory]
                 where AtomicFile.exists(folder) {
+                if folder == layout.paths.configDirectory, keepTrial {
+                    for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where folder + "/" + name != entitlement.path {
+                        try FileManager.default.removeItem(atPath: folder + "/" + name)
+                    }
+                    changes.append("removed \(layout.display(folder)) but the trial's record (no purge starts a new trial)")
+                    continue
+                }
                 try FileManager.default.removeItem(atPath: folder)
                 changes.append("removed \(layout.display(folder))")
             }
