@@ -20,6 +20,14 @@ let package = Package(
             providers: [.apt(["libreadline-dev"])]
         ),
         .target(name: "CLinuxShims"),
+        // libidn2: UTS #46 processing of internationalised domain names, for WHATWGURL.
+        .systemLibrary(
+            name: "CIDN2",
+            pkgConfig: "libidn2",
+            providers: [.apt(["libidn2-dev"])]
+        ),
+        // The WHATWG URL Standard's parser: hosts read exactly as a browser reads them.
+        .target(name: "WHATWGURL", dependencies: ["CIDN2"]),
         // Turns quotes/*.toml and shell/* into Swift string literals so the binary needs no file beside it.
         .executableTarget(name: "EmbedContent", path: "Sources/EmbedContent"),
         .plugin(
@@ -32,6 +40,7 @@ let package = Package(
             dependencies: [
                 "CReadline",
                 "CLinuxShims",
+                "WHATWGURL",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -58,6 +67,7 @@ let package = Package(
             "MigaCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "MigaCLITests", dependencies: ["MigaCore"]),
+        .testTarget(name: "WHATWGURLTests", dependencies: ["WHATWGURL"]),
         // The commands' argument parsing, against ArgumentParser itself.
         .testTarget(name: "MigaCommandTests", dependencies: [
             "miga", "MigaCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),

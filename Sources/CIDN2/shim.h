@@ -1,0 +1,4 @@
+#ifndef CIDN2_SHIM_H
+#define CIDN2_SHIM_H
+#include <idn2.h>
+#endif
