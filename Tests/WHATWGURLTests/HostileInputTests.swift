@@ -92,4 +92,17 @@ final class HostileInputTests: XCTestCase {
             XCTAssertEqual(reparsed?.href, url.href, "not a fixed point: \(quoted(input)) → \(quoted(url.href))")
         }
     }
+
+    /// Inputs kept in Tests/Fixtures/fuzz/url (crashes the fuzzer found, hand-made nasty
+    /// ones) parse or fail, as fuzz/URLFuzz.swift calls them.
+    func testEveryKeptFuzzInputParsesOrFails() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/fuzz/url").path
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        XCTAssertFalse(names.isEmpty)
+        for name in names {
+            let text = String(decoding: try XCTUnwrap(FileManager.default.contents(atPath: folder + "/" + name)), as: UTF8.self)
+            if let url = WebURL.parse(text) { _ = WebURL.parse(url.href) }
+        }
+    }
 }

@@ -4,8 +4,6 @@ import Foundation
 /// so a shim can change a few lines and leave every other byte alone.
 public struct DesktopEntry: Equatable {
     public static let mainGroup = "Desktop Entry"
-    /// Real entries are a few KiB; anything this large is not one (and is not read whole).
-    public static let maxSize = BoundedFile.desktopEntryLimit
 
     public enum Line: Equatable {
         /// A blank line or a `#` comment.
@@ -63,24 +61,6 @@ public struct DesktopEntry: Equatable {
         }
         self.lines = lines
         self.rawLines = raw
-    }
-
-    /// Reads a file, refusing what cannot be a desktop entry (too large, not UTF-8) before
-    /// parsing it.
-    public static func load(path: String) throws -> DesktopEntry {
-        let name = (path as NSString).lastPathComponent
-        let data: Data
-        do {
-            data = try BoundedFile.read(path, limit: maxSize)
-        } catch FileReadError.tooLarge {
-            throw DesktopEntryError(file: name, line: nil, problem: "larger than \(maxSize / 1024) KiB, not a desktop entry")
-        } catch {
-            throw DesktopEntryError(file: name, line: nil, problem: "cannot be read: \(error)")
-        }
-        guard let text = String(validating: data, as: UTF8.self) else {
-            throw DesktopEntryError(file: name, line: nil, problem: "not valid UTF-8")
-        }
-        return try DesktopEntry(text: text, name: name)
     }
 
     /// The groups in file order.
