@@ -34,6 +34,10 @@ struct Gate: ParsableCommand {
     @Flag(help: "Plain text instead of the full screen (automatic when TERM=dumb).")
     var plain = false
 
+    // Given by a gate without a terminal to the one it starts in a terminal emulator.
+    @Option(name: .customLong("handoff"), help: .hidden)
+    var handOff: String?
+
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The command to run on Open, after --.", valueName: "command"))
     var command: [String] = []
 
@@ -41,5 +45,5 @@ struct Gate: ParsableCommand {
         throw ExitCode(LauncherArguments.gate(request).run())
     }
 
-    var request: GateRequest { GateRequest(app: app, command: command, detach: detach, plain: plain) }
+    var request: GateRequest { GateRequest(app: app, command: command, detach: detach, plain: plain, handOff: handOff) }
 }

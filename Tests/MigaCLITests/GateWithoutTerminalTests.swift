@@ -59,7 +59,9 @@ final class GateWithoutTerminalTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: home.home + "/.local"), "nothing written in a pass-through")
     }
 
-    func testGraphicalSessionOpensTheConfiguredTerminal() throws {
+    /// The configured emulator is started with the inner gate; this one never shows it (it
+    /// only records its arguments), so after the wait the app opens, once, and that is recorded.
+    func testGraphicalSessionOpensTheConfiguredTerminalAndFailsOpenWhenItShowsNothing() throws {
         let terminal = try home.writeFile("bin/fake-term", mode: 0o755, """
             #!/bin/sh
             # Written aside, then renamed: the test must never read half of it.
@@ -69,13 +71,35 @@ final class GateWithoutTerminalTests: XCTestCase {
             """)
         try home.writeConfig("terminal = \"\(terminal)\"\n")
         let output = try home.miga(["gate", "--app", "chat", "--", "recorder", "--x", "a b"],
-                                   environment: home.environment(["DISPLAY": ":99", "PATH": home.root + "/bin:/usr/bin:/bin"]))
+                                   environment: home.environment(["DISPLAY": ":99", "PATH": home.root + "/bin:/usr/bin:/bin",
+                                                                  "XDG_RUNTIME_DIR": home.root]))
         XCTAssertEqual(output.status, 0, output.stderr)
         eventually("the terminal emulator to start") { FileManager.default.fileExists(atPath: home.root + "/terminal.argv") }
         let data = try XCTUnwrap(FileManager.default.contents(atPath: home.root + "/terminal.argv"))
         let argv = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-        XCTAssertEqual(argv, ["-e", home.binary, "gate", "--app", "chat", "--detach", "--", "recorder", "--x", "a b"])
-        XCTAssertNil(home.recordedArguments(), "the app waits for the gate in the new terminal")
+        XCTAssertEqual(argv.count, 12, "\(argv)")
+        guard argv.count == 12 else { return }
+        XCTAssertEqual(Array(argv.prefix(6)), ["-e", home.binary, "gate", "--app", "chat", "--detach"])
+        XCTAssertEqual(argv[6], "--handoff")
+        XCTAssertTrue(argv[7].hasPrefix(home.root + "/miga/handoff-"), argv[7])
+        XCTAssertEqual(Array(argv.suffix(4)), ["--", "recorder", "--x", "a b"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: argv[7]), "withdrawn: a late inner gate ends at once")
+        XCTAssertTrue(output.stderr.contains("fake-term did not show the gate within 3 s"), output.stderr)
+        XCTAssertEqual(home.recordedArguments(), ["--x", "a b"], "the app opened without the pause")
+        XCTAssertEqual(try home.events().map(\.detail), [#"{"reason":"no_terminal"}"#])
+    }
+
+    /// A gate started by a hand-off that was given up (its report file is gone) ends at once,
+    /// showing nothing and opening nothing: the outer gate has opened the app already.
+    func testAnInnerGateWhoseHandOffWasGivenUpEndsAtOnce() throws {
+        try home.writeConfig("timer_seconds = 15\n")
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) gate --app chat --detach --handoff \(shellQuote(home.root + "/gone")) -- \(shellQuote(home.recorder)) x",
+                                        environment: home.environment())
+        let screen = terminal.waitFor("STATUS=")
+        XCTAssertTrue(screen.contains("STATUS=0"), screen)
+        XCTAssertFalse(screen.contains("[e] Exit"), screen)
+        XCTAssertNil(home.recordedArguments())
+        XCTAssertEqual(try home.events(), [])
     }
 
     func testGracePassAfterAnOpen() throws {
@@ -296,6 +320,17 @@ final class GateLockedDatabaseTests: XCTestCase {
 /// The desktop path for real: no terminal, a graphical session (Xvfb), and a real xterm that
 /// miga opens; keys are pressed in that window through XTEST, as a person would.
 final class RealTerminalEmulatorTests: XCTestCase {
+    /// `DISPLAY` set but no X server there: xterm dies at once, and the app opens all the same.
+    func testARealTerminalWithoutADisplayFailsOpen() throws {
+        let home = try MigaHome()
+        try home.writeConfig("timer_seconds = 15\nterminal = \"xterm\"\n")
+        let output = try home.miga(["gate", "--app", "chat", "--", home.recorder, "still"], environment: home.environment(["DISPLAY": ":1997"]))
+        XCTAssertEqual(output.status, 0, output.stderr)
+        XCTAssertTrue(output.stderr.contains("xterm did not show the gate"), output.stderr)
+        XCTAssertEqual(home.recordedArguments(), ["still"])
+        XCTAssertEqual(try home.events().map(\.detail), [#"{"reason":"no_terminal"}"#])
+    }
+
     func testGateOpensInXtermAndTheAppStartsDetachedAfterTheCountdown() throws {
         for tool in ["/usr/bin/Xvfb", "/usr/bin/xterm", "/usr/bin/xdotool"] where !FileManager.default.isExecutableFile(atPath: tool) {
             return XCTFail("\(tool) is missing: scripts/deps.sh installs xvfb, xterm and xdotool")

@@ -64,14 +64,39 @@ final class GatekeeperTests: XCTestCase {
 
     func testNoTerminalWithAGraphicalSessionOpensOneRunningADetachedGate() throws {
         let (gate, paths) = gatekeeper(environment: ["DISPLAY": ":0", "TERMINAL": "fake-term"])
+        // The emulator shows the inner gate, which reports at the path it was given.
+        var reportPath: String?
+        launcher.onSpawn = { command in
+            let arguments = command.arguments
+            guard let index = arguments.firstIndex(of: "--handoff"), index + 1 < arguments.count else { return }
+            reportPath = arguments[index + 1]
+            XCTAssertTrue(HandOffReport.reportShown(arguments[index + 1]))
+        }
         XCTAssertEqual(gate.run(GateRequest(app: "chat", command: ["chat", "--flag", "a b"], plain: true)), 0)
-        XCTAssertEqual(launcher.calls.count, 1)
+        XCTAssertEqual(launcher.calls.count, 1, "the emulator only: the app opens from the inner gate")
         XCTAssertTrue(launcher.calls[0].detached)
+        let report = try XCTUnwrap(reportPath)
         XCTAssertEqual(launcher.calls[0].command.arguments, [
-            "fake-term", "-e", "/opt/miga/bin/miga", "gate", "--app", "chat", "--detach", "--plain", "--", "chat", "--flag", "a b",
+            "fake-term", "-e", "/opt/miga/bin/miga", "gate", "--app", "chat", "--detach", "--plain", "--handoff", report,
+            "--", "chat", "--flag", "a b",
         ])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: report), "the report file is removed after use")
         XCTAssertNil(launcher.calls[0].environment["MIGA_GATED"], "the inner gate must not pass through")
         XCTAssertEqual(try events(paths), [], "the inner gate records the session")
+    }
+
+    /// An emulator that never shows the gate (no display, broken) counts as none: after the
+    /// wait the app opens, once, and the report file is gone, so a late inner gate ends.
+    func testAnEmulatorThatNeverShowsTheGateFailsOpen() throws {
+        let (gate, paths) = gatekeeper(environment: ["DISPLAY": ":0", "TERMINAL": "fake-term"])
+        gate.handOffSeconds = 0.2
+        _ = gate.run(GateRequest(app: "chat", command: ["chat", "x"]))
+        XCTAssertEqual(launcher.calls.map(\.detached), [true, false], "the emulator, then the app itself")
+        XCTAssertEqual(launcher.calls.last?.command.arguments, ["chat", "x"])
+        XCTAssertEqual(try events(paths).map(\.detail), [#"{"reason":"no_terminal"}"#])
+        let report = try XCTUnwrap(launcher.calls[0].command.arguments.drop { $0 != "--handoff" }.dropFirst().first)
+        XCTAssertFalse(HandOffReport.isAwaited(report), "a late inner gate finds it gone")
+        XCTAssertFalse(HandOffReport.reportShown(report))
     }
 
     func testGraceAfterAnOpenPassesThroughThenExpires() throws {

@@ -39,8 +39,12 @@ final class FakeLauncher: ProcessLauncher {
         throw Exec()
     }
 
+    /// What a started program does at once (a terminal emulator showing the gate, say).
+    var onSpawn: ((ResolvedCommand) -> Void)?
+
     func spawnDetached(_ command: ResolvedCommand, environment: [String: String]) throws {
         calls.append(Call(command: command, environment: environment, detached: true))
+        onSpawn?(command)
     }
 
     var ranHelpers: [ResolvedCommand] = []

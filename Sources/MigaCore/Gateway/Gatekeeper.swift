@@ -9,12 +9,16 @@ public struct GateRequest: Equatable {
     public var command: [String]
     public var detach: Bool
     public var plain: Bool
+    /// Set for a gate started in a terminal emulator by a gate without one: where to report
+    /// that it is showing (see `HandOffReport`).
+    public var handOff: String?
 
-    public init(app: String? = nil, command: [String], detach: Bool = false, plain: Bool = false) {
+    public init(app: String? = nil, command: [String], detach: Bool = false, plain: Bool = false, handOff: String? = nil) {
         self.app = app
         self.command = command
         self.detach = detach
         self.plain = plain
+        self.handOff = handOff
     }
 
     /// `--app`, or else the command's file name made into a valid name (`/opt/x/My App`
@@ -30,6 +34,8 @@ public final class Gatekeeper {
 
     private let context: MigaContext
     private let sessionID = UUID().uuidString.lowercased()
+    /// How long a gate without a terminal waits for the one it started in an emulator to show.
+    public var handOffSeconds = 3.0
     /// Finds programs on PATH, never in miga's own shim folder.
     private let resolver: CommandResolver
 
@@ -98,6 +104,9 @@ public final class Gatekeeper {
         guard context.hasTerminal else {
             return handOffToTerminalEmulator(request, app: app, config: config, store: store, launch: launch)
         }
+        if let report = request.handOff, !HandOffReport.isAwaited(report) {
+            return 0 // the gate that started this one gave up waiting and opened the app itself
+        }
 
         do {
             let ending = try runFrontEnd(request, app: app, config: config, store: store)
@@ -116,6 +125,9 @@ public final class Gatekeeper {
     }
 
     private func runFrontEnd(_ request: GateRequest, app: String, config: MigaConfig, store: EventStore) throws -> GatewayEnding {
+        // Once the first frame is up, tell the gate that started this one; if it gave up
+        // meanwhile it has opened the app, and this gate must end without doing so again.
+        let shown: () -> Bool = { request.handOff.map(HandOffReport.reportShown) ?? true }
         let library = try ContentLibrary.load(userFolder: context.paths.userContentDirectory) {
             context.messages.say("miga: warning: \($0)")
         }
@@ -145,8 +157,8 @@ public final class Gatekeeper {
         if request.plain || term.isEmpty || term == "dumb" {
             ending = PlainGateway(driver: driver, clock: clock, signals: signals, write: { text in
                 LinuxSystem.say(text, to: STDOUT_FILENO) // a hang-up arrives as a signal
-            }).run()
-            if ending.outcome == .exit { context.messages.say(celebrationMessage(store: store)) }
+            }).run(shown: shown)
+            if ending.outcome == .exit, !ending.withdrawn { context.messages.say(celebrationMessage(store: store)) }
         } else {
             let style = GatewayStyle(config: config, environment: context.environment)
             let tui = GatewayTUI(driver: driver, screen: GatewayScreen(style: style), terminal: LinuxTerminal(),
@@ -157,8 +169,8 @@ public final class Gatekeeper {
                 message = text
                 return text
             }
-            ending = try tui.run(celebration: style.animations ? celebration : nil)
-            if ending.outcome == .exit { context.messages.say(celebration()) }
+            ending = try tui.run(celebration: style.animations ? celebration : nil, shown: shown)
+            if ending.outcome == .exit, !ending.withdrawn { context.messages.say(celebration()) }
         }
         recordFailures.forEach { context.messages.say("miga: could not record an event: \($0)") }
         return ending
@@ -179,19 +191,36 @@ public final class Gatekeeper {
             return failOpen(app: app, reason: "no_terminal",
                             problem: "no terminal and no graphical session to open one in", store: store, launch: launch)
         }
+        let report: String
+        do {
+            report = try HandOffReport.create(environment: context.environment, paths: context.paths)
+        } catch {
+            return failOpen(app: app, reason: "no_terminal", problem: "\(error)", store: store, launch: launch)
+        }
         // The app must outlive the terminal window, so the inner gate always detaches.
         let inner = [context.executablePath, "gate", "--app", app, "--detach"]
-            + (request.plain ? ["--plain"] : []) + ["--"] + request.command
+            + (request.plain ? ["--plain"] : []) + ["--handoff", report, "--"] + request.command
         guard let terminal = emulators.command(running: inner) else {
+            HandOffReport.remove(report)
             return failOpen(app: app, reason: "no_terminal",
                             problem: "no terminal emulator found (set `terminal` in config.toml)", store: store, launch: launch)
         }
         do {
             try context.launcher.spawnDetached(terminal, environment: context.environment)
-            return 0
         } catch {
+            HandOffReport.remove(report)
             return failOpen(app: app, reason: "no_terminal", problem: "\(error)", store: store, launch: launch)
         }
+        // It counts only once the gate inside says it is showing: an emulator without a
+        // display, or a broken one, is the same as none.
+        let shown = HandOffReport.awaitShown(report, seconds: handOffSeconds)
+        HandOffReport.remove(report)
+        guard shown else {
+            let name = terminal.arguments.first.map { ($0 as NSString).lastPathComponent } ?? "the terminal"
+            return failOpen(app: app, reason: "no_terminal",
+                            problem: "\(name) did not show the gate within \(Int(handOffSeconds)) s (no display?)", store: store, launch: launch)
+        }
+        return 0
     }
 
     /// miga's own failure never keeps the person from their app.

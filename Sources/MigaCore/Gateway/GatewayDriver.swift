@@ -42,4 +42,6 @@ public final class GatewayDriver {
 public struct GatewayEnding: Equatable {
     public var outcome: GatewayOutcome
     public var signal: Int32?
+    /// Ended before any choice because the gate that started this one gave up on it.
+    public var withdrawn = false
 }

@@ -85,7 +85,9 @@ public final class GatewayTUI {
 
     /// Runs the gateway until a choice is made. On Exit, `celebration` (when given) supplies the
     /// message for the short celebration, shown before the terminal is handed back.
-    public func run(celebration: (() -> String)? = nil) throws -> GatewayEnding {
+    /// `shown` is called once the first frame is drawn; false ends the gate at once, opening
+    /// nothing (a hand-off that was given up).
+    public func run(celebration: (() -> String)? = nil, shown: () -> Bool = { true }) throws -> GatewayEnding {
         // Only this first step may throw (and so fail open): nothing has been shown yet.
         // Once the gate is on screen, losing the terminal means the window went away, which
         // is an abandon: it never opens the app.
@@ -98,6 +100,7 @@ public final class GatewayTUI {
             driver.abandon(at: clock.monotonicNanoseconds())
         }
         draw()
+        guard shown() else { return GatewayEnding(outcome: .exit, signal: nil, withdrawn: true) }
         while driver.outcome == nil {
             let now = clock.monotonicNanoseconds()
             driver.tick(at: now)

@@ -19,11 +19,13 @@ public final class PlainGateway {
 
     static let prompt = "Choose: e = Exit, n = Read Next, o = Open > "
 
-    public func run() -> GatewayEnding {
+    /// `shown` as for `GatewayTUI.run`.
+    public func run(shown: () -> Bool = { true }) -> GatewayEnding {
         var abandonSignal: Int32?
         driver.start()
         show(driver.session.item, heading: "miga · \(driver.session.app)")
         write("Open unlocks in \(driver.session.timerSeconds) s. Type e and Enter to exit now, n for another.\n")
+        guard shown() else { return GatewayEnding(outcome: .exit, signal: nil, withdrawn: true) }
         var announced = driver.session.timerSeconds
         var prompt: LineReader?
 
