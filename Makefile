@@ -52,6 +52,8 @@ uninstall:
 bench: build
 	bench/run.sh
 	bench/stats.sh
+	$(SWIFT) build $(RELEASE_FLAGS) --product toml-bench
+	.build/release/toml-bench
 
 clean:
 	rm -rf .build

@@ -118,4 +118,36 @@ final class HostileFileTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: home.database), before, "left byte for byte")
         XCTAssertEqual(try home.sqlite("SELECT group_concat(name) FROM sqlite_master"), "notes")
     }
+
+    /// The typos that made the old TOML library abort the process (exit 134, for every gate
+    /// and every link): each is now a line-and-column error, the gate opens the app, links
+    /// still open, and a content pack with one is skipped.
+    func testTOMLTyposThatOnceAbortedMigaFailOpen() throws {
+        try home.writeFile("bin/browser", mode: 0o755, "#!/bin/sh\nexec \(shellQuote(home.recorder)) \"$@\"\n")
+        for typo in ["[", "[=x]", "[.apps]", "sites = [\"a.example\"}", "timer_seconds = 20\n[apps.x]\n[apps.x]\n"] {
+            try home.writeConfig(typo + "\n")
+            try? FileManager.default.removeItem(atPath: home.root + "/recorded.argv")
+            let gate = try boundedMiga(["gate", "--app", "chat", "--", home.recorder, "opens"])
+            XCTAssertEqual(gate.status, 0, "\(typo): \(gate.stderr)")
+            XCTAssertEqual(home.recordedArguments(), ["opens"], typo)
+            XCTAssertTrue(gate.stderr.contains("config.toml:"), gate.stderr)
+            let show = try boundedMiga(["config", "show"])
+            XCTAssertEqual(show.status, 1, typo)
+            XCTAssertNotNil(show.stderr.range(of: #"config\.toml:\d+:\d+: "#, options: .regularExpression), show.stderr)
+            let pack = try home.writeFile("home/.local/share/miga/quotes/typo.toml", typo + "\n")
+            let validate = try boundedMiga(["content", "validate", pack])
+            XCTAssertEqual(validate.status, 1, typo)
+            XCTAssertTrue(validate.stderr.contains("typo.toml:"), validate.stderr)
+        }
+    }
+
+    /// Thousands of unknown keys are warned about in one pass (it took 30 s for 10,000).
+    func testTenThousandUnknownKeysAreWarnedAboutWithTheirLines() throws {
+        try home.writeConfig((1...10_000).map { "unknown_\($0) = \($0)" }.joined(separator: "\n") + "\n")
+        let output = try boundedMiga(["config", "show"])
+        XCTAssertEqual(output.status, 0)
+        let lines = output.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 10_000)
+        XCTAssertEqual(lines.last.map(String.init), "miga: warning: \(home.configFile):10000: unknown key \"unknown_10000\" ignored")
+    }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import TOMLKit
+import TOML
 
 /// Reads `config.toml`. Syntax errors throw (the gate then fails open); a wrong value is a
 /// warning naming the file and line, and the default (or nearest allowed value) is used, so the
@@ -39,15 +39,15 @@ public struct ConfigLoader {
     public func parse(_ text: String, path: String) throws -> Result {
         let table: TOMLTable
         do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ConfigError.malformed(path: path, line: error.source.begin.line,
-                                        column: error.source.begin.column, problem: error.description)
+            table = try TOML.parse(text)
+        } catch let error as TOMLError {
+            throw ConfigError.malformed(path: path, line: error.line, column: error.column, problem: error.message)
         }
-        var reader = Reader(path: path, lines: text.components(separatedBy: "\n"))
+        var reader = Reader(path: path)
         var config = MigaConfig()
         for key in table.keys {
             guard let value = table[key] else { continue }
+            reader.table = table
             switch key {
             case "timer_seconds":
                 config.timerSeconds = reader.timer(value, key: key, default: config.timerSeconds)
@@ -78,13 +78,14 @@ public struct ConfigLoader {
                     continue
                 }
                 for name in apps.keys {
+                    reader.table = apps
                     if let app = reader.app(name, apps[name]) { config.apps[name] = app }
                 }
             default:
                 reader.warn(key, "unknown key \"\(key)\" ignored")
             }
         }
-        // TOMLKit lists keys alphabetically; the person reads the file top to bottom.
+        // Keys come in document order, but a table's own problems are found at its header.
         let ordered = reader.warnings.enumerated().sorted {
             ($0.element.line ?? .max, $0.offset) < ($1.element.line ?? .max, $1.offset)
         }
@@ -92,34 +93,23 @@ public struct ConfigLoader {
     }
 }
 
-/// Value checks that collect warnings with the line each key is on.
+/// Value checks that collect warnings with the line each key is on, as the parser recorded
+/// it (one lookup per warning: thousands of unknown keys cost milliseconds).
 private struct Reader {
     let path: String
-    let lines: [String]
+    /// The table whose keys are being read, for their positions.
+    var table = TOMLTable()
     var warnings: [(line: Int?, text: String)] = []
 
-    /// TOMLKit does not report where a value sits, so find the line assigning `key`: for a
-    /// dotted key like `apps.discord.timer_seconds`, inside its `[apps.discord]` table.
+    init(path: String) {
+        self.path = path
+    }
+
+    /// The line of `key` (the last part of a dotted name such as `apps.discord.timer_seconds`)
+    /// in the table being read.
     func line(of key: String) -> Int? {
-        var parts = key.split(separator: ".").map(String.init)
-        let bare = parts.popLast() ?? key
-        let section = parts.joined(separator: ".")
-        var inSection = section.isEmpty
-        for (index, line) in lines.enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("[") {
-                let header = trimmed.trimmingCharacters(in: CharacterSet(charactersIn: "[] "))
-                inSection = header == section
-                continue
-            }
-            guard inSection else { continue }
-            for spelling in [bare, "\"\(bare)\""] where trimmed.hasPrefix(spelling) {
-                if trimmed.dropFirst(spelling.count).trimmingCharacters(in: .whitespaces).hasPrefix("=") {
-                    return index + 1
-                }
-            }
-        }
-        return nil
+        let bare = key.split(separator: ".").last.map(String.init) ?? key
+        return table.position(of: bare)?.line
     }
 
     mutating func warn(_ key: String, _ problem: String) {
@@ -131,7 +121,7 @@ private struct Reader {
         warnings.append((nil, "\(path): \(problem)"))
     }
 
-    mutating func integer(_ value: TOMLValueConvertible, key: String, range: ClosedRange<Int>, default fallback: Int) -> Int {
+    mutating func integer(_ value: TOMLValue, key: String, range: ClosedRange<Int>, default fallback: Int) -> Int {
         guard let number = value.int else {
             warn(key, "\(key) must be a whole number from \(range.lowerBound) to \(range.upperBound); using \(fallback)")
             return fallback
@@ -144,17 +134,17 @@ private struct Reader {
         return number
     }
 
-    mutating func timer(_ value: TOMLValueConvertible, key: String, default fallback: Int) -> Int {
+    mutating func timer(_ value: TOMLValue, key: String, default fallback: Int) -> Int {
         integer(value, key: key, range: MigaConfig.timerRange, default: fallback)
     }
 
-    mutating func string(_ value: TOMLValueConvertible, key: String) -> String? {
+    mutating func string(_ value: TOMLValue, key: String) -> String? {
         if let text = value.string { return text }
         warn(key, "\(key) must be a string in quotes; ignoring it")
         return nil
     }
 
-    mutating func strings(_ value: TOMLValueConvertible, key: String) -> [String]? {
+    mutating func strings(_ value: TOMLValue, key: String) -> [String]? {
         guard let array = value.array else {
             warn(key, "\(key) must be a list of strings, like [\"a\", \"b\"]; ignoring it")
             return nil
@@ -170,7 +160,7 @@ private struct Reader {
         return result
     }
 
-    mutating func categories(_ value: TOMLValueConvertible, default fallback: [ContentKind]) -> [ContentKind] {
+    mutating func categories(_ value: TOMLValue, default fallback: [ContentKind]) -> [ContentKind] {
         guard let names = strings(value, key: "categories") else { return fallback }
         var kinds: [ContentKind] = []
         for name in names {
@@ -187,7 +177,7 @@ private struct Reader {
         return kinds
     }
 
-    mutating func app(_ name: String, _ value: TOMLValueConvertible?) -> MigaConfig.App? {
+    mutating func app(_ name: String, _ value: TOMLValue?) -> MigaConfig.App? {
         guard MigaConfig.isValidAppName(name) else {
             warnFile("app name \"\(name)\" may only use letters, digits and . _ + -; ignoring it")
             return nil
@@ -197,6 +187,7 @@ private struct Reader {
             return nil
         }
         var app = MigaConfig.App(name: name, command: name)
+        self.table = table
         for key in table.keys {
             guard let entry = table[key] else { continue }
             switch key {

@@ -1,4 +1,4 @@
-import TOMLKit
+import TOML
 
 /// A content pack that cannot be used, with where and why.
 public struct ContentError: Error, CustomStringConvertible, Equatable {
@@ -20,9 +20,9 @@ public enum ContentPack {
     public static func parse(_ text: String, name: String) throws -> [ContentItem] {
         let table: TOMLTable
         do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ContentError(pack: name, line: error.source.begin.line, problem: error.description)
+            table = try TOML.parse(text)
+        } catch let error as TOMLError {
+            throw ContentError(pack: name, line: error.line, problem: error.message)
         }
         guard let array = table["items"]?.array else {
             throw ContentError(pack: name, line: nil, problem: "no [[items]] tables found")
