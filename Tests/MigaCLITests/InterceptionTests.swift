@@ -84,7 +84,8 @@ final class InterceptionTests: XCTestCase {
         XCTAssertTrue(added.stdout.contains("created desktop shim ~/.local/share/applications/vendor-chat-beta.desktop"), added.stdout)
         XCTAssertFalse(FileManager.default.fileExists(atPath: applications + "/other.desktop"), "only entries that run chat")
         XCTAssertFalse(FileManager.default.fileExists(atPath: applications + "/chat-service.desktop"), "only application entries")
-        XCTAssertTrue(try XCTUnwrap(read(applications + "/chat-tui.desktop")).contains("Exec=\(home.binary) gate --app chat -- chat --tui\n"),
+        XCTAssertTrue(try XCTUnwrap(read(applications + "/chat-tui.desktop")).contains(
+            "Exec=" + DesktopShim.execPrefix(migaPath: home.binary, app: "chat", detach: false) + "chat --tui\n"),
                       "a terminal app shares the gate's terminal, not detached")
         XCTAssertEqual(AtomicFile.mode(of: shims + "/chat"), 0o755)
         XCTAssertEqual(try ConfigLoader().load(path: home.configFile).config.apps["chat"],
@@ -92,8 +93,9 @@ final class InterceptionTests: XCTestCase {
 
         // Each shim follows DESIGN and passes the reference validator.
         let shim = try XCTUnwrap(read(applications + "/chat.desktop"))
-        XCTAssertTrue(shim.contains("Exec=\(home.binary) gate --app chat --detach -- chat %U\n"), shim)
-        XCTAssertTrue(shim.contains("Exec=\(home.binary) gate --app chat --detach -- chat --new-window\n"), "the action keeps its own arguments")
+        let prefix = DesktopShim.execPrefix(migaPath: home.binary, app: "chat", detach: true)
+        XCTAssertTrue(shim.contains("Exec=\(prefix)chat %U\n"), shim)
+        XCTAssertTrue(shim.contains("Exec=\(prefix)chat --new-window\n"), "the action keeps its own arguments")
         XCTAssertTrue(shim.contains("Name[de]=Plaudern\n# a comment that must survive\n"), shim)
         for key in ["Terminal=true", "DBusActivatable=false", "X-Miga-Shim=true"] {
             XCTAssertTrue(shim.contains(key + "\n"), key)
@@ -147,7 +149,7 @@ final class InterceptionTests: XCTestCase {
         let path = applications + "/com.discordapp.Discord.desktop"
         XCTAssertTrue(added.stdout.contains("created desktop shim ~/.local/share/applications/com.discordapp.Discord.desktop"), added.stdout)
         let shim = try XCTUnwrap(read(path))
-        XCTAssertTrue(shim.contains("Exec=\(home.binary) gate --app discord --detach -- \(exec)\n"), shim)
+        XCTAssertTrue(shim.contains("Exec=" + DesktopShim.execPrefix(migaPath: home.binary, app: "discord", detach: true) + exec + "\n"), shim)
         XCTAssertTrue(shim.contains("X-Flatpak=com.discordapp.Discord\n"), "the rest is kept")
         let validation = try home.run("/usr/bin/desktop-file-validate", [path])
         XCTAssertEqual(validation.status, 0, validation.stdout + validation.stderr)
@@ -347,7 +349,7 @@ final class InterceptionTests: XCTestCase {
 
         // The person's own chat.desktop was the source of the shim, and is kept aside.
         let shim = try XCTUnwrap(read(applications + "/chat.desktop"))
-        XCTAssertTrue(shim.contains("Name=My Chat\n") && shim.contains("-- chat --profile mine %U\n"), shim)
+        XCTAssertTrue(shim.contains("Name=My Chat\n") && shim.contains(" chat --profile mine %U\n"), shim)
         XCTAssertTrue(read(home.home + "/.bashrc")!.hasPrefix("alias ll='ls -l'\nexport EDITOR=vi\nif [ -r "), "newline added, then one line")
         XCTAssertEqual(read(home.home + "/.bashrc")!.components(separatedBy: ShellIntegration.marker).count, 2)
         XCTAssertTrue(read(home.root + "/home/dotfiles/profile")!.contains(ShellIntegration.marker), "written through the symlink")

@@ -66,8 +66,12 @@ final class LauncherArgumentsTests: XCTestCase {
                 .invocations(urls: urls, icon: nil, name: "Chat", location: nil)
             XCTAssertEqual(launched.count, expected.count, file)
             for (arguments, command) in zip(launched, expected) {
-                XCTAssertEqual(arguments.first, migaPath, file)
-                try assertShortcut(Array(arguments.dropFirst()), is: .gate(GateRequest(app: "chat", command: command, detach: true)))
+                // sh -c SCRIPT MIGA APP...: the script execs "$0" gate --app chat --detach -- "$@".
+                XCTAssertEqual(Array(arguments.prefix(2)), ["/bin/sh", "-c"], file)
+                XCTAssertEqual(arguments.dropFirst(3).first, migaPath, file)
+                let received = ["gate", "--app", "chat", "--detach", "--"] + arguments.dropFirst(4)
+                XCTAssertTrue(arguments[2].contains("exec \"$0\" gate --app chat --detach -- \"$@\""), arguments[2])
+                try assertShortcut(received, is: .gate(GateRequest(app: "chat", command: command, detach: true)))
             }
         }
     }

@@ -117,6 +117,29 @@ final class DesktopEntryTests: XCTestCase {
 
 final class DesktopShimTests: XCTestCase {
     let miga = "/home/u/.local/bin/miga"
+
+    /// The script the shim's `sh -c` runs, as sh receives it.
+    static func script(detach: Bool) -> String {
+        "if [ -x \"$0\" ]; then exec \"$0\" gate --app chat\(detach ? " --detach" : "") -- \"$@\"; fi; exec \"$@\""
+    }
+
+    /// A launched shim runs the gate with exactly the app's words; with miga gone, the app
+    /// itself with those words (its menu entry never stops working).
+    func testAShimRunsTheGateOrWithoutMigaTheAppItself() throws {
+        let root = try TemporaryDirectory()
+        let record = { (name: String) in "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > \"$(dirname \"$0\")/\(name).out\"\n" }
+        let fakeMiga = try root.write(record("miga"), to: "bin/miga", mode: 0o755)
+        let app = try root.write(record("app"), to: "bin/app", mode: 0o755)
+        let original = try DesktopEntry(text: "[Desktop Entry]\nType=Application\nName=A\nExec=\(app) --flag %u\n", name: "a.desktop")
+        for (migaPath, expected) in [(fakeMiga, ("miga", ["gate", "--app", "chat", "--detach", "--", app, "--flag", "https://x.example/a b"])),
+                                     (root.path + "/gone/miga", ("app", ["--flag", "https://x.example/a b"]))] {
+            let (_, shimmed) = try shim(original, miga: migaPath)
+            let argv = try ExecLine(rawValue: shimmed.rawValue("Exec")!).expand(urls: ["https://x.example/a b"], icon: nil, name: nil, location: nil)
+            XCTAssertEqual(try runProgram(argv[0], Array(argv.dropFirst())).status, 0)
+            let out = try String(contentsOfFile: root.path + "/bin/\(expected.0).out", encoding: .utf8)
+            XCTAssertEqual(out.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init), expected.1, migaPath)
+        }
+    }
     let managed = ["Exec", "Terminal", "DBusActivatable", DesktopShim.markerKey]
 
     func shim(_ entry: DesktopEntry, app: String = "chat", miga: String? = nil) throws -> (text: String, entry: DesktopEntry) {
@@ -141,12 +164,14 @@ final class DesktopShimTests: XCTestCase {
             XCTAssertEqual(untouched(shimmed), untouched(original), "\(name): other lines byte for byte")
             for group in [DesktopEntry.mainGroup] + original.actionGroups {
                 let before = try XCTUnwrap(original.rawValue("Exec", in: group))
-                XCTAssertEqual(shimmed.rawValue("Exec", in: group), "\(miga) gate --app chat --detach -- \(before)", "\(name) [\(group)]")
-                // What a launcher runs: miga's words, then exactly what it ran before.
+                XCTAssertEqual(shimmed.rawValue("Exec", in: group), DesktopShim.execPrefix(migaPath: miga, app: "chat", detach: true) + before,
+                               "\(name) [\(group)]")
+                // What a launcher runs: sh with miga's words, then exactly what it ran before.
                 let urls = ["https://example.org/a b"]
                 let launched = try ExecLine(rawValue: shimmed.rawValue("Exec", in: group)!).expand(urls: urls, icon: "i", name: "n", location: "/l")
                 let direct = try ExecLine(rawValue: before).expand(urls: urls, icon: "i", name: "n", location: "/l")
-                XCTAssertEqual(launched, [miga, "gate", "--app", "chat", "--detach", "--"] + direct, "\(name) [\(group)]")
+                XCTAssertEqual(Array(launched.prefix(4)), ["/bin/sh", "-c", Self.script(detach: true), miga], "\(name) [\(group)]")
+                XCTAssertEqual(Array(launched.dropFirst(4)), direct, "\(name) [\(group)]")
             }
             XCTAssertEqual(shimmed.rawValue("Terminal"), "true", name)
             XCTAssertEqual(shimmed.rawValue("DBusActivatable"), "false", name)
@@ -190,7 +215,7 @@ final class DesktopShimTests: XCTestCase {
             XCTAssertEqual(text.components(separatedBy: "\n").filter { $0.hasPrefix(key + "=") }.count, key == "Exec" ? 2 : 1, key)
         }
         XCTAssertEqual(shimmed.rawValue("DBusActivatable"), "false")
-        XCTAssertEqual(shimmed.rawValue("Exec", in: "Desktop Action new"), "\(miga) gate --app chat --detach -- chat --new")
+        XCTAssertEqual(shimmed.rawValue("Exec", in: "Desktop Action new"), DesktopShim.execPrefix(migaPath: miga, app: "chat", detach: true) + "chat --new")
         XCTAssertTrue(text.hasPrefix("# a comment\n[Desktop Entry]\n"))
         XCTAssertTrue(text.contains("Name[de]=Plaudern\n"))
         XCTAssertTrue(text.contains("X-Unknown=kept\nX-Miga-Shim=true\n\n[Desktop Action new]"), text)
@@ -200,9 +225,9 @@ final class DesktopShimTests: XCTestCase {
         let original = try DesktopEntry(text: "[Desktop Entry]\nType=Application\nName=A\nExec=app %u\n", name: "a.desktop")
         let odd = "/home/u/My Apps/mi\"ga"
         let (_, shimmed) = try shim(original, miga: odd)
-        XCTAssertEqual(shimmed.rawValue("Exec"), #""/home/u/My Apps/mi\\"ga" gate --app chat --detach -- app %u"#)
+        XCTAssertTrue(shimmed.rawValue("Exec")?.hasSuffix(#" "/home/u/My Apps/mi\\"ga" app %u"#) == true, shimmed.rawValue("Exec") ?? "")
         XCTAssertEqual(try ExecLine(rawValue: shimmed.rawValue("Exec")!).expand(urls: ["u"], icon: nil, name: nil, location: nil),
-                       [odd, "gate", "--app", "chat", "--detach", "--", "app", "u"])
+                       ["/bin/sh", "-c", Self.script(detach: true), odd, "app", "u"])
         XCTAssertNil(shimmed.string("TryExec"), "no TryExec that would hide the app once miga is gone")
     }
 
@@ -211,7 +236,9 @@ final class DesktopShimTests: XCTestCase {
     func testATerminalAppIsNotDetached() throws {
         let original = try DesktopEntry(text: "[Desktop Entry]\nType=Application\nName=Mutt\nExec=neomutt %u\nTerminal=true\n", name: "neomutt.desktop")
         let (_, shimmed) = try shim(original)
-        XCTAssertEqual(shimmed.rawValue("Exec"), "\(miga) gate --app chat -- neomutt %u")
+        XCTAssertEqual(shimmed.rawValue("Exec"), DesktopShim.execPrefix(migaPath: miga, app: "chat", detach: false) + "neomutt %u")
+        XCTAssertEqual(try ExecLine(rawValue: shimmed.rawValue("Exec")!).expand(urls: ["u"], icon: nil, name: nil, location: nil),
+                       ["/bin/sh", "-c", Self.script(detach: false), miga, "neomutt", "u"])
         XCTAssertEqual(shimmed.rawValue("Terminal"), "true")
     }
 

@@ -1,7 +1,7 @@
 /// Writes the user copy of a desktop entry that routes it through the gate (DESIGN
 /// "Interception"). Unlike firejail's firecfg, each Exec keeps its own arguments: the main
-/// group's and every action's Exec become `miga gate --app NAME --detach -- ` followed by the
-/// original value verbatim, so launchers expand its field codes exactly as before.
+/// group's and every action's Exec become `execPrefix` followed by the original value
+/// verbatim, so launchers expand its field codes exactly as before.
 public enum DesktopShim {
     public static let markerKey = "X-Miga-Shim"
 
@@ -15,11 +15,9 @@ public enum DesktopShim {
         guard entry.rawValue("Type") == "Application" else {
             throw DesktopEntryError(file: app, line: nil, problem: "not an application entry (Type=\(entry.rawValue("Type") ?? "")), so it launches no program")
         }
-        let quotedMiga = execQuoted(migaPath)
         // A terminal app (Terminal=true, such as neomutt) runs in the terminal the gate is shown
         // in, so it is not detached; any other app is, so the gate's terminal can close.
-        let inTerminal = entry.boolean("Terminal") == true
-        let prefix = "\(quotedMiga) gate --app \(app)\(inTerminal ? "" : " --detach") -- "
+        let prefix = execPrefix(migaPath: migaPath, app: app, detach: entry.boolean("Terminal") != true)
         // No TryExec pointing at miga: with miga removed it would hide the app from every menu.
         // The entry's own TryExec (its program) stays as it was.
         let replacements = ["Terminal": "true", "DBusActivatable": "false"]
@@ -53,6 +51,15 @@ public enum DesktopShim {
             .map { "\($0)=\(replacements[$0]!)" } + ["\(markerKey)=true"]
         output.insert(contentsOf: added, at: (lastMainEntry ?? 0) + 1)
         return output.joined(separator: "\n")
+    }
+
+    /// What goes before an entry's own Exec value. `/bin/sh` runs miga's gate with the
+    /// entry's program and arguments, or, when miga is gone (removed or moved without
+    /// `miga uninstall`), the program itself: a shim must never keep its app from starting.
+    ///     /bin/sh -c 'if [ -x "$0" ]; then exec "$0" gate --app NAME --detach -- "$@"; fi; exec "$@"' MIGA
+    public static func execPrefix(migaPath: String, app: String, detach: Bool) -> String {
+        let script = "if [ -x \"$0\" ]; then exec \"$0\" gate --app \(app)\(detach ? " --detach" : "") -- \"$@\"; fi; exec \"$@\""
+        return "/bin/sh -c \(execQuoted(script)) \(execQuoted(migaPath)) "
     }
 
     /// Whether this entry's main Exec runs `command` (by name, or the same path). Looks through
