@@ -150,4 +150,14 @@ final class HostileFileTests: XCTestCase {
         XCTAssertEqual(lines.count, 10_000)
         XCTAssertEqual(lines.last.map(String.init), "miga: warning: \(home.configFile):10000: unknown key \"unknown_10000\" ignored")
     }
+
+    /// The default browser's entry is a FIFO: `open-url` says it has no browser, never hangs.
+    func testAFIFOBrowserEntryNeverBlocksALink() throws {
+        try makeFIFO(home.root + "/sys/applications/web.desktop")
+        try home.writeFile("etc/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=web.desktop\n")
+        let output = try boundedMiga(["open-url", "https://www.debian.org/"],
+                                     environment: home.environment(["XDG_DATA_DIRS": home.root + "/sys", "XDG_CONFIG_DIRS": home.root + "/etc"]))
+        XCTAssertEqual(output.status, 1, output.stderr)
+        XCTAssertTrue(output.stderr.contains("browser"), output.stderr)
+    }
 }
