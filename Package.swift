@@ -19,10 +19,10 @@ let package = Package(
             providers: [.apt(["libreadline-dev"])]
         ),
         .target(name: "CLinuxShims"),
-        // libidn2: UTS #46 processing of internationalised domain names, for WHATWGURL.
+        // libidn2's header: UTS #46 processing of internationalised domain names, for
+        // WHATWGURL, which loads the library itself when a host needs it.
         .systemLibrary(
             name: "CIDN2",
-            pkgConfig: "libidn2",
             providers: [.apt(["libidn2-dev"])]
         ),
         // TOML 1.0, pure Swift: every malformed file is an error with its line and column,

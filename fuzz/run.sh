@@ -17,7 +17,7 @@ build() { # NAME SOURCES...
         grep -v "Cannot export local symbol" "$out/$name-build.log" >&2; echo "fuzz: building $name failed" >&2; exit 1; }
 }
 build desktop-entry Sources/MigaCore/Interception/DesktopEntry.swift Sources/MigaCore/Interception/ExecLine.swift fuzz/DesktopEntryFuzz.swift
-build url -I Sources/CIDN2 -lidn2 Sources/WHATWGURL/*.swift fuzz/URLFuzz.swift
+build url -I Sources/CIDN2 Sources/WHATWGURL/*.swift fuzz/URLFuzz.swift
 [ -d Sources/TOML ] && build toml Sources/TOML/*.swift fuzz/TOMLFuzz.swift
 
 status=0

@@ -1,4 +1,22 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CIDN2
+
+/// libidn2, loaded on first use. Only a host with non-ASCII or `xn--` labels needs it, and
+/// linking it (with libunistring) made every start of miga, each pass-through of a gated app,
+/// about 0.5 ms slower. CIDN2 gives the header's types and constants only.
+enum LibIDN2 {
+    typealias Lookup = @convention(c) (UnsafePointer<UInt8>?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, Int32) -> Int32
+    typealias Free = @convention(c) (UnsafeMutableRawPointer?) -> Void
+
+    /// nil when the library cannot be loaded: such a host then fails to parse.
+    static let functions: (lookup: Lookup, free: Free)? = {
+        guard let handle = dlopen("libidn2.so.0", RTLD_NOW | RTLD_LOCAL),
+              let lookup = dlsym(handle, "idn2_lookup_u8"), let free = dlsym(handle, "idn2_free") else { return nil }
+        return (unsafeBitCast(lookup, to: Lookup.self), unsafeBitCast(free, to: Free.self))
+    }()
+}
 
 // Domain to ASCII (beStrict = false): UTS #46 ToASCII with CheckHyphens=false,
 // CheckBidi=true, CheckJoiners=true, UseSTD3ASCIIRules=false,
@@ -255,12 +273,13 @@ enum IDNA {
 
         let mode = transitional ? IDN2_TRANSITIONAL.rawValue : IDN2_NONTRANSITIONAL.rawValue
         let flags = Int32(bitPattern: mode | IDN2_NFC_INPUT.rawValue | IDN2_NO_ALABEL_ROUNDTRIP.rawValue)
+        guard let idn2 = LibIDN2.functions else { return .failure(.invalid) }
         var result: UnsafeMutablePointer<UInt8>? = nil
         let rc = cString.withUnsafeBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return IDN2_ENCODING_ERROR.rawValue }
-            return idn2_lookup_u8(base, &result, flags)
+            return idn2.lookup(base, &result, flags)
         }
-        defer { if let result = result { idn2_free(result) } }
+        defer { if let result = result { idn2.free(result) } }
         switch rc {
         case IDN2_TOO_BIG_LABEL.rawValue, IDN2_TOO_BIG_DOMAIN.rawValue, IDN2_PUNYCODE_BIG_OUTPUT.rawValue:
             return .failure(.tooLong)
