@@ -13,7 +13,9 @@ installed = $(root)/bin/miga \
 	$(root)/share/bash-completion/completions/miga \
 	$(root)/share/zsh/site-functions/_miga \
 	$(root)/share/fish/vendor_completions.d/miga.fish \
-	$(root)/share/man/man1/miga.1
+	$(root)/share/man/man1/miga.1 \
+	$(root)/lib/miga/miga-native-host
+extension = manifest.json background.js gate.html gate.js gate.css calm.html popup.html popup.js
 
 .PHONY: deps build demo test bench clean install uninstall
 
@@ -43,11 +45,18 @@ install: build
 	install -D -m 644 .build/_miga $(root)/share/zsh/site-functions/_miga
 	install -D -m 644 .build/miga.fish $(root)/share/fish/vendor_completions.d/miga.fish
 	install -D -m 644 .build/man/miga.1 $(root)/share/man/man1/miga.1
+	# The browser extension, to load unpacked, and the name browsers start miga's host by
+	# (a manifest's path takes no arguments; miga knows this argv[0]).
+	install -d $(root)/share/miga/browser $(root)/lib/miga
+	for f in $(extension); do install -m 644 browser/$$f $(root)/share/miga/browser/$$f; done
+	ln -sf ../../bin/miga $(root)/lib/miga/miga-native-host
 	@echo "installed miga in $(root)/bin; run \`miga install\` to put it in front of your apps"
 
 # Only the files `make install` wrote; run `miga uninstall` first to undo `miga install`.
 uninstall:
 	rm -f $(installed)
+	rm -rf $(root)/share/miga/browser
+	-rmdir $(root)/lib/miga $(root)/share/miga 2>/dev/null
 
 bench: build
 	bench/run.sh

@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "MigaCoreTests", dependencies: [
             "MigaCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        .testTarget(name: "MigaCLITests", dependencies: ["MigaCore"]),
+        .testTarget(name: "MigaCLITests", dependencies: ["MigaCore", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "WHATWGURLTests", dependencies: ["WHATWGURL"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         // `make bench`: TOML.parse of a typical config, in µs.

@@ -18,6 +18,13 @@ zsh -f -c "fpath=('$prefix/share/zsh/site-functions' \$fpath); autoload -Uz comp
     || fail "zsh does not find _miga"
 out=$(fish --no-config -c "source '$prefix/share/fish/vendor_completions.d/miga.fish'; complete -C 'miga uninst'")
 echo "$out" | grep -q "^uninstall" || fail "fish completion gave '$out'"
+# The extension as browsers load it, and the host link a manifest names.
+for f in browser/*; do
+    cmp -s "$f" "$prefix/share/miga/$f" || fail "make install did not install $f"
+done
+[ "$(readlink -f "$prefix/lib/miga/miga-native-host")" = "$(readlink -f "$prefix/bin/miga")" ] || fail "lib/miga/miga-native-host does not lead to bin/miga"
+reply=$(printf '\020\000\000\000{"type":"hello"}' | env -i HOME="$prefix/home" "$prefix/lib/miga/miga-native-host" chrome-extension://x/ | tail -c +5)
+case "$reply" in '{"type":"state"'*) ;; *) fail "the host link did not answer as the native host: $reply" ;; esac
 # Release builds trust only the compiled-in production key: a licence signed with the test
 # key (which debug builds accept, for the tests) must be refused.
 [ -x .build/debug/miga-license ] || swift build --product miga-license >/dev/null
@@ -29,6 +36,6 @@ fi
 grep -q "signature does not match" "$prefix/err" || fail "unexpected refusal: $(cat "$prefix/err")"
 make -s uninstall PREFIX="$prefix" >/dev/null
 rm -rf "$prefix/home" "$prefix/test.license" "$prefix/err"
-left=$(find "$prefix" -type f ! -name zcompdump)
+left=$(find "$prefix" \( -type f -o -type l \) ! -name zcompdump)
 [ -z "$left" ] || fail "make uninstall left: $left"
 echo "make install/uninstall: ok"

@@ -15,6 +15,8 @@ import MigaCore
 enum LauncherArguments: Equatable {
     case gate(GateRequest)
     case openURL(urls: [String], forward: Bool)
+    /// `native-host ARG…` as a browser starts it (through the `miga-native-host` link).
+    case nativeHost([String])
 
     /// `arguments` without the program name.
     init?(_ arguments: [String]) {
@@ -34,6 +36,10 @@ enum LauncherArguments: Equatable {
                 guard !rest.isEmpty, !rest.contains(where: { $0.hasPrefix("-") }) else { return nil }
                 self = .openURL(urls: Array(rest), forward: false)
             }
+        case "native-host":
+            // What browsers pass: an origin, or a manifest path and an extension id.
+            guard !rest.contains(where: { $0.hasPrefix("-") }) else { return nil }
+            self = .nativeHost(Array(rest))
         default:
             return nil
         }
@@ -70,7 +76,7 @@ enum LauncherArguments: Equatable {
             switch self {
             case .gate(let request):
                 return GateWithoutHome.run(request, problem: "\(error)", environment: ProcessInfo.processInfo.environment)
-            case .openURL:
+            case .openURL, .nativeHost:
                 return CommandSupport.fail(error).rawValue
             }
         }
@@ -79,6 +85,12 @@ enum LauncherArguments: Equatable {
             return Gatekeeper(context: context).run(request)
         case .openURL(let urls, let forward):
             return URLRouter(context: context).open(urls, forward: forward)
+        case .nativeHost:
+            guard !LinuxSystem.isTerminal(STDIN_FILENO) else {
+                context.messages.say("miga native-host: this is started by your browser's miga extension, not by hand; run `miga install` to register it, then `miga doctor` to check it")
+                return 64
+            }
+            return NativeHost(context: context).run()
         }
     }
 }

@@ -23,13 +23,18 @@ struct Miga: ParsableCommand {
         // Every command names itself: otherwise ArgumentParser derives names with
         // String(describing:), a conformance scan that costs milliseconds on the gate's path.
         subcommands: [Gate.self, OpenURL.self, Config.self, StatsCommand.self, EventsCommand.self, DataCommand.self, LicenseCommand.self, ContentCommand.self,
-                      Install.self, Uninstall.self, DoctorCommand.self]
+                      Install.self, Uninstall.self, DoctorCommand.self, NativeHostCommand.self]
     )
 
     static func main() {
         SignalDispositions.ignoreBrokenPipes()
         LinuxSystem.checkStandardOutputAtExit()
         // What the shims and the link handler run skips ArgumentParser (see LauncherArguments).
+        // Browsers start the host by a manifest's `path`, which takes no arguments of its own:
+        // a link named miga-native-host stands for `miga native-host`.
+        if CommandLine.arguments.first.map({ $0.split(separator: "/").last == Substring(BrowserExtension.hostLinkName) }) == true {
+            Foundation.exit(LauncherArguments.nativeHost(Array(CommandLine.arguments.dropFirst())).run())
+        }
         if let launch = LauncherArguments(Array(CommandLine.arguments.dropFirst())) {
             Foundation.exit(launch.run())
         }

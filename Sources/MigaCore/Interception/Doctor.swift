@@ -129,6 +129,8 @@ public struct Doctor {
                                     fix: "install a browser, then run `miga install`"))
         }
 
+        findings += BrowserHostCheck(installer: installer).findings()
+
         // Trial or licence
         let entitlement = EntitlementStore(context: context).status()
         if entitlement.gateEnabled {

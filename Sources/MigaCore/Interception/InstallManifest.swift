@@ -12,6 +12,10 @@ public struct InstallManifest: Codable, Equatable {
         case urlHandler = "url-handler"
         case shellSnippet = "shell-snippet"
         case environment
+        /// A native messaging host manifest for one browser.
+        case browserHost = "browser-host"
+        /// The `miga-native-host` link a manifest names (sha256 is of "link:" + its target).
+        case hostLink = "host-link"
     }
 
     /// A file miga wrote whole.

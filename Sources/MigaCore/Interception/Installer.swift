@@ -10,9 +10,9 @@ import Foundation
 public final class Installer {
     public let context: MigaContext
     public let layout: InstallLayout
-    public private(set) var manifest: InstallManifest
+    public internal(set) var manifest: InstallManifest
     /// What changed, one line each, for the person to read.
-    public private(set) var changes: [String] = []
+    public internal(set) var changes: [String] = []
     private var desktopFilesChanged = false
 
     public init(context: MigaContext) throws {
@@ -118,6 +118,7 @@ public final class Installer {
         }
         try installURLHandler()
         warnIfLinksAreOutranked()
+        try installBrowserHosts()
         try finishDesktopChanges()
     }
 
@@ -245,7 +246,7 @@ public final class Installer {
 
     // MARK: - Files miga owns
 
-    private func writeManaged(_ kind: InstallManifest.Kind, path: String, app: String? = nil, text: String, mode: mode_t,
+    func writeManaged(_ kind: InstallManifest.Kind, path: String, app: String? = nil, text: String, mode: mode_t,
                               source: String? = nil, sourceSHA256: String? = nil, what: String, detail: String? = nil) throws {
         let data = Data(text.utf8)
         let sha = AtomicFile.sha256(data)
@@ -283,7 +284,8 @@ public final class Installer {
         changes.append("\(verb) \(what) \(layout.display(path))\(detail.map { " (\($0))" } ?? "")\(backup != nil && known == nil ? "; your own copy is kept and comes back on removal" : "")")
     }
 
-    private func removeManaged(_ file: InstallManifest.File, what: String) throws {
+    func removeManaged(_ file: InstallManifest.File, what: String) throws {
+        if file.kind == .hostLink { return try removeLink(file) }
         let onDisk = AtomicFile.read(file.path)
         let backupData = file.backup.flatMap(AtomicFile.read)
         if let onDisk, AtomicFile.sha256(onDisk) != file.sha256, onDisk != backupData {
@@ -357,7 +359,7 @@ public final class Installer {
 
     /// `mkdir -p`, remembering each folder it had to create so uninstall removes it again.
     /// Folders are made 0700, as the XDG Base Directory spec asks of a missing one.
-    private func ensureDirectory(_ path: String, mode: mode_t = 0o700) throws {
+    func ensureDirectory(_ path: String, mode: mode_t = 0o700) throws {
         var prefix = ""
         var created: [String] = []
         for component in path.split(separator: "/") {
@@ -375,7 +377,7 @@ public final class Installer {
         }
     }
 
-    private func saveManifest() throws {
+    func saveManifest() throws {
         try ensureDirectory(layout.paths.stateDirectory)
         do {
             try manifest.save(path: layout.manifest)
@@ -384,11 +386,11 @@ public final class Installer {
         }
     }
 
-    private func write(_ text: String, to path: String, mode: mode_t) throws {
+    func write(_ text: String, to path: String, mode: mode_t) throws {
         try write(Data(text.utf8), to: path, mode: mode)
     }
 
-    private func write(_ data: Data, to path: String, mode: mode_t) throws {
+    func write(_ data: Data, to path: String, mode: mode_t) throws {
         do {
             try AtomicFile.write(data, to: path, mode: mode)
         } catch {
@@ -417,7 +419,7 @@ public final class Installer {
         CommandResolver(searchPath: context.environment["PATH"] ?? "/usr/bin:/bin", skipping: [context.paths.shimDirectory])
     }
 
-    private func say(_ line: String) { context.messages.say(line) }
+    func say(_ line: String) { context.messages.say(line) }
 
     static func describe(_ kind: InstallManifest.Kind) -> String {
         switch kind {
@@ -426,6 +428,8 @@ public final class Installer {
         case .urlHandler: return "URL handler"
         case .shellSnippet: return "shell snippet"
         case .environment: return "PATH for graphical launchers"
+        case .browserHost: return "browser host manifest"
+        case .hostLink: return "browser host link"
         }
     }
 }

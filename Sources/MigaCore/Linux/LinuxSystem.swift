@@ -251,3 +251,49 @@ public enum LinuxSystem {
         exit(128 + signal)
     }
 }
+
+extension LinuxSystem {
+    public enum Readiness { case ready, timedOut, failed }
+
+    /// Waits for `fd` to have input, end of file or an error to read (`ready`), up to `milliseconds`.
+    public static func waitReadable(_ fd: Int32, milliseconds: Int32) -> Readiness {
+        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+        while true {
+            let count = poll(&fds, 1, milliseconds)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failed
+            }
+            if count == 0 { return .timedOut }
+            return fds[0].revents & Int16(POLLNVAL) != 0 ? .failed : .ready
+        }
+    }
+}
+
+extension LinuxSystem {
+    /// Where the symbolic link at `path` points; nil when it is not one.
+    public static func readLink(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Whether anything is at `path`, a dangling link included.
+    public static func pathExists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// Puts a symbolic link to `target` at `path`, replacing what is there in one step.
+    public static func replaceWithLink(_ path: String, target: String) throws {
+        let temporary = path + ".miga-link-\(getpid())"
+        unlink(temporary)
+        guard symlink(target, temporary) == 0 else { throw LinuxError(operation: "link \(path)", code: errno) }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw LinuxError(operation: "link \(path)", code: code)
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// What the extension needs to know to gate: which sites, how long, and whether miga gates at
+/// all for this person right now. Read afresh for every request, so a config edit counts at once.
+struct BrowserSetup {
+    var config: MigaConfig
+    var matcher: SiteMatcher
+    /// nil while gating; otherwise why not (the extension then gates nothing: it fails open).
+    var reason: String?
+    var message: String?
+
+    static func load(context: MigaContext) -> BrowserSetup {
+        var setup = BrowserSetup(config: MigaConfig(), matcher: SiteMatcher(sites: []), reason: nil, message: nil)
+        // A system-wide install gates no one who has not asked for it, and starts no trial.
+        guard AtomicFile.exists(context.paths.configFile) else {
+            setup.reason = "not_set_up"
+            setup.message = "miga is not set up for you yet: run `miga install` in a terminal"
+            return setup
+        }
+        do {
+            setup.config = try ConfigLoader().load(path: context.paths.configFile).config
+        } catch {
+            setup.reason = "config_error"
+            setup.message = "\(error); sites open without a pause until it is fixed"
+            return setup
+        }
+        let entitlement = EntitlementStore(context: context).status()
+        guard entitlement.gateEnabled else {
+            setup.reason = "trial_expired"
+            setup.message = entitlement.summary
+            return setup
+        }
+        setup.matcher = SiteMatcher(sites: setup.config.sites)
+        return setup
+    }
+
+    var gating: Bool { reason == nil }
+
+    /// The name events and grace use for a listed site (as `open-url` names it).
+    static func appName(site: String) -> String {
+        let bare = site.hasPrefix("*.") ? String(site.dropFirst(2)) : site
+        return MigaConfig.isValidAppName(bare) ? bare : MigaConfig.appName(derivedFrom: bare)
+    }
+
+    /// When grace for `site` ends, in Unix milliseconds, if it is running now.
+    func graceUntil(site: String, store: EventStore, now: Date) -> Int64? {
+        guard config.graceMinutes > 0, let last = try? store.lastOpen(app: Self.appName(site: site)) else { return nil }
+        let until = last.addingTimeInterval(Double(config.graceMinutes * 60))
+        guard last <= now.addingTimeInterval(1), until > now else { return nil }
+        return Int64((until.timeIntervalSince1970 * 1000).rounded())
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// JSON the native host writes, with keys in the order given (JSONEncoder sorts or scrambles
+/// them, and a reply read by people debugging an extension should read in a sensible order).
+public indirect enum HostJSON: Equatable {
+    case string(String)
+    case int(Int64)
+    case bool(Bool)
+    case null
+    case array([HostJSON])
+    case object([(String, HostJSON)])
+
+    public static func == (lhs: HostJSON, rhs: HostJSON) -> Bool { lhs.text == rhs.text }
+
+    public static func int(_ value: Int) -> HostJSON { .int(Int64(value)) }
+    public static func optional(_ value: String?) -> HostJSON { value.map(HostJSON.string) ?? .null }
+
+    public var text: String {
+        switch self {
+        case .string(let value): return JSONText.string(value)
+        case .int(let value): return String(value)
+        case .bool(let value): return value ? "true" : "false"
+        case .null: return "null"
+        case .array(let values): return "[" + values.map(\.text).joined(separator: ",") + "]"
+        case .object(let members):
+            return "{" + members.map { JSONText.string($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+        }
+    }
+}
+
+/// One message from the extension, checked field by field: nothing in it is trusted.
+struct HostRequest {
+    var type: String
+    /// Echoed in the reply so the extension can pair them; a number or a short string.
+    var id: HostJSON
+    var fields: [String: Any]
+
+    enum Problem: Error, CustomStringConvertible {
+        case notJSON, notObject, noType, badField(String)
+
+        var description: String {
+            switch self {
+            case .notJSON: return "not UTF-8 JSON"
+            case .notObject: return "not a JSON object"
+            case .noType: return "no \"type\""
+            case .badField(let name): return "\"\(name)\" is missing or not valid"
+            }
+        }
+    }
+
+    init(_ body: Data) throws {
+        guard let value = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else { throw Problem.notJSON }
+        guard let object = value as? [String: Any] else { throw Problem.notObject }
+        fields = object
+        id = Self.id(object["id"])
+        guard let type = object["type"] as? String, !type.isEmpty, type.utf8.count <= 32 else { throw Problem.noType }
+        self.type = type
+    }
+
+    static func id(_ value: Any?) -> HostJSON {
+        if let text = value as? String, text.utf8.count <= 64 { return .string(text) }
+        if let integer = value as? Int, abs(integer) < 9_007_199_254_740_992 { return .int(Int64(integer)) }
+        if let double = value as? Double, double.rounded() == double, abs(double) < 9_007_199_254_740_992 {
+            return .int(Int64(double))
+        }
+        return .null
+    }
+
+    /// A string field of at most `limit` bytes, or nil.
+    func string(_ name: String, limit: Int) -> String? {
+        guard let text = fields[name] as? String, !text.isEmpty, text.utf8.count <= limit else { return nil }
+        return text
+    }
+
+    /// A session id the host gave out: hexadecimal digits and hyphens.
+    func session() throws -> String {
+        guard let text = string("session", limit: 64),
+              text.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || $0 == 45 }) else {
+            throw Problem.badField("session")
+        }
+        return text
+    }
+}

@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// `miga native-host`: started by the browser, one process per profile, talking over stdin
+/// and stdout until the browser closes stdin. Garbage gets an error reply; a length no
+/// message of the extension's could have ends the conversation (nothing after it can be
+/// trusted to be framed), with a last error reply; neither is ever a crash or a hang.
+public struct NativeHost {
+    public var context: MigaContext
+    public var input: Int32 = STDIN_FILENO
+    public var output: Int32 = STDOUT_FILENO
+    /// How often config.toml is looked at, so an edit reaches the extension within a second.
+    public var watchMilliseconds: Int32 = 1000
+
+    public init(context: MigaContext) {
+        self.context = context
+    }
+
+    /// The exit status: 0 when the browser closed the pipe, 1 after a broken stream.
+    public func run() -> Int32 {
+        let service = NativeHostService(context: context)
+        defer { service.finish() }
+        var decoder = NativeMessageDecoder()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var watched = ConfigStamp(path: context.paths.configFile)
+        while true {
+            switch LinuxSystem.waitReadable(input, milliseconds: watchMilliseconds) {
+            case .timedOut:
+                let now = ConfigStamp(path: context.paths.configFile)
+                if now != watched {
+                    watched = now
+                    guard send(Data(service.state().text.utf8)) else { return 0 }
+                }
+                continue
+            case .failed:
+                return 1
+            case .ready:
+                break
+            }
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return 1
+            }
+            if count == 0 {
+                if decoder.pendingByteCount > 0 {
+                    context.messages.say("miga native-host: the browser closed the pipe in the middle of a message")
+                }
+                return 0
+            }
+            decoder.append(buffer[0..<count])
+            while true {
+                switch decoder.next() {
+                case .needMore:
+                    break
+                case .oversized(let length):
+                    let reply = NativeHostService.error("message of \(length) bytes is longer than \(NativeMessageFraming.incomingLimit); closing", id: .null)
+                    context.messages.say("miga native-host: a message of \(length) bytes is too long; closing")
+                    _ = send(Data(reply.text.utf8))
+                    return 1
+                case .message(let body):
+                    // A config edit answered by this reply need not be pushed again.
+                    watched = ConfigStamp(path: context.paths.configFile)
+                    guard send(service.reply(to: body)) else { return 0 }
+                    continue
+                }
+                break
+            }
+        }
+    }
+
+    /// False once the browser is gone (the pipe closed).
+    private func send(_ body: Data) -> Bool {
+        do {
+            try LinuxSystem.write(NativeMessageFraming.frame(body), to: output, name: "the browser")
+            return true
+        } catch {
+            return false
+        }
+    }
+}
+
+/// Enough of a file's identity to notice that it changed: replaced (inode), edited in
+/// place (time, size) or removed.
+struct ConfigStamp: Equatable {
+    var device: UInt64 = 0, inode: UInt64 = 0, size: Int64 = -1, seconds = 0, nanoseconds = 0
+
+    init(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        seconds = info.st_mtim.tv_sec
+        nanoseconds = info.st_mtim.tv_nsec
+    }
+}

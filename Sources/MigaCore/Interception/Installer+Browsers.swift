@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// The native messaging host manifests that let miga's browser extension reach
+/// `miga native-host` (DESIGN "Browsers").
+extension Installer {
+    /// The `miga-native-host` link a package puts beside miga (`PREFIX/lib/miga/`), when it
+    /// leads to this very miga; nil for a build run from its checkout.
+    public var packagedHostPath: String? {
+        let prefix = ((migaPath as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+        let candidate = prefix + "/lib/miga/" + BrowserExtension.hostLinkName
+        guard let target = LinuxSystem.realPath(candidate), target == (LinuxSystem.realPath(migaPath) ?? migaPath) else { return nil }
+        return candidate
+    }
+
+    /// What the manifests name as the host: the packaged link, else miga's own link.
+    public var hostPath: String { packagedHostPath ?? ownHostLink }
+
+    var ownHostLink: String { layout.paths.shimDirectory + "/" + BrowserExtension.hostLinkName }
+
+    /// Browsers installed here, by their folder or their command on PATH.
+    public var presentBrowsers: [BrowserHostTarget] {
+        BrowserHostTarget.all.filter { browser in
+            AtomicFile.exists(browser.profilePath(in: layout)) || browser.commands.contains { resolver.lookUp($0) != nil }
+        }
+    }
+
+    func installBrowserHosts() throws {
+        let browsers = presentBrowsers
+        if packagedHostPath == nil, !browsers.isEmpty {
+            try linkManaged(ownHostLink, target: migaPath)
+        } else if let link = manifest.file(at: ownHostLink) {
+            try removeManaged(link, what: Self.describe(.hostLink)) // the package's link serves now
+        }
+        for browser in browsers {
+            try writeManaged(.browserHost, path: browser.manifestPath(in: layout), text: browser.manifestText(hostPath: hostPath),
+                             mode: 0o644, what: "\(browser.name) host manifest", detail: "for the miga extension")
+        }
+        for browser in BrowserHostTarget.all {
+            if let folder = browser.sandboxedInstall(in: layout, exists: AtomicFile.exists) {
+                say("miga: note: \(browser.name) here is a Flatpak or Snap (\(layout.display(folder))); its sandbox cannot start miga's native host, so sites opened in it are not paused")
+            }
+        }
+    }
+
+    /// A symbolic link miga owns, made atomically (a new link renamed over the old one).
+    func linkManaged(_ path: String, target: String) throws {
+        let sha = Self.linkHash(target)
+        let known = manifest.file(at: path)
+        let current = LinuxSystem.readLink(path)
+        if current == target {
+            if known?.sha256 != sha {
+                manifest.record(.init(kind: .hostLink, path: path, app: nil, sha256: sha))
+                try saveManifest()
+            }
+            return
+        }
+        if known == nil, LinuxSystem.pathExists(path) {
+            say("miga: \(layout.display(path)) is not miga's; left as it is, so browsers cannot start miga until it is moved away (then run `miga install`)")
+            return
+        }
+        try ensureDirectory((path as NSString).deletingLastPathComponent)
+        manifest.record(.init(kind: .hostLink, path: path, app: nil, sha256: sha))
+        try saveManifest()
+        do {
+            try LinuxSystem.replaceWithLink(path, target: target)
+        } catch {
+            throw InstallError.write(path: path, problem: "\(error)")
+        }
+        changes.append("\(known == nil ? "created" : "refreshed") browser host link \(layout.display(path)) → \(target)")
+    }
+
+    func removeLink(_ file: InstallManifest.File) throws {
+        if let current = LinuxSystem.readLink(file.path) {
+            if Self.linkHash(current) == file.sha256 {
+                unlink(file.path)
+                changes.append("removed browser host link \(layout.display(file.path))")
+            } else {
+                say("miga: \(layout.display(file.path)) was changed since miga made it; left as it is")
+            }
+        }
+        manifest.forget(path: file.path)
+        try saveManifest()
+    }
+
+    static func linkHash(_ target: String) -> String { AtomicFile.sha256(Data(("link:" + target).utf8)) }
+}

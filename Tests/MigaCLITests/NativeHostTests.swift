@@ -1,0 +1,269 @@
+import Foundation
+import XCTest
+import MigaCore
+
+/// `miga native-host` as browsers run it: the built binary on pipes, started with the argv
+/// Chromium and Firefox give it (through the `miga-native-host` link that `miga install`
+/// makes), fed whole, split, garbage and oversized messages.
+final class NativeHostTests: XCTestCase {
+    var home: MigaHome!
+
+    override func setUpWithError() throws {
+        home = try MigaHome()
+        try home.writeConfig("timer_seconds = 15\nsites = [\"reddit.com\"]\n")
+    }
+
+    /// A host process with its stdin and stdout on pipes held by the test.
+    final class Host {
+        let pid: pid_t
+        private(set) var input: Int32
+        private(set) var output: Int32
+        let stderrPath: String
+        private var buffer: [UInt8] = []
+
+        init(_ executable: String, _ arguments: [String], environment: [String: String], argv0: String? = nil, stderrPath: String) throws {
+            var toHost: [Int32] = [-1, -1], fromHost: [Int32] = [-1, -1]
+            guard pipe(&toHost) == 0, pipe(&fromHost) == 0 else { throw NSError(domain: "pipe", code: Int(errno)) }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_adddup2(&actions, toHost[0], 0)
+            posix_spawn_file_actions_adddup2(&actions, fromHost[1], 1)
+            posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            for fd in toHost + fromHost { posix_spawn_file_actions_addclose(&actions, fd) }
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var all = sigset_t(), none = sigset_t()
+            sigfillset(&all)
+            sigemptyset(&none)
+            posix_spawnattr_setsigdefault(&attributes, &all)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+            let argv = ([argv0 ?? executable] + arguments).map { strdup($0) } + [nil]
+            let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { (argv + envp).forEach { free($0) } }
+            var pid = pid_t()
+            let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+            close(toHost[0])
+            close(fromHost[1])
+            guard status == 0 else { throw NSError(domain: "spawn", code: Int(status)) }
+            self.pid = pid
+            input = toHost[1]
+            output = fromHost[0]
+            self.stderrPath = stderrPath
+        }
+
+        deinit {
+            if input >= 0 { close(input) }
+            if output >= 0 { close(output) }
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, WNOHANG)
+        }
+
+        func write(_ bytes: Data) {
+            bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let written = Glibc.write(input, raw.baseAddress! + offset, raw.count - offset)
+                    if written <= 0 { return }
+                    offset += written
+                }
+            }
+        }
+
+        func send(_ json: String) { write(NativeMessageFraming.frame(Data(json.utf8))) }
+
+        /// The browser stops reading (its end of our output goes).
+        func closeOutput() {
+            close(output)
+            output = -1
+        }
+
+        func closeInput() {
+            close(input)
+            input = -1
+        }
+
+        /// The next message, or nil at end of file or after `timeout` seconds.
+        func receive(timeout: Double = 30) -> [String: Any]? {
+            let deadline = Date().addingTimeInterval(timeout)
+            while true {
+                if buffer.count >= 4 {
+                    let length = buffer.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+                    if buffer.count >= 4 + Int(length) {
+                        let body = Data(buffer[4..<(4 + Int(length))])
+                        buffer.removeFirst(4 + Int(length))
+                        return (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? ["unparsable": String(decoding: body, as: UTF8.self)]
+                    }
+                }
+                let left = deadline.timeIntervalSinceNow
+                guard left > 0 else { return nil }
+                var fds = [pollfd(fd: output, events: Int16(POLLIN), revents: 0)]
+                guard poll(&fds, 1, Int32(left * 1000)) > 0 else { return nil }
+                var chunk = [UInt8](repeating: 0, count: 65536)
+                let count = read(output, &chunk, chunk.count)
+                guard count > 0 else { return nil }
+                buffer += chunk[0..<count]
+            }
+        }
+
+        /// The exit status, waiting at most `timeout` seconds (nil if it is still running).
+        func exitStatus(timeout: Double = 30) -> Int32? {
+            let deadline = Date().addingTimeInterval(timeout)
+            var status: Int32 = 0
+            while Date() < deadline {
+                let result = waitpid(pid, &status, WNOHANG)
+                if result == pid { return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F) }
+                usleep(20_000)
+            }
+            return nil
+        }
+
+        var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    }
+
+    func startHost(argv0: String? = nil, arguments: [String] = ["chrome-extension://\(BrowserExtension.chromiumID)/"],
+                   executable: String? = nil) throws -> Host {
+        try Host(executable ?? home.binary, argv0 == nil ? ["native-host"] + arguments : arguments,
+                 environment: home.environment(), argv0: argv0, stderrPath: home.root + "/host-\(UUID().uuidString).err")
+    }
+
+    func testChromiumAndFirefoxStartItThroughTheLinkInstallMakesAndItAnswers() throws {
+        try FileManager.default.createDirectory(atPath: home.home + "/.config/chromium", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: home.home + "/.mozilla", withIntermediateDirectories: true)
+        let install = try home.miga(["install"])
+        XCTAssertEqual(install.status, 0, install.stderr)
+        let chromiumManifest = home.home + "/.config/chromium/NativeMessagingHosts/miga.gateway.json"
+        let firefoxManifest = home.home + "/.mozilla/native-messaging-hosts/miga.gateway.json"
+        let chromium = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: chromiumManifest))) as? [String: Any])
+        let firefox = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: firefoxManifest))) as? [String: Any])
+        XCTAssertEqual(chromium["allowed_origins"] as? [String], ["chrome-extension://ofokomeiepojclgahgdjidagbanoehml/"])
+        XCTAssertEqual(firefox["allowed_extensions"] as? [String], ["miga@miga.app"])
+        let link = try XCTUnwrap(chromium["path"] as? String)
+        XCTAssertEqual(link, home.home + "/.local/share/miga/bin/miga-native-host")
+        XCTAssertEqual(firefox["path"] as? String, link)
+
+        // As the browsers run it: argv[0] is the manifest's path, then their own arguments.
+        for arguments in [["chrome-extension://\(BrowserExtension.chromiumID)/"], [firefoxManifest, BrowserExtension.geckoID]] {
+            let host = try Host(link, arguments, environment: home.environment(), argv0: link,
+                                stderrPath: home.root + "/host.err")
+            host.send(#"{"type":"hello","id":41}"#)
+            let reply = try XCTUnwrap(host.receive(), host.stderr)
+            XCTAssertEqual(reply["type"] as? String, "state")
+            XCTAssertEqual(reply["id"] as? Int, 41)
+            XCTAssertEqual(reply["sites"] as? [String], ["reddit.com"])
+            host.closeInput()
+            XCTAssertEqual(host.exitStatus(), 0, "ends when the browser closes the pipe")
+        }
+
+        XCTAssertEqual(try home.miga(["doctor"]).stdout.components(separatedBy: "lets the miga extension reach miga").count, 3)
+        let uninstall = try home.miga(["uninstall"])
+        XCTAssertEqual(uninstall.status, 0, uninstall.stderr)
+        for path in [chromiumManifest, firefoxManifest, link] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path), path)
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: home.home + "/.config/chromium"), "the browser's own folder stays")
+    }
+
+    func testMessagesSplitIntoSingleBytesAndSeveralInOneWriteAreAllAnswered() throws {
+        let host = try startHost()
+        let one = NativeMessageFraming.frame(Data(#"{"type":"state","id":1}"#.utf8))
+        for byte in one {
+            host.write(Data([byte]))
+            usleep(2_000)
+        }
+        XCTAssertEqual(host.receive()?["id"] as? Int, 1)
+        host.write(NativeMessageFraming.frame(Data(#"{"type":"state","id":2}"#.utf8)) + NativeMessageFraming.frame(Data(#"{"type":"stats","id":3}"#.utf8)))
+        XCTAssertEqual(host.receive()?["id"] as? Int, 2)
+        let stats = host.receive()
+        XCTAssertEqual(stats?["type"] as? String, "stats")
+        XCTAssertEqual(stats?["id"] as? Int, 3)
+        host.closeInput()
+        XCTAssertEqual(host.exitStatus(), 0)
+    }
+
+    func testGarbageGetsAnErrorAndTheConversationGoesOn() throws {
+        let host = try startHost()
+        for garbage in ["", "nonsense", "{\"type\":\"unknown\",\"id\":5}", "[[[[[[[[[[[[[[[[", "{\"type\":17}"] {
+            host.send(garbage)
+            let reply = host.receive()
+            XCTAssertEqual(reply?["type"] as? String, "error", garbage)
+        }
+        host.write(NativeMessageFraming.frame(Data([0xFF, 0xFE, 0x00, 0xC3])))
+        XCTAssertEqual(host.receive()?["error"] as? String, "not UTF-8 JSON")
+        host.send(#"{"type":"hello","id":9}"#)
+        XCTAssertEqual(host.receive()?["type"] as? String, "state", "still answering")
+        host.closeInput()
+        XCTAssertEqual(host.exitStatus(), 0)
+        XCTAssertEqual(try home.events().count, 0)
+    }
+
+    func testAnOversizedLengthEndsTheConversationWithAnErrorNotAHang() throws {
+        let host = try startHost()
+        var length = UInt32.max
+        host.write(Data(bytes: &length, count: 4))
+        let reply = try XCTUnwrap(host.receive(timeout: 10))
+        XCTAssertEqual(reply["type"] as? String, "error")
+        XCTAssertTrue((reply["error"] as? String)?.contains("4294967295 bytes") == true, "\(reply)")
+        XCTAssertEqual(host.exitStatus(timeout: 10), 1)
+        XCTAssertNil(host.receive(timeout: 1), "nothing more")
+    }
+
+    func testEndOfFileInTheMiddleOfAMessageEndsQuietlyAndAbandonsOpenGates() throws {
+        let host = try startHost()
+        host.send(#"{"type":"gate","id":1,"url":"https://www.reddit.com/r/linux"}"#)
+        let gate = try XCTUnwrap(host.receive())
+        XCTAssertEqual(gate["action"] as? String, "gate")
+        host.write(Data([200, 0, 0, 0]) + Data("{\"type\":".utf8))
+        host.closeInput()
+        XCTAssertEqual(host.exitStatus(), 0)
+        XCTAssertTrue(host.stderr.contains("closed the pipe in the middle of a message"), host.stderr)
+        let events = try home.events()
+        XCTAssertEqual(events.map(\.type), [.sessionStart, .abandoned])
+        XCTAssertEqual(events.map(\.app), ["reddit.com", "reddit.com"])
+    }
+
+    func testABrowserThatStopsReadingDoesNotKillTheHostWithSIGPIPE() throws {
+        let host = try startHost()
+        host.closeOutput() // the browser went away without closing our input
+        host.send(#"{"type":"hello","id":1}"#)
+        host.closeInput()
+        XCTAssertEqual(host.exitStatus(), 0, "a write to a closed pipe ends the host quietly")
+    }
+
+    func testAConfigEditReachesTheExtensionWithinSeconds() throws {
+        let host = try startHost()
+        host.send(#"{"type":"hello","id":1}"#)
+        XCTAssertEqual(host.receive()?["sites"] as? [String], ["reddit.com"])
+        try home.writeConfig("timer_seconds = 15\nsites = [\"reddit.com\", \"late.test\"]\n")
+        let pushed = try XCTUnwrap(host.receive(timeout: 10), "no state pushed after the edit")
+        XCTAssertEqual(pushed["type"] as? String, "state")
+        XCTAssertTrue(pushed["id"] is NSNull)
+        XCTAssertEqual(pushed["sites"] as? [String], ["reddit.com", "late.test"])
+    }
+
+    func testManyHostsAtOnceLoseNoEvent() throws {
+        let hosts = try (0..<4).map { _ in try startHost() }
+        let rounds = 15
+        for _ in 0..<rounds {
+            for host in hosts { host.send(#"{"type":"gate","url":"https://reddit.com/"}"#) }
+            for host in hosts {
+                let reply = host.receive()
+                XCTAssertEqual(reply?["action"] as? String, "gate", "\(reply ?? [:]) \(host.stderr)")
+            }
+        }
+        for host in hosts { host.closeInput() }
+        for host in hosts { XCTAssertEqual(host.exitStatus(), 0, host.stderr) }
+        let events = try home.events()
+        XCTAssertEqual(events.filter { $0.type == .sessionStart }.count, 4 * rounds)
+        XCTAssertEqual(events.filter { $0.type == .abandoned }.count, 4 * rounds, "each host abandons its open gates at the end")
+    }
+
+    func testRunByHandOnATerminalItSaysWhatItIsFor() throws {
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) native-host", environment: home.environment())
+        _ = terminal.waitFor("STATUS=64")
+        XCTAssertTrue(terminal.screen().contains("started by your browser's miga extension"), terminal.screen())
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import XCTest
+@testable import MigaCore
+
+/// What `miga native-host` answers, with a fake clock in a temporary home: the whole gate
+/// (countdown, Read Next, Open, Exit, grace) without waiting. The framing and the process
+/// are tested through the binary in MigaCLITests.
+final class NativeHostServiceTests: XCTestCase {
+    var root: TemporaryDirectory!
+    var clock: FakeClock!
+    var paths: MigaPaths!
+    var service: NativeHostService!
+
+    override func setUpWithError() throws {
+        root = try TemporaryDirectory()
+        clock = FakeClock()
+        let environment = ["HOME": root.path + "/home", "PATH": "/usr/bin:/bin"]
+        paths = try MigaPaths(environment: environment)
+        let context = MigaContext(clock: clock, environment: environment, paths: paths, launcher: FakeLauncher(),
+                                  executablePath: "/opt/miga/bin/miga", messages: CollectingSink(), hasTerminal: false)
+        service = NativeHostService(context: context)
+    }
+
+    func config(_ text: String) throws {
+        _ = try root.write(text, to: "home/.config/miga/config.toml")
+    }
+
+    func ask(_ message: [String: Any]) throws -> [String: Any] {
+        let body = try JSONSerialization.data(withJSONObject: message)
+        let reply = service.reply(to: body)
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: reply) as? [String: Any], String(decoding: reply, as: UTF8.self))
+    }
+
+    func events() throws -> [Event] { try EventStore(path: paths.database).allEvents() }
+
+    func testWithoutAConfigNothingIsGatedAndNoTrialStarts() throws {
+        let state = try ask(["type": "hello", "id": 1])
+        XCTAssertEqual(state["type"] as? String, "state")
+        XCTAssertEqual(state["id"] as? Int, 1)
+        XCTAssertEqual(state["gating"] as? Bool, false)
+        XCTAssertEqual(state["reason"] as? String, "not_set_up")
+        XCTAssertEqual(state["sites"] as? [String], [])
+        let gate = try ask(["type": "gate", "id": 2, "url": "https://reddit.com/"])
+        XCTAssertEqual(gate["action"] as? String, "go")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: paths.configDirectory + "/entitlement.json"), "no trial started")
+    }
+
+    func testStateListsNormalisedSitesAndTimers() throws {
+        try config("timer_seconds = 20\ngrace_minutes = 3\nbreathing = \"off\"\nsites = [\"Reddit.com.\", \"*.Example.com\", \"not a host\"]\n")
+        let state = try ask(["type": "state", "id": "a"])
+        XCTAssertEqual(state["id"] as? String, "a")
+        XCTAssertEqual(state["gating"] as? Bool, true)
+        XCTAssertEqual(state["sites"] as? [String], ["reddit.com", "*.example.com"])
+        XCTAssertEqual(state["timer_seconds"] as? Int, 20)
+        XCTAssertEqual(state["grace_minutes"] as? Int, 3)
+        XCTAssertEqual(state["breathing"] as? String, "off")
+        XCTAssertEqual((state["grace"] as? [String: Any])?.count, 0)
+    }
+
+    func testAGateRunsItsCountdownOnTheHostsClockThenOpensAndStartsGraceForEveryone() throws {
+        try config("timer_seconds = 15\ngrace_minutes = 5\nsites = [\"reddit.com\"]\n")
+        let gate = try ask(["type": "gate", "id": 1, "url": "https://old.reddit.com/r/linux"])
+        XCTAssertEqual(gate["action"] as? String, "gate")
+        XCTAssertEqual(gate["site"] as? String, "reddit.com")
+        XCTAssertEqual(gate["timer_seconds"] as? Int, 15)
+        let session = try XCTUnwrap(gate["session"] as? String)
+        let first = try XCTUnwrap((gate["item"] as? [String: Any])?["id"] as? String)
+
+        clock.advance(seconds: 5)
+        let next = try ask(["type": "next", "id": 2, "session": session])
+        let second = try XCTUnwrap((next["item"] as? [String: Any])?["id"] as? String)
+        XCTAssertNotEqual(first, second, "Read Next shows another item")
+
+        let early = try ask(["type": "open", "id": 3, "session": session])
+        XCTAssertEqual(early["type"] as? String, "error", "Open is locked until the countdown ends")
+        XCTAssertEqual(early["seconds_left"] as? Int, 10)
+        XCTAssertEqual(try ask(["type": "completed", "id": 4, "session": session])["type"] as? String, "error")
+
+        clock.advance(seconds: 10)
+        XCTAssertEqual(try ask(["type": "completed", "id": 5, "session": session])["type"] as? String, "completed")
+        let open = try ask(["type": "open", "id": 6, "session": session])
+        XCTAssertEqual(open["type"] as? String, "open")
+        XCTAssertEqual(open["site"] as? String, "reddit.com")
+        XCTAssertEqual(open["grace_until"] as? Int, 1_795_000_015_000 + 300_000)
+        XCTAssertEqual(try ask(["type": "open", "id": 7, "session": session])["type"] as? String, "error", "a gate ends once")
+
+        let recorded = try events()
+        XCTAssertEqual(recorded.map(\.type), [.sessionStart, .contentRead, .gatewayCompleted, .openSelected])
+        XCTAssertEqual(Set(recorded.map(\.app)), ["reddit.com"])
+        XCTAssertEqual(Set(recorded.map(\.session)), [session])
+        XCTAssertEqual(recorded.map(\.contentID), [first, second, nil, nil])
+        XCTAssertEqual(recorded.last?.waitMilliseconds, 15_000)
+
+        // Grace: every other tab and browser (and open-url, which reads the same database).
+        clock.advance(seconds: 60)
+        let state = try ask(["type": "state"])
+        XCTAssertEqual((state["grace"] as? [String: Any])?["reddit.com"] as? Int, 1_795_000_015_000 + 300_000)
+        let again = try ask(["type": "gate", "url": "https://www.reddit.com/"])
+        XCTAssertEqual(again["action"] as? String, "go")
+        XCTAssertEqual(again["reason"] as? String, "grace")
+        XCTAssertEqual(try ask(["type": "grace_pass", "url": "https://reddit.com/x"])["recorded"] as? Bool, true)
+        XCTAssertEqual(try events().suffix(2).map(\.type), [.gracePass, .gracePass])
+
+        clock.advance(seconds: 300)
+        XCTAssertEqual(try ask(["type": "grace_pass", "url": "https://reddit.com/x"])["recorded"] as? Bool, false,
+                       "a page cannot make up a pass after grace ended")
+        XCTAssertEqual(try ask(["type": "gate", "url": "https://reddit.com/"])["action"] as? String, "gate")
+    }
+
+    func testExitTellsSomethingTrueAndClosingTheBrowserAbandonsWhatIsLeft() throws {
+        try config("sites = [\"x.com\", \"*.example.com\"]\n")
+        let one = try XCTUnwrap(try ask(["type": "gate", "url": "https://x.com/home"])["session"] as? String)
+        let two = try XCTUnwrap(try ask(["type": "gate", "url": "https://a.example.com/"])["session"] as? String)
+        XCTAssertEqual(try ask(["type": "gate", "url": "https://example.com/"])["action"] as? String, "go",
+                       "*.example.com is for subdomains only")
+        clock.advance(seconds: 2)
+        let exit = try ask(["type": "exit", "session": one])
+        XCTAssertEqual(exit["message"] as? String, "You chose not to open it. That's your first exit in the last 7 days.")
+        clock.advance(seconds: 1)
+        service.finish()
+        let recorded = try events()
+        XCTAssertEqual(recorded.map(\.type), [.sessionStart, .sessionStart, .exitSelected, .abandoned])
+        XCTAssertEqual(recorded.map(\.app), ["x.com", "example.com", "x.com", "example.com"])
+        XCTAssertEqual(recorded[2].waitMilliseconds, 2000)
+        XCTAssertEqual(recorded[3].session, two)
+        XCTAssertEqual(recorded[3].waitMilliseconds, 3000)
+
+        let stats = try ask(["type": "stats"])
+        XCTAssertEqual(stats["exits"] as? Int, 1)
+        XCTAssertEqual(stats["opens"] as? Int, 0)
+        XCTAssertEqual((stats["streak"] as? [String: Any])?["current"] as? Int, 1)
+    }
+
+    func testBadRequestsGetAnErrorReplyNamingTheProblem() throws {
+        try config("sites = [\"reddit.com\"]\n")
+        func error(_ body: String) throws -> String? {
+            let reply = service.reply(to: Data(body.utf8))
+            let object = try JSONSerialization.jsonObject(with: reply) as? [String: Any]
+            XCTAssertEqual(object?["type"] as? String, "error", body)
+            return object?["error"] as? String
+        }
+        XCTAssertEqual(try error("not json"), "not UTF-8 JSON")
+        XCTAssertEqual(try error("[1,2]"), "not a JSON object")
+        XCTAssertEqual(try error("{\"id\":1}"), "no \"type\"")
+        XCTAssertEqual(try error("{\"type\":\"launch-missiles\"}"), "unknown message type \"launch-missiles\"")
+        XCTAssertEqual(try error("{\"type\":\"gate\",\"url\":5}"), "\"url\" is missing or not valid")
+        XCTAssertEqual(try error("{\"type\":\"next\",\"session\":\"'; DROP TABLE events;--\"}"), "\"session\" is missing or not valid")
+        XCTAssertEqual(try error("{\"type\":\"exit\",\"session\":\"0123abcd\"}"), "no such gate (it ended already)")
+        XCTAssertEqual(try error(String(repeating: "[", count: 100_000)), "not UTF-8 JSON")
+        XCTAssertEqual(try error("\u{FF}\u{FE}"), "not UTF-8 JSON")
+        XCTAssertEqual(try ask(["type": "bogus", "id": ["not", "an", "id"]])["id"] is NSNull, true)
+        XCTAssertEqual(try events().count, 0, "nothing was recorded for any of them")
+    }
+
+    func testABrokenConfigOrAnEndedTrialGatesNothing() throws {
+        try config("sites = [\"reddit.com\"\n")
+        var state = try ask(["type": "state"])
+        XCTAssertEqual(state["gating"] as? Bool, false)
+        XCTAssertEqual(state["reason"] as? String, "config_error")
+        XCTAssertTrue((state["message"] as? String)?.contains("config.toml:2:1: expected") == true, "\(state)")
+
+        try config("sites = [\"reddit.com\"]\n")
+        _ = try ask(["type": "state"]) // starts the trial
+        clock.advance(seconds: EntitlementStore.trialLength + 1)
+        state = try ask(["type": "state"])
+        XCTAssertEqual(state["reason"] as? String, "trial_expired")
+        XCTAssertEqual(state["sites"] as? [String], [])
+        XCTAssertEqual(try ask(["type": "gate", "url": "https://reddit.com/"])["action"] as? String, "go")
+    }
+
+    func testReplyIDsAreEchoedOnlyWhenTheyAreSmall() {
+        XCTAssertEqual(HostRequest.id(7), .int(7))
+        XCTAssertEqual(HostRequest.id("abc"), .string("abc"))
+        XCTAssertEqual(HostRequest.id(String(repeating: "x", count: 65)), .null)
+        XCTAssertEqual(HostRequest.id(1.5), .null)
+        XCTAssertEqual(HostRequest.id(1e300), .null)
+    }
+
+    func testTheDecoderFramesMessagesArrivingInAnyPieces() {
+        var decoder = NativeMessageDecoder()
+        let stream = NativeMessageFraming.frame(Data("{\"a\":1}".utf8)) + NativeMessageFraming.frame(Data()) + NativeMessageFraming.frame(Data("[]".utf8))
+        var messages: [String] = []
+        for byte in stream {
+            decoder.append([byte])
+            while case .message(let body) = decoder.next() { messages.append(String(decoding: body, as: UTF8.self)) }
+        }
+        XCTAssertEqual(messages, ["{\"a\":1}", "", "[]"])
+        XCTAssertEqual(decoder.pendingByteCount, 0)
+        var length = UInt32(NativeMessageFraming.incomingLimit + 1)
+        decoder.append(Data(bytes: &length, count: 4))
+        XCTAssertEqual(decoder.next(), .oversized(length))
+    }
+}

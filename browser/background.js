@@ -1,0 +1,337 @@
+// miga's extension: gate top-level navigations to the sites listed in miga's config.toml.
+//
+// The decision is made by declarativeNetRequest redirect rules, built from the site list the
+// native host `miga.gateway` serves, so a gated page is never requested before Open and no
+// other navigation waits for anything. Without the host there are no rules: the browser
+// works exactly as it would without miga (fail open).
+"use strict";
+
+const api = globalThis.browser ?? globalThis.chrome;
+const HOST = "miga.gateway";
+const GATE_PAGE = api.runtime.getURL("gate.html");
+const CALM_PAGE = api.runtime.getURL("calm.html");
+const REPLY_TIMEOUT_MS = 5000;
+// After Open (or a grace pass) the tab may load anything for this long, so a redirect chain
+// (t.co → reddit.com → www.reddit.com) completes without a second gate.
+const BYPASS_MS = 30000;
+const BYPASS_RULE_BASE = 100000;
+
+let port = null;
+let nextId = 1;
+const pending = new Map();
+let state = null; // the host's last "state" message
+let hostProblem = null; // why the host cannot be reached, when it cannot
+let graceTimer = null;
+const bypasses = new Map(); // tabId → timer
+const gates = new Map(); // gate page port → { session, tabId, ended }
+
+// ---- talking to the host ---------------------------------------------------------------
+
+function connect() {
+  if (port) return port;
+  try {
+    port = api.runtime.connectNative(HOST);
+  } catch (error) {
+    hostFailed(String(error && error.message || error));
+    return null;
+  }
+  const current = port;
+  current.onMessage.addListener(onHostMessage);
+  current.onDisconnect.addListener(() => {
+    const reason = (api.runtime.lastError && api.runtime.lastError.message) ||
+      (current.error && current.error.message) || "miga's native host closed";
+    if (port === current) port = null;
+    for (const waiter of pending.values()) waiter.reject(new Error(reason));
+    pending.clear();
+    hostFailed(reason);
+  });
+  return current;
+}
+
+function ask(message) {
+  return new Promise((resolve, reject) => {
+    const current = connect();
+    if (!current) return reject(new Error(hostProblem || "miga is not reachable"));
+    const id = nextId++;
+    const timer = setTimeout(() => {
+      pending.delete(id);
+      reject(new Error("miga did not answer in time"));
+    }, REPLY_TIMEOUT_MS);
+    pending.set(id, {
+      resolve: (reply) => { clearTimeout(timer); resolve(reply); },
+      reject: (error) => { clearTimeout(timer); reject(error); },
+    });
+    try {
+      current.postMessage({ ...message, id });
+    } catch (error) {
+      pending.delete(id);
+      clearTimeout(timer);
+      reject(error);
+    }
+  });
+}
+
+function onHostMessage(message) {
+  if (!message || typeof message !== "object") return;
+  if (message.type === "state") applyState(message);
+  const waiter = message.id != null && pending.get(message.id);
+  if (waiter) {
+    pending.delete(message.id);
+    waiter.resolve(message);
+  }
+}
+
+function hostFailed(reason) {
+  hostProblem = reason;
+  state = null;
+  rebuildRules(); // fail open: no host, no gate
+}
+
+async function refresh() {
+  try {
+    await ask({ type: "state" });
+  } catch (error) {
+    // hostFailed has already opened everything
+  }
+}
+
+// ---- which sites are gated ---------------------------------------------------------------
+
+function applyState(message) {
+  hostProblem = null;
+  state = {
+    gating: message.gating === true,
+    reason: message.reason || null,
+    message: message.message || null,
+    sites: Array.isArray(message.sites) ? message.sites.filter((site) => typeof site === "string") : [],
+    grace: message.grace && typeof message.grace === "object" ? { ...message.grace } : {},
+  };
+  rebuildRules();
+}
+
+function hostOf(url) {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return null;
+    return parsed.hostname.replace(/\.+$/, "").toLowerCase();
+  } catch (error) {
+    return null;
+  }
+}
+
+// The listed site `url` belongs to: the site itself or a subdomain; `*.x` only subdomains.
+function siteFor(url) {
+  const host = hostOf(url);
+  if (!host || !state || !state.gating) return null;
+  for (const site of state.sites) {
+    if (site.startsWith("*.")) {
+      if (host.endsWith(site.slice(1))) return site;
+    } else if (host === site || host.endsWith("." + site)) {
+      return site;
+    }
+  }
+  return null;
+}
+
+function inGrace(site, now = Date.now()) {
+  return Boolean(state && Number(state.grace[site]) > now);
+}
+
+function escapeRegex(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function rulesFor(sites, now) {
+  const rules = [];
+  let id = 1;
+  for (const site of sites) {
+    if (inGrace(site, now)) continue;
+    const wildcard = site.startsWith("*.");
+    const domain = wildcard ? site.slice(2) : site;
+    const regexFilter = wildcard
+      ? `^(https?://([^/?#@]*@)?[^/?#@]+\\.${escapeRegex(domain)}\\.?(:[0-9]+)?([/?#].*)?)$`
+      : "^(https?://.*)$";
+    const condition = { requestDomains: [domain], resourceTypes: ["main_frame"], regexFilter };
+    rules.push({
+      id: id++, priority: 1, condition,
+      action: { type: "redirect", redirect: { regexSubstitution: GATE_PAGE + "#\\1" } },
+    });
+    // A form sent to a gated site is not sent again after Open; its gate says so.
+    rules.push({
+      id: id++, priority: 2, condition: { ...condition, requestMethods: ["post"] },
+      action: { type: "redirect", redirect: { regexSubstitution: GATE_PAGE + "?post=1#\\1" } },
+    });
+  }
+  return rules;
+}
+
+let rulesQueue = Promise.resolve();
+
+function rebuildRules() {
+  rulesQueue = rulesQueue.then(async () => {
+    const now = Date.now();
+    const sites = state && state.gating ? state.sites : [];
+    const rules = rulesFor(sites, now);
+    const existing = await api.declarativeNetRequest.getDynamicRules();
+    await api.declarativeNetRequest.updateDynamicRules({
+      removeRuleIds: existing.map((rule) => rule.id),
+      addRules: rules,
+    });
+    scheduleGraceEnd(now);
+  }).catch((error) => console.error("miga: could not update the rules:", error));
+  return rulesQueue;
+}
+
+function scheduleGraceEnd(now) {
+  clearTimeout(graceTimer);
+  const ends = state ? Object.values(state.grace).map(Number).filter((until) => until > now) : [];
+  if (ends.length) graceTimer = setTimeout(rebuildRules, Math.min(...ends) - now + 50);
+}
+
+// One tab may load anything for a moment: the navigation after Open or a grace pass.
+async function allowTab(tabId) {
+  if (typeof tabId !== "number" || tabId < 0) return;
+  const id = BYPASS_RULE_BASE + tabId;
+  clearTimeout(bypasses.get(tabId));
+  await api.declarativeNetRequest.updateSessionRules({
+    removeRuleIds: [id],
+    addRules: [{ id, priority: 100, action: { type: "allow" }, condition: { tabIds: [tabId], resourceTypes: ["main_frame"] } }],
+  });
+  bypasses.set(tabId, setTimeout(() => endBypass(tabId), BYPASS_MS));
+}
+
+function endBypass(tabId) {
+  clearTimeout(bypasses.get(tabId));
+  bypasses.delete(tabId);
+  api.declarativeNetRequest.updateSessionRules({ removeRuleIds: [BYPASS_RULE_BASE + tabId] }).catch(() => {});
+}
+
+// ---- gate pages ----------------------------------------------------------------------------
+
+api.runtime.onConnect.addListener((page) => {
+  if (page.name !== "gate" || !page.sender || !page.sender.tab) return;
+  const tabId = page.sender.tab.id;
+  const gate = { session: null, tabId, ended: false };
+  gates.set(page, gate);
+  page.onMessage.addListener((message) => {
+    handleGateMessage(page, gate, message).then(
+      (reply) => page.postMessage({ ...reply, replyTo: message.replyTo }),
+      (error) => page.postMessage({ type: "error", error: String(error && error.message || error), replyTo: message.replyTo }),
+    ).catch(() => {}); // the page went away
+  });
+  page.onDisconnect.addListener(() => {
+    gates.delete(page);
+    // Closing the tab (or leaving the page) before choosing is `abandoned`.
+    if (gate.session && !gate.ended) {
+      gate.ended = true;
+      ask({ type: "abandon", session: gate.session }).catch(() => {});
+    }
+  });
+});
+
+async function handleGateMessage(page, gate, message) {
+  switch (message && message.type) {
+    case "gate": {
+      let reply;
+      try {
+        reply = await ask({ type: "gate", url: String(message.url) });
+      } catch (error) {
+        await allowTab(gate.tabId);
+        return { action: "go", reason: "no_host", message: String(error.message || error) };
+      }
+      if (reply.type === "error") {
+        await allowTab(gate.tabId);
+        return { action: "go", reason: "error", message: reply.error };
+      }
+      if (reply.action === "go") {
+        if (reply.grace_until && state) {
+          state.grace[reply.site] = reply.grace_until;
+          await rebuildRules();
+        }
+        await allowTab(gate.tabId);
+        refresh();
+        return reply;
+      }
+      gate.session = reply.session;
+      refresh(); // a gate page opening is a good moment to catch up with config and grace
+      return reply;
+    }
+    case "next":
+    case "completed":
+      return ask({ type: message.type, session: gate.session });
+    case "exit": {
+      const reply = await ask({ type: "exit", session: gate.session });
+      if (reply.type !== "error") gate.ended = true;
+      return reply;
+    }
+    case "open": {
+      const reply = await ask({ type: "open", session: gate.session });
+      if (reply.type === "error") return reply;
+      gate.ended = true;
+      if (reply.grace_until && state) {
+        state.grace[reply.site] = reply.grace_until;
+        await rebuildRules();
+      }
+      await allowTab(gate.tabId);
+      return reply;
+    }
+    case "close": {
+      // Exit closes the tab, or shows a calm page when it is the window's last.
+      const tab = await api.tabs.get(gate.tabId);
+      const siblings = await api.tabs.query({ windowId: tab.windowId });
+      if (siblings.length > 1) {
+        await api.tabs.remove(gate.tabId);
+        return { closed: true };
+      }
+      return { closed: false, calm: CALM_PAGE };
+    }
+    default:
+      throw new Error("unknown request");
+  }
+}
+
+// ---- the popup -----------------------------------------------------------------------------
+
+api.runtime.onMessage.addListener((message, sender, sendResponse) => {
+  if (!message || message.type !== "popup") return false;
+  ask({ type: "stats" }).then(
+    (stats) => sendResponse({ stats, state, hostProblem }),
+    (error) => sendResponse({ stats: null, state, hostProblem: hostProblem || String(error.message || error) }),
+  );
+  return true; // answered asynchronously
+});
+
+// ---- grace passes ------------------------------------------------------------------------
+
+// A navigation into a site during its grace is let through by the rules; it is still a pass
+// to record (once per entry into the site, not for every page within it).
+api.webNavigation.onBeforeNavigate.addListener(async (details) => {
+  if (details.frameId !== 0 || bypasses.has(details.tabId)) return; // Open's own navigation
+  const site = siteFor(details.url);
+  if (!site || !inGrace(site)) return;
+  let previous = null;
+  try {
+    previous = (await api.tabs.get(details.tabId)).url;
+  } catch (error) {
+    // a tab being created
+  }
+  if (previous && siteFor(previous) === site) return;
+  ask({ type: "grace_pass", url: details.url }).catch(() => {});
+});
+
+// The navigation after Open has arrived: later ones in this tab are gated again.
+api.webNavigation.onCompleted.addListener((details) => {
+  if (details.frameId === 0 && bypasses.has(details.tabId) && /^https?:/.test(details.url)) endBypass(details.tabId);
+});
+
+api.tabs.onRemoved.addListener((tabId) => {
+  if (bypasses.has(tabId)) endBypass(tabId);
+});
+
+// ---- start -----------------------------------------------------------------------------------
+
+api.alarms.create("miga-refresh", { periodInMinutes: 1 });
+api.alarms.onAlarm.addListener((alarm) => {
+  if (alarm.name === "miga-refresh") refresh();
+});
+refresh();

@@ -1,0 +1,229 @@
+// The pause in a browser tab: the same experience as miga's terminal gate. The countdown runs
+// on the monotonic clock (performance.now); miga's host keeps its own and has the last word.
+"use strict";
+
+const api = globalThis.browser ?? globalThis.chrome;
+const root = document.documentElement;
+const $ = (id) => document.getElementById(id);
+
+// Everything after the first "#" is the address that was asked for, exactly as the browser
+// serialised it.
+const href = location.href;
+const target = href.includes("#") ? href.slice(href.indexOf("#") + 1) : "";
+const isPost = new URLSearchParams(location.search).get("post") === "1";
+
+let page = null;
+let nextReply = 1;
+const waiting = new Map();
+let gate = null; // the host's "gate" reply
+let startedAt = 0;
+let completedSent = false;
+let finished = false;
+let ticker = null;
+
+function webAddress(text) {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
+  } catch (error) {
+    return null;
+  }
+}
+
+function request(message) {
+  return new Promise((resolve, reject) => {
+    const replyTo = nextReply++;
+    waiting.set(replyTo, { resolve, reject });
+    try {
+      page.postMessage({ ...message, replyTo });
+    } catch (error) {
+      waiting.delete(replyTo);
+      reject(error);
+    }
+  });
+}
+
+function go(url) {
+  finished = true;
+  root.dataset.state = "opening";
+  location.replace(url);
+}
+
+function setState(name) {
+  root.dataset.state = name;
+}
+
+function say(text) {
+  $("notice").textContent = text || "";
+}
+
+function showItem(item) {
+  const content = $("content");
+  content.replaceChildren();
+  if (!item || typeof item.text !== "string") return;
+  if (item.kind === "article") {
+    if (item.title) {
+      const title = document.createElement("h1");
+      title.textContent = item.title;
+      content.append(title);
+    }
+    for (const paragraph of item.text.split(/\n\s*\n/)) {
+      const p = document.createElement("p");
+      p.textContent = paragraph.trim();
+      content.append(p);
+    }
+  } else {
+    const quote = document.createElement("blockquote");
+    quote.textContent = item.kind === "quote" ? `“${item.text}”` : item.text;
+    content.append(quote);
+  }
+  if (item.author) {
+    const author = document.createElement("p");
+    author.className = "author";
+    author.textContent = `— ${item.author}`;
+    content.append(author);
+  }
+}
+
+function secondsLeft() {
+  const left = gate.timer_seconds * 1000 - (performance.now() - startedAt);
+  return left <= 0 ? 0 : Math.ceil(left / 1000);
+}
+
+const BREATH = ["Breathe in", "Hold", "Breathe out", "Hold"];
+
+function tick() {
+  const elapsed = performance.now() - startedAt;
+  const left = secondsLeft();
+  const fraction = Math.min(1, elapsed / (gate.timer_seconds * 1000));
+  $("fill").style.width = `${(fraction * 100).toFixed(1)}%`;
+  $("bar").setAttribute("aria-valuenow", String(Math.round(fraction * 100)));
+  $("countdown").textContent = left > 0 ? `${left} s` : "ready";
+  $("open-label").textContent = left > 0 ? `Open in ${left} s` : "Open";
+  if (gate.breathing === "box") {
+    const phase = Math.floor(elapsed / 4000) % 4;
+    const count = Math.floor(elapsed / 1000) % 4 + 1;
+    $("breath").textContent = `${BREATH[phase]} ${"●".repeat(count)}${"○".repeat(4 - count)}`;
+  }
+  if (left === 0 && !completedSent) {
+    completedSent = true;
+    $("open").setAttribute("aria-disabled", "false");
+    setState("ready");
+    say("");
+    request({ type: "completed" }).catch(() => {});
+  }
+}
+
+async function chooseExit() {
+  if (finished || !gate) return;
+  finished = true;
+  clearInterval(ticker);
+  let message = "You chose not to open it.";
+  try {
+    const reply = await request({ type: "exit" });
+    if (reply.type !== "error" && reply.message) message = reply.message;
+  } catch (error) {
+    // the choice stands even if it could not be recorded
+  }
+  setState("exited");
+  $("choices").hidden = true;
+  $("timer").hidden = true;
+  say("");
+  $("celebration-text").textContent = message;
+  if (gate.animations) root.classList.add("animate");
+  $("celebration").hidden = false;
+  setTimeout(async () => {
+    try {
+      const reply = await request({ type: "close" });
+      if (reply && reply.calm) location.replace(reply.calm);
+    } catch (error) {
+      location.replace("calm.html");
+    }
+  }, 2500);
+}
+
+async function readNext() {
+  if (finished || !gate) return;
+  try {
+    const reply = await request({ type: "next" });
+    if (reply.type === "error") return say(reply.error);
+    showItem(reply.item);
+    say("");
+  } catch (error) {
+    say("miga could not find another item.");
+  }
+}
+
+async function chooseOpen() {
+  if (finished || !gate) return;
+  const left = secondsLeft();
+  if (left > 0) return say(`Open unlocks in ${left} s. Take this moment; Exit is always free.`);
+  finished = true;
+  try {
+    const reply = await request({ type: "open" });
+    if (reply.type === "error") {
+      finished = false;
+      return say(reply.error);
+    }
+  } catch (error) {
+    // miga went away: the person chose Open, and Open they get
+  }
+  clearInterval(ticker);
+  go(target);
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.altKey || event.metaKey) return;
+  const key = event.key;
+  if (key === "e" || key === "q" || key === "Escape") chooseExit();
+  else if (key === "n" || key === " ") readNext();
+  else if (key === "o" || key === "Enter") chooseOpen();
+  else return;
+  event.preventDefault();
+});
+$("exit").addEventListener("click", chooseExit);
+$("next").addEventListener("click", readNext);
+$("open").addEventListener("click", chooseOpen);
+
+async function start() {
+  const url = webAddress(target);
+  if (!url) {
+    setState("exited");
+    $("content").textContent = "There is no web address to open here.";
+    return;
+  }
+  page = api.runtime.connect({ name: "gate" });
+  page.onMessage.addListener((message) => {
+    const waiter = message && waiting.get(message.replyTo);
+    if (!waiter) return;
+    waiting.delete(message.replyTo);
+    waiter.resolve(message);
+  });
+  page.onDisconnect.addListener(() => {
+    for (const waiter of waiting.values()) waiter.reject(new Error("the extension restarted"));
+    waiting.clear();
+  });
+
+  let reply;
+  try {
+    reply = await request({ type: "gate", url });
+  } catch (error) {
+    reply = { action: "go" };
+  }
+  if (reply.action !== "gate") return go(url); // not gated, grace running, or no miga: fail open
+
+  gate = reply;
+  startedAt = performance.now();
+  $("site").textContent = `miga · ${reply.site}`;
+  document.title = `A pause before ${reply.site} · miga`;
+  showItem(reply.item);
+  $("timer").hidden = false;
+  $("choices").hidden = false;
+  $("post-note").hidden = !isPost;
+  setState("counting");
+  tick();
+  ticker = setInterval(tick, 200);
+  requestAnimationFrame(() => { root.dataset.shownAt = String(performance.now()); });
+}
+
+start();
