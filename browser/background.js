@@ -330,6 +330,12 @@ api.tabs.onRemoved.addListener((tabId) => {
 
 // ---- start -----------------------------------------------------------------------------------
 
+// A bypass outlives nothing: rules left by a worker that was stopped mid-way go at start.
+api.declarativeNetRequest.getSessionRules().then((rules) => {
+  const stale = rules.map((rule) => rule.id).filter((id) => id >= BYPASS_RULE_BASE && !bypasses.has(id - BYPASS_RULE_BASE));
+  if (stale.length) return api.declarativeNetRequest.updateSessionRules({ removeRuleIds: stale });
+}).catch(() => {});
+
 api.alarms.create("miga-refresh", { periodInMinutes: 1 });
 api.alarms.onAlarm.addListener((alarm) => {
   if (alarm.name === "miga-refresh") refresh();

@@ -16,6 +16,7 @@ final class LauncherArgumentsTests: XCTestCase {
         switch try Miga.parseAsRoot(arguments) {
         case let gate as Gate: return .gate(gate.request)
         case let open as OpenURL: return .openURL(urls: open.urls, forward: open.forward)
+        case let host as NativeHostCommand: return .nativeHost(host.browserArguments)
         default: return nil
         }
     }
@@ -94,6 +95,17 @@ final class LauncherArgumentsTests: XCTestCase {
                            is: .openURL(urls: ["https://reddit.com/", "--help"], forward: true))
     }
 
+    /// What Chromium and Firefox pass the native host (through the miga-native-host link,
+    /// which runs the shortcut whatever the arguments; `miga native-host` by hand too).
+    func testTheBrowsersArgumentsTakeIt() throws {
+        try assertShortcut(["native-host", "chrome-extension://\(BrowserExtension.chromiumID)/"],
+                           is: .nativeHost(["chrome-extension://\(BrowserExtension.chromiumID)/"]))
+        try assertShortcut(["native-host", "/home/me/.mozilla/native-messaging-hosts/miga.gateway.json", BrowserExtension.geckoID],
+                           is: .nativeHost(["/home/me/.mozilla/native-messaging-hosts/miga.gateway.json", BrowserExtension.geckoID]))
+        try assertShortcut(["native-host"], is: .nativeHost([]))
+        XCTAssertNil(LauncherArguments(["native-host", "--help"]))
+    }
+
     /// Help, version, completion scripts, other spellings and mistakes keep ArgumentParser's
     /// handling (and its messages).
     func testAnythingElseGoesToArgumentParser() {
@@ -119,7 +131,7 @@ final class LauncherArgumentsTests: XCTestCase {
         for length in 0...4 {
             if length > 0 { lists = lists.flatMap { list in tokens.map { list + [$0] } } }
             for tail in lists {
-                for verb in ["gate", "open-url"] {
+                for verb in ["gate", "open-url", "native-host"] {
                     let arguments = [verb] + tail
                     guard let shortcut = LauncherArguments(arguments) else { continue }
                     accepted += 1
