@@ -4,12 +4,16 @@ import MigaCore
 struct Install: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "install",
-        abstract: "Put miga in front of your apps and links: shells, launchers, the link handler.",
+        abstract: "Put miga in front of your apps and links: shells, launchers, the link handler, browsers.",
         discussion: """
             Adds one marked line to ~/.bashrc (and ~/.zshrc, ~/.profile when you have them), a fish \
             conf.d file and ~/.config/environment.d/60-miga.conf so the shim folder comes first on \
             PATH; makes every gated app's shims; and makes miga the handler for web links, \
-            remembering your browser for every link that is not gated. Running it again only \
+            remembering your browser for every link that is not gated. For each browser found \
+            (Firefox, LibreWolf, Chromium, Chrome, Brave, Vivaldi, Edge) it writes the native \
+            messaging host manifest that lets miga's browser extension (browser/ in the \
+            source, share/miga/browser once installed) pause listed sites inside the browser. \
+            Running it again only \
             refreshes what drifted (a package update, a browser taking the default back). \
             Everything is recorded in ~/.local/state/miga/installed.json for `miga uninstall`.
 

@@ -43,6 +43,12 @@ final class NativeHostServiceTests: XCTestCase {
         let gate = try ask(["type": "gate", "id": 2, "url": "https://reddit.com/"])
         XCTAssertEqual(gate["action"] as? String, "go")
         XCTAssertFalse(FileManager.default.fileExists(atPath: paths.configDirectory + "/entitlement.json"), "no trial started")
+
+        // `miga install` without a config of one's own: the default sites.
+        _ = try root.write("{}", to: "home/.local/state/miga/installed.json")
+        let installed = try ask(["type": "hello", "id": 3])
+        XCTAssertEqual(installed["gating"] as? Bool, true)
+        XCTAssertEqual(installed["sites"] as? [String], MigaConfig.defaultSites)
     }
 
     func testStateListsNormalisedSitesAndTimers() throws {

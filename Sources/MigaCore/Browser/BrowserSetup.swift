@@ -11,8 +11,10 @@ struct BrowserSetup {
 
     static func load(context: MigaContext) -> BrowserSetup {
         var setup = BrowserSetup(config: MigaConfig(), matcher: SiteMatcher(sites: []), reason: nil, message: nil)
-        // A system-wide install gates no one who has not asked for it, and starts no trial.
-        guard AtomicFile.exists(context.paths.configFile) else {
+        // A system-wide install gates no one who has not asked for it (no config, never ran
+        // `miga install`), and starts no trial.
+        let layout = InstallLayout(environment: context.environment, paths: context.paths)
+        guard AtomicFile.exists(context.paths.configFile) || AtomicFile.exists(layout.manifest) else {
             setup.reason = "not_set_up"
             setup.message = "miga is not set up for you yet: run `miga install` in a terminal"
             return setup
