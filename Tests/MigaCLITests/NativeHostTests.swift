@@ -167,6 +167,35 @@ final class NativeHostTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: home.home + "/.config/chromium"), "the browser's own folder stays")
     }
 
+    func testDoctorNamesAManifestThatNoLongerLeadsHereAndAFlatpakBrowser() throws {
+        try FileManager.default.createDirectory(atPath: home.home + "/.config/chromium", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: home.home + "/.var/app/org.mozilla.firefox", withIntermediateDirectories: true)
+        let install = try home.miga(["install"])
+        XCTAssertTrue(install.stdout.contains("Chromium host manifest"), install.stdout)
+        XCTAssertTrue(install.stderr.contains("Firefox here is a Flatpak or Snap (~/.var/app/org.mozilla.firefox)"), install.stderr)
+        var doctor = try home.miga(["doctor"])
+        XCTAssertTrue(doctor.stdout.contains("note     browser Firefox: installed as a Flatpak or Snap"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("ok       browser Chromium:"), doctor.stdout)
+
+        // miga moved (a second copy installed elsewhere): the manifests lead to the other one.
+        let moved = home.root + "/other/miga"
+        try FileManager.default.createDirectory(atPath: home.root + "/other", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: home.binary, toPath: moved)
+        XCTAssertEqual(try home.run(moved, ["install"]).status, 0)
+        doctor = try home.miga(["doctor"])
+        XCTAssertEqual(doctor.status, 1)
+        XCTAssertTrue(doctor.stdout.contains("problem  browser Chromium: ~/.local/share/miga/bin/miga-native-host does not lead to this miga"), doctor.stdout)
+        XCTAssertEqual(try home.miga(["install"]).status, 0)
+        XCTAssertTrue(try home.miga(["doctor"]).stdout.contains("ok       browser Chromium:"))
+
+        // A manifest someone broke is named, never silently rewritten.
+        let manifest = home.home + "/.config/chromium/NativeMessagingHosts/miga.gateway.json"
+        try "{\"name\": \"miga.gateway\", \"type\": \"stdio\", \"path\": \"/nowhere\"}".write(toFile: manifest, atomically: true, encoding: .utf8)
+        doctor = try home.miga(["doctor"])
+        XCTAssertTrue(doctor.stdout.contains("problem  browser Chromium: ~/.config/chromium/NativeMessagingHosts/miga.gateway.json names /nowhere"), doctor.stdout)
+        XCTAssertTrue(try home.miga(["install"]).stderr.contains("was changed since miga wrote it; left as it is"))
+    }
+
     func testMessagesSplitIntoSingleBytesAndSeveralInOneWriteAreAllAnswered() throws {
         let host = try startHost()
         let one = NativeMessageFraming.frame(Data(#"{"type":"state","id":1}"#.utf8))
