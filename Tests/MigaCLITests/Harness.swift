@@ -161,18 +161,7 @@ final class MigaHome {
     func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                ownGroup: Bool = false, stderrReaderGone: Bool = false) throws -> Child {
         let child = Child(pid: 0, stdoutPath: root + "/out-" + UUID().uuidString, stderrPath: root + "/err-" + UUID().uuidString)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // Every signal at its default and none blocked, as a person's shell starts a program,
-        // whatever the test runner itself ignores.
-        var all = sigset_t(), none = sigset_t()
-        sigfillset(&all)
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | (ownGroup ? POSIX_SPAWN_SETPGROUP : 0)))
-        if ownGroup { posix_spawnattr_setpgroup(&attributes, 0) }
+        let attributes = SpawnAttributes(ownGroup: ownGroup)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -192,7 +181,7 @@ final class MigaHome {
         let envp = (environment ?? self.environment()).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid = pid_t()
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        let status = posix_spawn(&pid, executable, &actions, &attributes.raw, argv, envp)
         guard status == 0 else {
             throw NSError(domain: "spawn", code: Int(status), userInfo: [NSLocalizedDescriptionKey: "cannot run \(executable): \(String(cString: strerror(status)))"])
         }
@@ -215,6 +204,25 @@ final class MigaHome {
     func miga(_ arguments: [String], environment: [String: String]? = nil) throws -> Output {
         try run(binary, arguments, environment: environment)
     }
+}
+
+/// Spawn attributes for a test's child: every signal at its default and none blocked, as a
+/// person's shell starts a program, whatever the test runner itself ignores.
+final class SpawnAttributes {
+    var raw = posix_spawnattr_t()
+
+    init(ownGroup: Bool = false) {
+        posix_spawnattr_init(&raw)
+        var all = sigset_t(), none = sigset_t()
+        sigfillset(&all)
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&raw, &all)
+        posix_spawnattr_setsigmask(&raw, &none)
+        posix_spawnattr_setflags(&raw, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | (ownGroup ? POSIX_SPAWN_SETPGROUP : 0)))
+        if ownGroup { posix_spawnattr_setpgroup(&raw, 0) }
+    }
+
+    deinit { posix_spawnattr_destroy(&raw) }
 }
 
 /// A real terminal: a private tmux server running one script, read with capture-pane and

@@ -31,20 +31,12 @@ final class NativeHostTests: XCTestCase {
             posix_spawn_file_actions_adddup2(&actions, fromHost[1], 1)
             posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             for fd in toHost + fromHost { posix_spawn_file_actions_addclose(&actions, fd) }
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            var all = sigset_t(), none = sigset_t()
-            sigfillset(&all)
-            sigemptyset(&none)
-            posix_spawnattr_setsigdefault(&attributes, &all)
-            posix_spawnattr_setsigmask(&attributes, &none)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+            let attributes = SpawnAttributes()
             let argv = ([argv0 ?? executable] + arguments).map { strdup($0) } + [nil]
             let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
             defer { (argv + envp).forEach { free($0) } }
             var pid = pid_t()
-            let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+            let status = posix_spawn(&pid, executable, &actions, &attributes.raw, argv, envp)
             close(toHost[0])
             close(fromHost[1])
             guard status == 0 else { throw NSError(domain: "spawn", code: Int(status)) }

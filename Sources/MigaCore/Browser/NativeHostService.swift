@@ -116,11 +116,7 @@ public final class NativeHostService {
 
         case "completed":
             let (session, gate) = try session()
-            guard unlocked(gate) else { throw locked(gate, id: id) }
-            if !gate.completed {
-                gates[session]?.completed = true
-                try record(.gatewayCompleted, app: gate.app, session: session)
-            }
+            try complete(session, gate, id: id)
             return reply("completed", [])
 
         case "exit":
@@ -132,11 +128,7 @@ public final class NativeHostService {
 
         case "open":
             let (session, gate) = try session()
-            guard unlocked(gate) else { throw locked(gate, id: id) }
-            if !gate.completed {
-                gates[session]?.completed = true
-                try record(.gatewayCompleted, app: gate.app, session: session)
-            }
+            try complete(session, gate, id: id)
             try throwing(end(session, as: .openSelected), id: id)
             let minutes = BrowserSetup.load(context: context).config.graceMinutes
             let until = minutes > 0 ? HostJSON.int(milliseconds(context.clock.now()) + Int64(minutes) * 60_000) : .null
@@ -217,6 +209,14 @@ public final class NativeHostService {
 
     private func unlocked(_ gate: Gate) -> Bool {
         elapsedMilliseconds(gate) + Self.lockSlackMilliseconds >= gate.timerSeconds * 1000
+    }
+
+    /// The countdown is over (on the host's clock): `gateway_completed`, once per gate.
+    private func complete(_ session: String, _ gate: Gate, id: HostJSON) throws {
+        guard unlocked(gate) else { throw locked(gate, id: id) }
+        guard !gate.completed else { return }
+        gates[session]?.completed = true
+        try record(.gatewayCompleted, app: gate.app, session: session)
     }
 
     private func locked(_ gate: Gate, id: HostJSON) -> ReplyError {
