@@ -63,6 +63,7 @@ bench: build
 	bench/stats.sh
 	$(SWIFT) build $(RELEASE_FLAGS) --product toml-bench
 	.build/release/toml-bench
+	python3 bench/browser.py
 
 clean:
 	rm -rf .build

@@ -1,10 +1,13 @@
 #!/bin/sh
 # Builds miga and runs every test (unit tests, and the built binary in temporary homes driven
-# through tmux), in parallel, then checks `make install`/`make uninstall`.
+# through tmux), in parallel, then the browser extension in real browsers, then checks
+# `make install`/`make uninstall`.
 set -eu
 cd "$(dirname "$0")/.."
 swift build --build-tests
 status=0
 scripts/run-suite.sh || status=$?
+# The extension and the native host in real Chromium and Firefox (installed by deps.sh).
+MIGA_REQUIRE_BROWSERS=1 scripts/browser-tests.sh || status=1
 [ "$status" -eq 0 ] && scripts/check-make-install.sh || status=1
 exit "$status"

@@ -263,6 +263,13 @@ final class NativeHostTests: XCTestCase {
         XCTAssertEqual(pushed["type"] as? String, "state")
         XCTAssertTrue(pushed["id"] is NSNull)
         XCTAssertEqual(pushed["sites"] as? [String], ["reddit.com", "late.test"])
+
+        // An edit followed at once by another request (Read Next on a gate page) is not lost.
+        try home.writeConfig("timer_seconds = 15\nsites = [\"reddit.com\", \"later.test\"]\n")
+        host.send(#"{"type":"stats","id":2}"#)
+        XCTAssertEqual(host.receive()?["type"] as? String, "stats")
+        let second = try XCTUnwrap(host.receive(timeout: 10), "the edit was swallowed by the stats reply")
+        XCTAssertEqual(second["sites"] as? [String], ["reddit.com", "later.test"])
     }
 
     func testManyHostsAtOnceLoseNoEvent() throws {

@@ -61,9 +61,17 @@ public struct NativeHost {
                     _ = send(Data(reply.text.utf8))
                     return 1
                 case .message(let body):
-                    // A config edit answered by this reply need not be pushed again.
-                    watched = ConfigStamp(path: context.paths.configFile)
-                    guard send(service.reply(to: body)) else { return 0 }
+                    let reply = service.reply(to: body)
+                    guard send(reply) else { return 0 }
+                    // A config edit is pushed at once, unless this reply was the state itself;
+                    // waiting for a quiet second could wait for ever on a busy page.
+                    let now = ConfigStamp(path: context.paths.configFile)
+                    if now != watched {
+                        watched = now
+                        if !reply.starts(with: Data(#"{"type":"state""#.utf8)) {
+                            guard send(Data(service.state().text.utf8)) else { return 0 }
+                        }
+                    }
                     continue
                 }
                 break

@@ -1,0 +1,762 @@
+"""The real-browser test harness: a temporary home for miga, the local web server, Chromium
+through selenium + chromedriver and Firefox through Marionette, each with the extension in
+`browser/` loaded unpacked, and helpers to wait for conditions and read miga's events.
+
+Nothing here touches the real $HOME: every `TempHome` has its own HOME and XDG folders, and
+every browser runs with that environment (the native messaging host it starts inherits it).
+Environment: MIGA_BIN (default <repo>/.build/debug/miga), MIGA_BROWSER_EXTENSION (default
+<repo>/browser), MIGA_BROWSER_KEEP=1 keeps the temporary folders for a look afterwards.
+"""
+import datetime, json, os, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from server import TestServer, DEFAULT_HOSTS  # noqa: E402
+
+MIGA_BIN = os.environ.get("MIGA_BIN", os.path.join(REPO, ".build/debug/miga"))
+EXTENSION = os.environ.get("MIGA_BROWSER_EXTENSION", os.path.join(REPO, "browser"))
+CHROMIUM_ID = "ofokomeiepojclgahgdjidagbanoehml"
+GECKO_ID = "miga@miga.app"
+CHROMIUM_BIN = os.environ.get("MIGA_CHROMIUM", "/usr/lib/chromium/chromium")
+CHROMEDRIVER = os.environ.get("MIGA_CHROMEDRIVER", "/usr/bin/chromedriver")
+FIREFOX_BIN = os.environ.get("MIGA_FIREFOX", shutil.which("firefox-esr") or "/usr/bin/firefox-esr")
+KEEP = os.environ.get("MIGA_BROWSER_KEEP") == "1"
+GATE_STATES = ("asking", "counting", "ready", "opening", "exited")
+
+
+# ---------------------------------------------------------------------------------------------
+# Waiting
+
+class Timeout(AssertionError):
+    pass
+
+
+def wait_for(predicate, timeout=10.0, interval=0.05, message=None):
+    """Calls `predicate` until it returns something truthy and returns that; raises Timeout
+    (an AssertionError, so a test fails rather than errors) naming `message` and the last
+    exception or value otherwise."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while True:
+        try:
+            value = predicate()
+            if value:
+                return value
+            last = value
+        except Exception as error:  # noqa: BLE001 - a page in flux raises all sorts
+            last = error
+        if time.monotonic() >= deadline:
+            raise Timeout(f"timed out after {timeout:.1f} s waiting for {message or predicate}; last: {last!r}")
+        time.sleep(interval)
+
+
+def failed(test):
+    """In tearDown: whether this test has failed or errored so far (to print the browser's logs)."""
+    result = getattr(getattr(test, "_outcome", None), "result", None)
+    return bool(result) and any(t is test for t, _ in list(result.failures) + list(result.errors))
+
+
+def what_is_missing():
+    """Why the browser tests cannot run here, or None when everything is present."""
+    problems = []
+    if not os.access(MIGA_BIN, os.X_OK):
+        problems.append(f"no miga binary at {MIGA_BIN} (set MIGA_BIN or build it)")
+    if not os.path.exists(os.path.join(EXTENSION, "manifest.json")):
+        problems.append(f"no extension at {EXTENSION}")
+    return problems
+
+
+def chromium_missing():
+    missing = [p for p in (CHROMIUM_BIN, CHROMEDRIVER) if not os.access(p, os.X_OK)]
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        missing.append("python module selenium")
+    return ", ".join(missing) or None
+
+
+def firefox_missing():
+    missing = [] if os.access(FIREFOX_BIN, os.X_OK) else [FIREFOX_BIN]
+    try:
+        import marionette_driver  # noqa: F401
+    except ImportError:
+        missing.append("python module marionette_driver")
+    return ", ".join(missing) or None
+
+
+def skip_or_fail(test_case_class_name, reason):
+    """For setUpClass: skip when a browser is genuinely absent, unless MIGA_REQUIRE_BROWSERS=1."""
+    import unittest
+    if os.environ.get("MIGA_REQUIRE_BROWSERS") == "1":
+        raise RuntimeError(f"{test_case_class_name}: {reason} (MIGA_REQUIRE_BROWSERS=1, so this fails)")
+    raise unittest.SkipTest(reason)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def now_iso():
+    return datetime.datetime.now().astimezone().isoformat(timespec="milliseconds")
+
+
+# ---------------------------------------------------------------------------------------------
+# A person's home
+
+class TempHome:
+    """A temporary HOME with its XDG folders, a fake default browser (logging what it is asked
+    to open) and helpers to configure and run miga inside it."""
+
+    def __init__(self, sites=("reddit.com", "gated.test"), timer_seconds=15, grace_minutes=5,
+                 extra_config="", fake_browser=True, prefix="miga-browser-"):
+        self.root = tempfile.mkdtemp(prefix=prefix)
+        self.home = os.path.join(self.root, "home")
+        self.config_home = os.path.join(self.home, ".config")
+        self.data_home = os.path.join(self.home, ".local/share")
+        self.state_home = os.path.join(self.home, ".local/state")
+        self.cache_home = os.path.join(self.home, ".cache")
+        self.runtime_dir = os.path.join(self.root, "run")
+        for d in (self.config_home, self.data_home, self.state_home, self.cache_home):
+            os.makedirs(d, exist_ok=True)
+        os.makedirs(self.runtime_dir, mode=0o700, exist_ok=True)
+        self.fake_browser_log = os.path.join(self.root, "fake-browser.log")
+        self.timer_seconds, self.grace_minutes = timer_seconds, grace_minutes
+        self.extra_config = extra_config
+        self.sites = list(sites)
+        if fake_browser:
+            self._write_fake_browser()
+        self.write_config()
+
+    @property
+    def env(self):
+        return {
+            "HOME": self.home, "XDG_CONFIG_HOME": self.config_home, "XDG_DATA_HOME": self.data_home,
+            "XDG_STATE_HOME": self.state_home, "XDG_CACHE_HOME": self.cache_home,
+            "XDG_RUNTIME_DIR": self.runtime_dir,
+            "XDG_DATA_DIRS": os.path.join(self.root, "sys-share"),  # no system desktop files
+            "XDG_CONFIG_DIRS": os.path.join(self.root, "sys-etc"),
+            "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "dumb",
+            "TMPDIR": os.environ.get("TMPDIR", "/tmp"),
+        }
+
+    @property
+    def config_file(self):
+        return os.path.join(self.config_home, "miga/config.toml")
+
+    @property
+    def database(self):
+        return os.path.join(self.data_home, "miga/miga.sqlite3")
+
+    def chromium_manifest(self):
+        return os.path.join(self.config_home, "chromium/NativeMessagingHosts/miga.gateway.json")
+
+    def firefox_manifest(self):
+        return os.path.join(self.home, ".mozilla/native-messaging-hosts/miga.gateway.json")
+
+    def _write_fake_browser(self):
+        apps = os.path.join(self.data_home, "applications")
+        os.makedirs(apps, exist_ok=True)
+        # A script rather than `sh -c '…'`: desktop entries quote with double quotes only.
+        script = os.path.join(self.root, "fake-browser")
+        with open(script, "w") as f:
+            f.write(f"#!/bin/sh\nprintf '%s\\n' \"$@\" >> {self.fake_browser_log}\n")
+        os.chmod(script, 0o755)
+        with open(os.path.join(apps, "fake-browser.desktop"), "w") as f:
+            f.write("[Desktop Entry]\nType=Application\nName=Fake Browser\n"
+                    f"Exec={script} %U\n"
+                    "MimeType=x-scheme-handler/http;x-scheme-handler/https;text/html;\n")
+        with open(os.path.join(self.config_home, "mimeapps.list"), "w") as f:
+            f.write("[Default Applications]\nx-scheme-handler/https=fake-browser.desktop\n"
+                    "x-scheme-handler/http=fake-browser.desktop\ntext/html=fake-browser.desktop\n")
+
+    def write_config(self, sites=None, timer_seconds=None, grace_minutes=None):
+        if sites is not None:
+            self.sites = list(sites)
+        if timer_seconds is not None:
+            self.timer_seconds = timer_seconds
+        if grace_minutes is not None:
+            self.grace_minutes = grace_minutes
+        os.makedirs(os.path.dirname(self.config_file), exist_ok=True)
+        text = (f"timer_seconds = {self.timer_seconds}\ngrace_minutes = {self.grace_minutes}\n"
+                f"sites = {json.dumps(self.sites)}\n{self.extra_config}")
+        tmp = self.config_file + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, self.config_file)
+
+    def miga(self, *args, check=True, timeout=60, input=None):
+        result = subprocess.run([MIGA_BIN, *args], env=self.env, cwd=self.home, capture_output=True,
+                                text=True, timeout=timeout, input=input, stdin=None if input else subprocess.DEVNULL)
+        if check and result.returncode != 0:
+            raise AssertionError(f"miga {' '.join(args)} exited {result.returncode}\n"
+                                 f"stdout: {result.stdout}\nstderr: {result.stderr}")
+        return result
+
+    def install(self):
+        result = self.miga("install")
+        for manifest in (self.chromium_manifest(), self.firefox_manifest()):
+            if not os.path.exists(manifest):
+                raise AssertionError(f"miga install wrote no {manifest}\nstdout: {result.stdout}\nstderr: {result.stderr}")
+        return result
+
+    def import_open(self, app, ts=None):
+        """Records an Open of `app` (now) from outside the browser, as another browser or
+        `miga open-url` would: grace starts for it."""
+        path = os.path.join(self.root, f"import-{time.monotonic_ns()}.jsonl")
+        with open(path, "w") as f:
+            f.write(json.dumps({"ts": ts or now_iso(), "type": "open_selected", "app": app,
+                                "session": f"import-{time.monotonic_ns()}", "content_id": None,
+                                "wait_ms": 15000, "detail": None}) + "\n")
+        return self.miga("events", "import", path)
+
+    def events(self, app=None, types=None, since_id=0):
+        """Events as dicts, oldest first (an empty list before the database exists)."""
+        if not os.path.exists(self.database):
+            return []
+        db = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=5)
+        try:
+            db.row_factory = sqlite3.Row
+            rows = db.execute("SELECT * FROM events WHERE id > ? ORDER BY id", (since_id,)).fetchall()
+        except sqlite3.OperationalError as error:
+            if "no such table" in str(error):
+                return []
+            raise
+        finally:
+            db.close()
+        out = [dict(r) for r in rows]
+        if app is not None:
+            out = [e for e in out if e["app"] == app]
+        if types is not None:
+            out = [e for e in out if e["type"] in types]
+        return out
+
+    def last_event_id(self):
+        events = self.events()
+        return events[-1]["id"] if events else 0
+
+    def fake_browser_urls(self):
+        try:
+            with open(self.fake_browser_log) as f:
+                return [line.strip() for line in f if line.strip()]
+        except FileNotFoundError:
+            return []
+
+    def processes(self):
+        """PIDs of processes running with this HOME (browsers, drivers, miga native-host)."""
+        marker = ("HOME=" + self.home).encode() + b"\0"
+        found = []
+        for name in os.listdir("/proc"):
+            if not name.isdigit() or int(name) == os.getpid():
+                continue
+            try:
+                with open(f"/proc/{name}/environ", "rb") as f:
+                    if marker in f.read():
+                        found.append(int(name))
+            except OSError:
+                pass
+        return found
+
+    def native_hosts(self):
+        hosts = []
+        for pid in self.processes():
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    argv = f.read().split(b"\0")
+            except OSError:
+                continue
+            if any(b"native-host" in a for a in argv[:2]):
+                hosts.append(pid)
+        return hosts
+
+    def kill_all(self):
+        """Ends every process started with this HOME, by PID: TERM, then KILL."""
+        pids = self.processes()
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + 3
+        while pids and time.monotonic() < deadline:
+            pids = [p for p in pids if os.path.exists(f"/proc/{p}") and _state(p) != "Z"]
+            time.sleep(0.05)
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def cleanup(self):
+        self.kill_all()
+        if not KEEP:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _state(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "X"
+
+
+# ---------------------------------------------------------------------------------------------
+# Gate page helpers shared by both browsers
+
+def gate_url_prefix_chromium():
+    return f"chrome-extension://{CHROMIUM_ID}/gate.html"
+
+
+def original_from_gate(url):
+    """The URL a gate page stands for (after '#'), or None for another page."""
+    if "/gate.html" not in url or "#" not in url:
+        return None
+    return url.split("#", 1)[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# Chromium
+
+class Chromium:
+    """Chromium with the extension, through chromedriver, in `home`'s environment."""
+
+    def __init__(self, home, server, extension=EXTENSION, headless=True, extra_args=(), log_name="chromium"):
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+        self.home, self.server = home, server
+        self.user_data_dir = os.path.join(home.config_home, "chromium")
+        os.makedirs(self.user_data_dir, exist_ok=True)
+        self.log_path = os.path.join(home.root, f"{log_name}.log")
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM_BIN
+        rules = ", ".join(f"MAP {h} 127.0.0.1" for h in server.hosts) + ", EXCLUDE localhost"
+        args = [
+            "--no-sandbox", f"--user-data-dir={self.user_data_dir}",
+            f"--host-resolver-rules={rules}", "--ignore-certificate-errors",
+            "--no-first-run", "--no-default-browser-check", "--disable-gpu",
+            "--disable-features=DisableLoadExtensionCommandLineSwitch,HttpsUpgrades,MediaRouter,OptimizationHints",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--enable-logging=stderr", "--v=0", "--window-size=1000,800",
+        ]
+        if headless:
+            args.append("--headless=new")
+        if extension:
+            args.append(f"--load-extension={extension}")
+        args += list(extra_args)
+        for a in args:
+            options.add_argument(a)
+        options.add_experimental_option("prefs", {
+            "net.network_prediction_options": 2,
+            "search.suggest_enabled": False,
+            "browser.enable_spellchecking": False,
+        })
+        # chromedriver may pass --disable-extensions / block extension loading; make sure not.
+        options.add_experimental_option("excludeSwitches", ["disable-extensions", "enable-automation"])
+        options.page_load_strategy = "none"
+        options.set_capability("acceptInsecureCerts", True)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        env = dict(home.env)
+        self._log = open(self.log_path, "ab")
+        service = Service(CHROMEDRIVER, env=env, log_output=self._log)
+        self.driver = webdriver.Chrome(service=service, options=options)
+        self.driver.set_script_timeout(10)
+        self.main_handle = self.driver.current_window_handle
+        self.console = []
+
+    # -- tabs
+
+    def handles(self):
+        return list(self.driver.window_handles)
+
+    def new_tab(self, url=None):
+        handles = self.handles()
+        try:
+            current = self.driver.current_window_handle
+        except Exception:  # noqa: BLE001 - the current tab was closed (Exit closes tabs)
+            current = None
+        if current not in handles and handles:
+            self.switch(handles[-1])  # new_window needs a live current tab
+        self.driver.switch_to.new_window("tab")
+        handle = self.driver.current_window_handle
+        if url:
+            self.driver.get(url)
+        return handle
+
+    def switch(self, handle):
+        self.driver.switch_to.window(handle)
+
+    def url(self, handle=None):
+        if handle:
+            self.switch(handle)
+        try:
+            return self.driver.execute_script("return location.href")
+        except Exception:  # noqa: BLE001 - navigating; ask the driver
+            return self.driver.current_url
+
+    def close_others(self, keep=None):
+        """Closes every tab but `keep` (default: a fresh blank tab) and returns the kept handle."""
+        if keep is None:
+            keep = self.new_tab()
+        for h in self.handles():
+            if h != keep:
+                self.switch(h)
+                self.driver.close()
+        self.switch(keep)
+        return keep
+
+    def fresh_tab(self, url=None):
+        """A single tab (all others closed) at about:blank, then `url`."""
+        keep = self.close_others()
+        if url:
+            self.driver.get(url)
+        return keep
+
+    # -- the extension's own pages
+
+    def extension_url(self, page):
+        return f"chrome-extension://{CHROMIUM_ID}/{page}"
+
+    def extension_eval(self, script, page="calm.html"):
+        """Runs async `script` (its last argument is the callback) in a tab of the extension's
+        own `page`, then closes that tab and comes back to the current one."""
+        back = self.driver.current_window_handle
+        tab = self.new_tab(self.extension_url(page))
+        try:
+            wait_for(lambda: self.driver.execute_script("return document.readyState") == "complete"
+                     and self.url().startswith("chrome-extension://"), 10, message=f"the extension page {page}")
+            return self.driver.execute_async_script(script)
+        finally:
+            self.driver.close()
+            self.switch(back)
+
+    def dynamic_rules(self):
+        return self.extension_eval("const done = arguments[arguments.length - 1];"
+                                   "chrome.declarativeNetRequest.getDynamicRules().then(done, e => done(String(e)));")
+
+    def wait_for_rules(self, domain, present=True, timeout=15):
+        """Waits until the extension's redirect rules cover `domain` (or no longer do): the
+        extension has heard from miga. A harness condition, not an assertion about gating."""
+        def covered():
+            rules = self.dynamic_rules()
+            domains = {d for r in rules if isinstance(r, dict) for d in r.get("condition", {}).get("requestDomains", [])}
+            return (domain in domains) == present
+        return wait_for(covered, timeout, 0.25,
+                        message=f"the extension's rules to {'cover' if present else 'drop'} {domain}")
+
+    # -- gate page
+
+    def is_gate(self, url):
+        return url.startswith(gate_url_prefix_chromium())
+
+    def wait_for_gate(self, handle=None, timeout=10, state=None):
+        """Waits until the tab shows the gate page (optionally in `state`); returns its URL."""
+        if handle:
+            self.switch(handle)
+
+        def shown():
+            url = self.url()
+            if not self.is_gate(url):
+                return None
+            if state is not None and self.state() != state:
+                return None
+            return url
+        return wait_for(shown, timeout, message=f"the gate page{' in state ' + state if state else ''}"
+                        f" (tab at {self._safe_url()})")
+
+    def state(self):
+        return self.driver.execute_script("return document.documentElement.dataset.state || ''")
+
+    def gate_info(self):
+        return self.driver.execute_script("""
+            const q = s => document.querySelector(s);
+            const d = document.documentElement.dataset;
+            return {state: d.state || '', shownAt: d.shownAt || null,
+                    content: q('#content') ? q('#content').innerText : null,
+                    countdown: q('#countdown') ? q('#countdown').innerText : null,
+                    openDisabled: q('#open') ? q('#open').getAttribute('aria-disabled') : null,
+                    url: location.href};""")
+
+    def press(self, key):
+        from selenium.webdriver.common.action_chains import ActionChains
+        ActionChains(self.driver).send_keys(key).perform()
+
+    def click(self, selector):
+        from selenium.webdriver.common.by import By
+        self.driver.find_element(By.CSS_SELECTOR, selector).click()
+
+    def wait_for_url(self, predicate, timeout=10, handle=None, message="URL"):
+        if handle:
+            self.switch(handle)
+        return wait_for(lambda: (lambda u: u if predicate(u) else None)(self.url()), timeout,
+                        message=f"{message} (tab at {self._safe_url()})")
+
+    def wait_for_page(self, host, path, timeout=10):
+        """Waits for the tab to show the test server's page for host+path (its <h1>)."""
+        def arrived():
+            text = self.driver.execute_script(
+                "const h = document.getElementById('page');"
+                "return h && document.readyState === 'complete' ? h.textContent : null")
+            if text and text.split(":")[0].split("/")[0] == host and ("/" + text.split("/", 1)[1]).startswith(path):
+                return text
+            return None
+        return wait_for(arrived, timeout, message=f"the page {host}{path} (tab at {self._safe_url()})")
+
+    def _safe_url(self):
+        try:
+            return self.driver.current_url
+        except Exception as error:  # noqa: BLE001
+            return f"<{error.__class__.__name__}>"
+
+    def browser_log(self):
+        try:
+            self.console += self.driver.get_log("browser")
+        except Exception:  # noqa: BLE001
+            pass
+        return self.console
+
+    def stderr_log(self, tail=200):
+        try:
+            with open(self.log_path, errors="replace") as f:
+                return "".join(f.readlines()[-tail:])
+        except OSError:
+            return ""
+
+    def quit(self):
+        try:
+            self.driver.quit()
+        except Exception:  # noqa: BLE001
+            pass
+        self._log.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# Firefox
+
+class Firefox:
+    """firefox-esr -headless -marionette with the extension as a temporary add-on."""
+
+    def __init__(self, home, server, extension=EXTENSION, log_name="firefox"):
+        self.home, self.server = home, server
+        self.profile = os.path.join(home.root, "firefox-profile")
+        os.makedirs(self.profile, exist_ok=True)
+        self.port = free_port()
+        prefs = {
+            "marionette.port": self.port,
+            "network.dns.localDomains": ",".join(server.hosts),
+            "network.dns.disablePrefetch": True,
+            "network.predictor.enabled": False,
+            "network.prefetch-next": False,
+            "network.http.speculative-parallel-limit": 0,
+            "browser.urlbar.speculativeConnect.enabled": False,
+            "browser.places.speculativeConnect.enabled": False,
+            "network.stricttransportsecurity.preloadlist": True,
+            "dom.security.https_first": False,
+            "dom.security.https_only_mode": False,
+            "browser.shell.checkDefaultBrowser": False,
+            "browser.startup.homepage_override.mstone": "ignore",
+            "browser.startup.page": 0,
+            "browser.aboutwelcome.enabled": False,
+            "datareporting.policy.dataSubmissionEnabled": False,
+            "toolkit.telemetry.reportingpolicy.firstRun": False,
+            "app.update.disabledForTesting": True,
+            "extensions.update.enabled": False,
+            "extensions.getAddons.cache.enabled": False,
+            "extensions.webextensions.warnings-as-errors": False,
+            "xpinstall.signatures.required": False,
+            "extensions.autoDisableScopes": 0,
+            "extensions.enabledScopes": 5,
+            "devtools.console.stdout.chrome": True,
+            "devtools.console.stdout.content": True,
+            "browser.tabs.warnOnClose": False,
+            "browser.tabs.closeWindowWithLastTab": False,
+            "browser.safebrowsing.malware.enabled": False,
+            "browser.safebrowsing.phishing.enabled": False,
+            "browser.safebrowsing.downloads.enabled": False,
+            "captivedetect.canonicalURL": "",
+            "network.captive-portal-service.enabled": False,
+            "network.connectivity-service.enabled": False,
+            "browser.newtabpage.enabled": False,
+            "browser.newtab.preload": False,
+            "remote.prefs.recommended": True,
+            "security.OCSP.enabled": 0,
+        }
+        with open(os.path.join(self.profile, "user.js"), "w") as f:
+            for k, v in prefs.items():
+                f.write(f"user_pref({json.dumps(k)}, {json.dumps(v)});\n")
+        self.log_path = os.path.join(home.root, f"{log_name}.log")
+        self._log = open(self.log_path, "ab")
+        env = dict(home.env)
+        env["MOZ_HEADLESS"] = "1"
+        env["MOZ_CRASHREPORTER_DISABLE"] = "1"
+        self.process = subprocess.Popen([FIREFOX_BIN, "-headless", "-marionette", "-remote-allow-system-access", "-no-remote", "-profile", self.profile],
+                                        env=env, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                        start_new_session=True)
+
+        try:
+            self._connect(extension)
+        except BaseException:
+            self.quit()
+            raise
+
+    def _connect(self, extension):
+        from marionette_driver.marionette import Marionette
+        self.client = None
+
+        def listening():
+            if self.process.poll() is not None:
+                raise RuntimeError(f"firefox exited {self.process.returncode}; see {self.log_path}")
+            with socket.socket() as s:
+                s.settimeout(0.5)
+                return s.connect_ex(("127.0.0.1", self.port)) == 0
+        wait_for(listening, 60, 0.1, message="Firefox's Marionette port")
+        self.client = Marionette(host="127.0.0.1", port=self.port, startup_timeout=60)
+        self.client.start_session({"acceptInsecureCerts": True, "pageLoadStrategy": "none"})
+        self.client.timeout.script = 10
+        from marionette_driver.addons import Addons
+        self.addon_id = Addons(self.client).install(extension, temp=True) if extension else None
+        self.uuid = self._extension_uuid() if extension else None
+
+    def _extension_uuid(self):
+        with self.client.using_context("chrome"):
+            return wait_for(lambda: self.client.execute_script(
+                "const p = Services.prefs.getStringPref('extensions.webextensions.uuids', '{}');"
+                "return JSON.parse(p)[arguments[0]] || null;", script_args=[GECKO_ID]),
+                10, message="the extension's moz-extension UUID")
+
+    def extension_url(self, page):
+        return f"moz-extension://{self.uuid}/{page}"
+
+    def extension_eval(self, script, page="calm.html"):
+        back = self.client.current_window_handle
+        tab = self.new_tab(self.extension_url(page))
+        try:
+            wait_for(lambda: self.client.execute_script("return document.readyState") == "complete"
+                     and self.url().startswith("moz-extension://"), 10, message=f"the extension page {page}")
+            return self.client.execute_async_script(script, sandbox=None)
+        finally:
+            self.client.close()
+            self.switch(back)
+
+    def dynamic_rules(self):
+        return self.extension_eval("const done = arguments[arguments.length - 1];"
+                                   "browser.declarativeNetRequest.getDynamicRules().then(done, e => done(String(e)));")
+
+    def wait_for_rules(self, domain, present=True, timeout=15):
+        def covered():
+            rules = self.dynamic_rules()
+            domains = {d for r in rules if isinstance(r, dict) for d in r.get("condition", {}).get("requestDomains", [])}
+            return (domain in domains) == present
+        return wait_for(covered, timeout, 0.25,
+                        message=f"the extension's rules to {'cover' if present else 'drop'} {domain}")
+
+    def handles(self):
+        return list(self.client.window_handles)
+
+    def new_tab(self, url=None):
+        handle = self.client.open(type="tab", focus=True)["handle"]
+        self.client.switch_to_window(handle)
+        if url:
+            self.client.navigate(url)
+        return handle
+
+    def switch(self, handle):
+        self.client.switch_to_window(handle)
+
+    def navigate(self, url):
+        self.client.navigate(url)
+
+    def url(self):
+        try:
+            return self.client.execute_script("return location.href", sandbox=None)
+        except Exception:  # noqa: BLE001
+            return self.client.get_url()
+
+    def is_gate(self, url):
+        return url.startswith("moz-extension://") and "/gate.html" in url
+
+    def fresh_tab(self, url=None):
+        keep = self.new_tab()
+        for h in self.handles():
+            if h != keep:
+                self.switch(h)
+                self.client.close()
+        self.switch(keep)
+        if url:
+            self.navigate(url)
+        return keep
+
+    def wait_for_gate(self, timeout=10, state=None):
+        def shown():
+            url = self.client.get_url()
+            if not self.is_gate(url):
+                return None
+            if state is not None and self.state() != state:
+                return None
+            return url
+        return wait_for(shown, timeout, message=f"the gate page{' in state ' + state if state else ''}"
+                        f" (tab at {self._safe_url()})")
+
+    def state(self):
+        return self.client.execute_script("return document.documentElement.dataset.state || ''")
+
+    def gate_info(self):
+        return self.client.execute_script("""
+            const q = s => document.querySelector(s);
+            const d = document.documentElement.dataset;
+            return {state: d.state || '', shownAt: d.shownAt || null,
+                    content: q('#content') ? q('#content').textContent : null,
+                    countdown: q('#countdown') ? q('#countdown').textContent : null,
+                    openDisabled: q('#open') ? q('#open').getAttribute('aria-disabled') : null,
+                    url: location.href};""")
+
+    def click(self, selector):
+        from marionette_driver.by import By
+        self.client.find_element(By.CSS_SELECTOR, selector).click()
+
+    def press(self, key):
+        from marionette_driver.by import By
+        self.client.find_element(By.TAG_NAME, "body").send_keys(key)
+
+    def wait_for_page(self, host, path, timeout=10):
+        def arrived():
+            text = self.client.execute_script(
+                "const h = document.getElementById('page');"
+                "return h && document.readyState === 'complete' ? h.textContent : null")
+            if text and text.split(":")[0].split("/")[0] == host and ("/" + text.split("/", 1)[1]).startswith(path):
+                return text
+            return None
+        return wait_for(arrived, timeout, message=f"the page {host}{path} (tab at {self._safe_url()})")
+
+    def _safe_url(self):
+        try:
+            return self.client.get_url()
+        except Exception as error:  # noqa: BLE001
+            return f"<{error.__class__.__name__}>"
+
+    def stderr_log(self, tail=200):
+        try:
+            with open(self.log_path, errors="replace") as f:
+                return "".join(f.readlines()[-tail:])
+        except OSError:
+            return ""
+
+    def quit(self):
+        try:
+            if getattr(self, "client", None):
+                self.client.delete_session()
+        except Exception:  # noqa: BLE001
+            pass
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self._log.close()

@@ -1,0 +1,412 @@
+"""miga's extension in a real Chromium (headless, selenium + chromedriver), against a local
+web server whose request log proves what left the browser. See harness.py for the set-up.
+
+Run: python3 -m unittest -v Tests/Browser/test_chromium.py   (or scripts/browser-tests.sh)
+"""
+import json, os, sys, unittest
+
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import (failed, Chromium, TempHome, TestServer, chromium_missing, original_from_gate, skip_or_fail,  # noqa: E402
+                     wait_for, what_is_missing)
+
+TIMER = 15
+SITES = ["reddit.com", "gated.test", "open.test", "chain.test", "import.test", "exit.test", "abandon.test", "post.test",
+         "*.wild.test"]
+
+
+def _keys():
+    try:
+        from selenium.webdriver.common.keys import Keys as keys
+        return keys
+    except ImportError:  # selenium absent: the class is skipped before any key is pressed
+        return None
+
+
+Keys = _keys()
+
+
+def by_session(events, session):
+    return [e["type"] for e in events if e["session"] == session]
+
+
+class ChromiumCase(unittest.TestCase):
+    """One browser, home and server for a whole class (the countdowns make browsers precious)."""
+    sites = SITES
+    install = True
+
+    @classmethod
+    def setUpClass(cls):
+        missing = what_is_missing()
+        if missing:
+            raise RuntimeError("; ".join(missing))
+        reason = chromium_missing()
+        if reason:
+            skip_or_fail(cls.__name__, f"Chromium is not available: {reason}")
+        cls.server = TestServer().start()
+        cls.home = TempHome(sites=cls.sites, timer_seconds=TIMER, grace_minutes=5)
+        cls.browser = None
+        try:
+            if cls.install:
+                cls.home.install()
+            cls.prepare_home()
+            cls.browser = Chromium(cls.home, cls.server)
+            cls.wait_until_ready()
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def prepare_home(cls):
+        pass
+
+    @classmethod
+    def wait_until_ready(cls):
+        cls.browser.wait_for_rules("gated.test", timeout=20)
+
+    @classmethod
+    def tearDownClass(cls):
+        if getattr(cls, "browser", None):
+            cls.browser.quit()
+        if getattr(cls, "home", None):
+            cls.home.cleanup()
+        if getattr(cls, "server", None):
+            cls.server.stop()
+
+    def setUp(self):
+        self.b = self.browser
+        self.s = self.server
+        self.h = self.home
+        self.tab = self.b.fresh_tab()
+        self.first_event = self.h.last_event_id()
+
+    def tearDown(self):
+        if failed(self) or os.environ.get("MIGA_BROWSER_VERBOSE") == "1":
+            sys.stderr.write(f"\n--- {self.id()}: console ---\n")
+            for entry in self.b.browser_log()[-30:]:
+                sys.stderr.write(f"{entry.get('level')} {entry.get('message')}\n")
+            sys.stderr.write("--- chromium stderr (extension lines) ---\n")
+            for line in self.b.stderr_log(400).splitlines():
+                if "CONSOLE" in line or "extension" in line.lower() or "native" in line.lower() or "miga" in line:
+                    sys.stderr.write(line + "\n")
+            sys.stderr.write(f"--- events ---\n{json.dumps(self.h.events(since_id=self.first_event), indent=None)}\n")
+
+    # -- helpers
+
+    def new_events(self, **kw):
+        return self.h.events(since_id=self.first_event, **kw)
+
+    def wait_event(self, type_, app, timeout=10):
+        return wait_for(lambda: [e for e in self.new_events(app=app) if e["type"] == type_], timeout,
+                        message=f"a {type_} event for {app}")[-1]
+
+    def assert_nothing_for(self, hosts, mark, when):
+        seen = [r for h in hosts for r in self.s.requests_for(h, mark)]
+        self.assertEqual(seen, [], f"{when}: the browser contacted the gated site: {seen}")
+
+    def session_of(self, app):
+        return self.wait_event("session_start", app)["session"]
+
+
+class TestGate(ChromiumCase):
+    """Gate shown for each kind of navigation; nothing leaves the browser before Open; Exit,
+    Open, grace, locking, redirect chains."""
+
+    def test_typed_address_shows_gate_and_sends_nothing(self):
+        mark = self.s.mark()
+        # As typed: the omnibox makes `reddit.com` http://reddit.com/, which HSTS upgrades.
+        self.b.driver.get(self.s.url("reddit.com", "/", scheme="http"))
+        gate_url = self.b.wait_for_gate(state="counting")
+        original = original_from_gate(gate_url)
+        self.assertIn(original.split("://")[0], ("http", "https"))
+        self.assertIn("://reddit.com", original)
+        info = self.b.gate_info()
+        self.assertTrue(info["content"].strip(), "the gate shows a quote or a read")
+        self.assertRegex(info["countdown"], r"\d")
+        self.assertEqual(info["openDisabled"], "true")
+        self.session_of("reddit.com")
+        self.assert_nothing_for(["reddit.com", "www.reddit.com"], mark, "while the gate counts down")
+        self.assertEqual(len([h for h in self.b.handles()]), 1)
+
+    def test_link_click_shows_gate(self):
+        target = self.s.url("gated.test", "/page/from-link")
+        self.b.driver.get(self.s.url("free.test", "/links?gated=" + target))
+        self.b.wait_for_page("free.test", "/links")
+        mark = self.s.mark()
+        self.b.click("#to-gated")
+        gate_url = self.b.wait_for_gate(state="counting")
+        self.assertEqual(original_from_gate(gate_url), target)
+        self.session_of("gated.test")
+        self.assert_nothing_for(["gated.test"], mark, "after a link click")
+
+    def test_redirect_from_another_site_shows_gate(self):
+        target = self.s.url("gated.test", "/page/after-redirect")
+        mark = self.s.mark()
+        self.b.driver.get(self.s.url("free.test", "/redirect?to=" + target))
+        gate_url = self.b.wait_for_gate(state="counting")
+        self.assertEqual(original_from_gate(gate_url), target)
+        self.assertTrue(self.s.hits("free.test", "/redirect", mark), "the non-gated hop was requested")
+        self.assert_nothing_for(["gated.test"], mark, "after a redirect to it")
+
+    def test_new_window_shows_gate(self):
+        target = self.s.url("sub.gated.test", "/page/new-window")
+        self.b.driver.get(self.s.url("free.test", "/links?gated=" + target))
+        self.b.wait_for_page("free.test", "/links")
+        before = set(self.b.handles())
+        mark = self.s.mark()
+        self.b.click("#new-window")
+        new = wait_for(lambda: set(self.b.handles()) - before, 10, message="a new tab")
+        handle = new.pop()
+        gate_url = self.b.wait_for_gate(handle, state="counting")
+        self.assertEqual(original_from_gate(gate_url), target)
+        self.session_of("gated.test")
+        self.assert_nothing_for(["sub.gated.test"], mark, "in a new window")
+
+    def test_post_form_shows_gate_and_sends_nothing(self):
+        target = self.s.url("post.test", "/page/submitted")
+        self.b.driver.get(self.s.url("free.test", "/form?action=" + target))
+        self.b.wait_for_page("free.test", "/form")
+        mark = self.s.mark()
+        self.b.click("#post-submit")
+        gate_url = self.b.wait_for_gate(state="counting")
+        self.assertIn("gate.html?post=1#", gate_url)
+        self.assertEqual(original_from_gate(gate_url), target)
+        self.assert_nothing_for(["post.test"], mark, "after a POST")
+
+    def test_non_gated_site_untouched(self):
+        frame = self.s.url("gated.test", "/page/in-a-frame")
+        mark = self.s.mark()
+        self.b.driver.get(self.s.url("free.test", "/links?frame=" + frame))
+        self.b.wait_for_page("free.test", "/links")
+        self.assertTrue(self.b.url().startswith("http"), self.b.url())
+        # A subframe of a gated site is not gated: it loads inside the free page.
+        wait_for(lambda: self.s.hits("gated.test", "/page/in-a-frame", mark), 10, message="the subframe's request")
+        # `*.wild.test` covers only subdomains.
+        self.b.driver.get(self.s.url("wild.test", "/page/bare"))
+        self.b.wait_for_page("wild.test", "/page/bare")
+        self.assertEqual(self.new_events(types=["session_start"]), [])
+        self.b.driver.get(self.s.url("sub.wild.test", "/page/sub"))
+        self.b.wait_for_gate(state="counting")
+        self.session_of("wild.test")
+
+    def test_exit_closes_tab_and_records_exit(self):
+        self.b.new_tab()  # the gate is not the window's last tab
+        mark = self.s.mark()
+        self.b.driver.get(self.s.url("exit.test", "/page/exit"))
+        self.b.wait_for_gate(state="counting")
+        gate_handle = self.b.driver.current_window_handle
+        session = self.session_of("exit.test")
+        self.b.press("e")
+        wait_for(lambda: gate_handle not in self.b.handles(), 10, message="Exit to close the tab")
+        self.assertEqual(by_session(self.new_events(), session)[-1], "exit_selected")
+        exit_event = [e for e in self.new_events() if e["session"] == session and e["type"] == "exit_selected"][0]
+        self.assertEqual(exit_event["app"], "exit.test")
+        self.assert_nothing_for(["exit.test"], mark, "after Exit")
+
+    def test_exit_in_last_tab_shows_calm_page(self):
+        mark = self.s.mark()
+        self.b.driver.get(self.s.url("exit.test", "/page/last-tab"))
+        self.b.wait_for_gate(state="counting")
+        session = self.session_of("exit.test")
+        self.b.click("#exit")
+        wait_for(lambda: self.b.state() == "exited", 5, message="the exited state")
+        self.b.wait_for_url(lambda u: u == self.b.extension_url("calm.html"), 10, message="the calm page")
+        self.assertEqual(len(self.b.handles()), 1)
+        self.assertIn("exit_selected", by_session(self.new_events(), session))
+        self.assert_nothing_for(["exit.test"], mark, "after Exit")
+
+    def test_closing_tab_mid_countdown_is_abandoned(self):
+        self.b.new_tab()
+        self.b.driver.get(self.s.url("abandon.test", "/page/x"))
+        self.b.wait_for_gate(state="counting")
+        session = self.session_of("abandon.test")
+        self.b.driver.close()
+        self.b.switch(self.b.handles()[0])
+        wait_for(lambda: "abandoned" in by_session(self.new_events(), session), 10, message="an abandoned event")
+
+    def test_open_after_countdown_loads_site_then_grace_everywhere(self):
+        target = self.s.url("open.test", "/page/opened?x=1")
+        mark = self.s.mark()
+        self.b.driver.get(target)
+        self.b.wait_for_gate(state="counting")
+        session = self.session_of("open.test")
+        content = self.b.gate_info()["content"]
+
+        # Read Next while counting: another item, a content_read event.
+        self.b.press("n")
+        wait_for(lambda: "content_read" in by_session(self.new_events(), session), 10, message="content_read")
+        wait_for(lambda: self.b.gate_info()["content"] != content, 5, message="the next item on the page")
+
+        # Open early stays locked: the page says so, stays counting, nothing is fetched.
+        self.b.press("o")
+        self.b.click("#open")
+        wait_for(lambda: "unlocks" in self.b.driver.execute_script(
+            "return document.getElementById('notice').textContent"), 5, message="the 'Open unlocks in' notice")
+        self.assertEqual(self.b.state(), "counting")
+        self.assertEqual(self.b.gate_info()["openDisabled"], "true")
+        self.assertTrue(self.b.is_gate(self.b.url()))
+        self.assertNotIn("open_selected", by_session(self.new_events(), session))
+
+        self.b.wait_for_gate(state="ready", timeout=TIMER + 10)
+        self.assertEqual(self.b.gate_info()["openDisabled"], "false")
+        self.assert_nothing_for(["open.test"], mark, "before Open")
+        opened_at = self.s.mark()
+        self.b.press("o")
+        self.b.wait_for_page("open.test", "/page/opened", timeout=10)
+        self.assertEqual(self.b.url(), target)
+        self.assertTrue(self.s.hits("open.test", "/page/opened", opened_at), "the site is fetched after Open")
+        types = by_session(self.new_events(), session)
+        self.assertEqual(types[0], "session_start")
+        self.assertEqual(types[-1], "open_selected", types)
+        self.assertIn("gateway_completed", types)
+        opened = [e for e in self.new_events() if e["session"] == session and e["type"] == "open_selected"][0]
+        self.assertEqual(opened["app"], "open.test")
+        self.assertGreaterEqual(opened["wait_ms"], (TIMER - 1) * 1000)
+
+        # Grace in another tab: the site loads directly, a grace_pass is recorded, no new gate.
+        last = self.h.last_event_id()
+        mark = self.s.mark()
+        self.b.new_tab(self.s.url("www.open.test", "/page/second-tab"))
+        self.b.wait_for_page("www.open.test", "/page/second-tab")
+        wait_for(lambda: [e for e in self.h.events(since_id=last) if e["type"] == "grace_pass"
+                          and e["app"] == "open.test"], 10, message="a grace_pass for open.test")
+        self.assertEqual(self.h.events(since_id=last, types=["session_start"]), [])
+
+        # Grace is shared with `miga open-url`: it passes the link on to the browser, no gate.
+        last = self.h.last_event_id()
+        link = "https://open.test/from-another-app"
+        result = self.h.miga("open-url", link, timeout=30)
+        wait_for(lambda: any(link in line for line in self.h.fake_browser_urls()), 10,
+                 message=f"the default browser to receive {link} (stdout {result.stdout!r} stderr {result.stderr!r})")
+        types = [e["type"] for e in self.h.events(since_id=last) if e["app"] == "open.test"]
+        self.assertIn("grace_pass", types)
+        self.assertNotIn("session_start", types)
+
+    def test_grace_from_outside_lets_gate_page_pass(self):
+        # An Open elsewhere (another browser, open-url): the extension has not heard of it, but
+        # the gate page asks miga first and goes straight on.
+        self.h.import_open("import.test")
+        mark = self.s.mark()
+        self.b.driver.get(self.s.url("import.test", "/page/imported"))
+        self.b.wait_for_page("import.test", "/page/imported", timeout=10)
+        self.assertTrue(self.s.hits("import.test", "/page/imported", mark))
+        self.wait_event("grace_pass", "import.test")
+        self.assertEqual(self.new_events(app="import.test", types=["session_start"]), [])
+
+    def test_redirect_chain_shows_one_gate(self):
+        final = self.s.url("www.chain.test", "/page/final")
+        first = self.s.url("chain.test", "/hop/2?to=" + final, scheme="http")
+        mark = self.s.mark()
+        self.b.driver.get(self.s.url("free.test", "/redirect?to=" + first))
+        self.b.wait_for_gate(state="counting")
+        session = self.session_of("chain.test")
+        self.assert_nothing_for(["chain.test", "www.chain.test"], mark, "before Open")
+        self.b.wait_for_gate(state="ready", timeout=TIMER + 10)
+        self.b.press(Keys.ENTER)  # Enter is Open too
+        self.b.wait_for_page("www.chain.test", "/page/final", timeout=15)
+        self.assertTrue(self.s.hits("chain.test", "/hop/0", mark), "the chain ran after Open")
+        self.assertEqual(len(self.new_events(app="chain.test", types=["session_start"])), 1,
+                         "one gate for the whole chain")
+        self.assertEqual(by_session(self.new_events(), session)[-1], "open_selected")
+        self.assertEqual(len(self.b.handles()), 1)
+
+    def test_popup_shows_today(self):
+        self.b.driver.get(self.b.extension_url("popup.html"))
+        exits = wait_for(lambda: (lambda t: t if t and t[0].isdigit() else None)(
+            self.b.driver.execute_script("return document.getElementById('exits').textContent")), 10,
+            message="the popup's exits")
+        stats = json.loads(self.h.miga("stats", "--json").stdout)
+        today = stats["days"][-1]
+        self.assertEqual(int(exits), today["exits"])
+        opens = self.b.driver.execute_script("return document.getElementById('opens').textContent")
+        self.assertEqual(int(opens), today["opens"])
+        self.assertRegex(self.b.driver.execute_script("return document.getElementById('streak').textContent"), r"\d")
+        status = self.b.driver.execute_script("return document.getElementById('status').textContent")
+        self.assertNotIn("miga install", status)
+
+    def test_config_change_picked_up(self):
+        # Adding a site gates it without a restart; removing it ungates it. Nothing else talks
+        # to miga meanwhile: the host notices the file change by itself.
+        self.h.write_config(sites=self.sites + ["later.test"])
+        try:
+            self.b.wait_for_rules("later.test", timeout=15)
+            mark = self.s.mark()
+            self.b.driver.get(self.s.url("later.test", "/page/now-gated"))
+            self.b.wait_for_gate(state="counting")
+            self.session_of("later.test")
+            self.assert_nothing_for(["later.test"], mark, "after the site was added")
+        finally:
+            self.h.write_config(sites=self.sites)
+        self.b.wait_for_rules("later.test", present=False, timeout=15)
+        self.b.fresh_tab()
+        self.b.driver.get(self.s.url("later.test", "/page/free-again"))
+        self.b.wait_for_page("later.test", "/page/free-again")
+
+    def test_config_change_picked_up_while_a_gate_talks(self):
+        # The edit lands while a gate page is talking to miga (Read Next, closing a gate tab):
+        # it must still reach the extension within seconds, not at the next minute's refresh.
+        self.b.driver.get(self.s.url("gated.test", "/page/talking"))
+        self.b.wait_for_gate(state="counting")
+        session = self.session_of("gated.test")
+        self.h.write_config(sites=self.sites + ["other.test"])
+        try:
+            self.b.press("n")
+            wait_for(lambda: "content_read" in by_session(self.new_events(), session), 10, message="content_read")
+            self.b.wait_for_rules("other.test", timeout=15)
+        finally:
+            self.h.write_config(sites=self.sites)
+
+
+class TestNoHost(ChromiumCase):
+    """miga's host manifest removed: the extension fails open and its popup says how to install."""
+    sites = ["gated.test"]
+
+    @classmethod
+    def prepare_home(cls):
+        os.remove(cls.home.chromium_manifest())
+
+    @classmethod
+    def wait_until_ready(cls):
+        pass
+
+    def test_fails_open_and_popup_says_install(self):
+        self.b.driver.get(self.b.extension_url("popup.html"))
+        status = wait_for(lambda: self.b.driver.execute_script(
+            "return document.getElementById('status').textContent"), 10, message="the popup's status")
+        self.assertIn("miga install", status)
+        self.b.fresh_tab()
+        mark = self.s.mark()
+        self.b.driver.get(self.s.url("gated.test", "/page/no-host"))
+        self.b.wait_for_page("gated.test", "/page/no-host")
+        self.assertTrue(self.s.hits("gated.test", "/page/no-host", mark))
+        self.assertEqual(self.b.dynamic_rules(), [])
+        self.assertEqual(self.h.events(types=["session_start"]), [])
+
+
+class TestHostBinaryGone(ChromiumCase):
+    """The manifest is there but the program it names is gone: fail open too."""
+    sites = ["gated.test"]
+
+    @classmethod
+    def prepare_home(cls):
+        with open(cls.home.chromium_manifest()) as f:
+            path = json.load(f)["path"]
+        os.remove(path)
+
+    @classmethod
+    def wait_until_ready(cls):
+        pass
+
+    def test_fails_open(self):
+        self.b.driver.get(self.b.extension_url("popup.html"))
+        wait_for(lambda: "miga install" in self.b.driver.execute_script(
+            "return document.getElementById('status').textContent"), 10, message="the popup's install hint")
+        self.b.fresh_tab()
+        mark = self.s.mark()
+        self.b.driver.get(self.s.url("gated.test", "/page/no-binary"))
+        self.b.wait_for_page("gated.test", "/page/no-binary")
+        self.assertTrue(self.s.hits("gated.test", "/page/no-binary", mark))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,196 @@
+"""miga's extension in a real Firefox ESR (headless, Marionette, the extension as a temporary
+add-on), against the local web server. See harness.py for the set-up.
+
+Run: python3 -m unittest -v Tests/Browser/test_firefox.py   (or scripts/browser-tests.sh)
+"""
+import json, os, sys, unittest
+
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import (failed, Firefox, TempHome, TestServer, firefox_missing, original_from_gate, skip_or_fail,  # noqa: E402
+                     wait_for, what_is_missing)
+
+TIMER = 15
+SITES = ["reddit.com", "gated.test", "open.test", "exit.test"]
+
+
+def by_session(events, session):
+    return [e["type"] for e in events if e["session"] == session]
+
+
+class FirefoxCase(unittest.TestCase):
+    sites = SITES
+
+    @classmethod
+    def setUpClass(cls):
+        missing = what_is_missing()
+        if missing:
+            raise RuntimeError("; ".join(missing))
+        reason = firefox_missing()
+        if reason:
+            skip_or_fail(cls.__name__, f"Firefox is not available: {reason}")
+        cls.server = TestServer().start()
+        cls.home = TempHome(sites=cls.sites, timer_seconds=TIMER, grace_minutes=5)
+        cls.browser = None
+        try:
+            cls.home.install()
+            cls.prepare_home()
+            cls.browser = Firefox(cls.home, cls.server)
+            cls.wait_until_ready()
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def prepare_home(cls):
+        pass
+
+    @classmethod
+    def wait_until_ready(cls):
+        cls.browser.wait_for_rules("gated.test", timeout=20)
+
+    @classmethod
+    def tearDownClass(cls):
+        if getattr(cls, "browser", None):
+            cls.browser.quit()
+        if getattr(cls, "home", None):
+            cls.home.cleanup()
+        if getattr(cls, "server", None):
+            cls.server.stop()
+
+    def setUp(self):
+        self.b, self.s, self.h = self.browser, self.server, self.home
+        self.b.fresh_tab()
+        self.first_event = self.h.last_event_id()
+
+    def tearDown(self):
+        if failed(self) or os.environ.get("MIGA_BROWSER_VERBOSE") == "1":
+            sys.stderr.write(f"\n--- {self.id()}: firefox output (tail) ---\n{self.b.stderr_log(60)}\n")
+            sys.stderr.write(f"--- events ---\n{json.dumps(self.h.events(since_id=self.first_event))}\n")
+
+    def new_events(self, **kw):
+        return self.h.events(since_id=self.first_event, **kw)
+
+    def session_of(self, app):
+        return wait_for(lambda: [e for e in self.new_events(app=app) if e["type"] == "session_start"], 10,
+                        message=f"a session_start for {app}")[-1]["session"]
+
+    def assert_nothing_for(self, hosts, mark, when):
+        seen = [r for h in hosts for r in self.s.requests_for(h, mark)]
+        self.assertEqual(seen, [], f"{when}: the browser contacted the gated site: {seen}")
+
+
+class TestFirefoxGate(FirefoxCase):
+
+    def test_typed_address_shows_gate_and_sends_nothing(self):
+        mark = self.s.mark()
+        self.b.navigate(self.s.url("reddit.com", "/", scheme="http"))
+        gate_url = self.b.wait_for_gate(state="counting")
+        self.assertTrue(gate_url.startswith(f"moz-extension://{self.b.uuid}/gate.html"), gate_url)
+        self.assertIn("://reddit.com", original_from_gate(gate_url))
+        info = self.b.gate_info()
+        self.assertTrue(info["content"].strip())
+        self.assertEqual(info["openDisabled"], "true")
+        self.session_of("reddit.com")
+        self.assert_nothing_for(["reddit.com", "www.reddit.com"], mark, "while the gate counts down")
+
+    def test_link_click_shows_gate(self):
+        target = self.s.url("gated.test", "/page/from-link")
+        self.b.navigate(self.s.url("free.test", "/links?gated=" + target))
+        self.b.wait_for_page("free.test", "/links")
+        mark = self.s.mark()
+        self.b.click("#to-gated")
+        gate_url = self.b.wait_for_gate(state="counting")
+        self.assertEqual(original_from_gate(gate_url), target)
+        self.assert_nothing_for(["gated.test"], mark, "after a link click")
+
+    def test_non_gated_site_untouched(self):
+        mark = self.s.mark()
+        self.b.navigate(self.s.url("free.test", "/page/free"))
+        self.b.wait_for_page("free.test", "/page/free")
+        self.assertTrue(self.s.hits("free.test", "/page/free", mark))
+        self.assertEqual(self.new_events(types=["session_start"]), [])
+
+    def test_exit_closes_tab_and_records_exit(self):
+        self.b.new_tab()  # not the last tab
+        mark = self.s.mark()
+        self.b.navigate(self.s.url("exit.test", "/page/exit"))
+        self.b.wait_for_gate(state="counting")
+        gate_handle = self.b.client.current_window_handle
+        session = self.session_of("exit.test")
+        from marionette_driver.keys import Keys
+        self.b.press(Keys.ESCAPE)  # Escape is Exit too
+        wait_for(lambda: gate_handle not in self.b.handles(), 10, message="Exit to close the tab")
+        self.b.switch(self.b.handles()[0])
+        exits = [e for e in self.new_events() if e["session"] == session and e["type"] == "exit_selected"]
+        self.assertEqual(len(exits), 1)
+        self.assertEqual(exits[0]["app"], "exit.test")
+        self.assert_nothing_for(["exit.test"], mark, "after Exit")
+
+    def test_exit_in_last_tab_shows_calm_page(self):
+        mark = self.s.mark()
+        self.b.navigate(self.s.url("exit.test", "/page/last-tab"))
+        self.b.wait_for_gate(state="counting")
+        session = self.session_of("exit.test")
+        self.b.click("#exit")
+        wait_for(lambda: self.b.url() == self.b.extension_url("calm.html"), 10, message="the calm page")
+        self.assertEqual(len(self.b.handles()), 1)
+        self.assertIn("exit_selected", by_session(self.new_events(), session))
+        self.assert_nothing_for(["exit.test"], mark, "after Exit")
+
+    def test_open_after_countdown_loads_site(self):
+        target = self.s.url("open.test", "/page/opened?y=2")
+        mark = self.s.mark()
+        self.b.navigate(target)
+        self.b.wait_for_gate(state="counting")
+        session = self.session_of("open.test")
+        self.b.click("#open")  # early: stays locked
+        wait_for(lambda: "unlocks" in self.b.client.execute_script(
+            "return document.getElementById('notice').textContent"), 5, message="the 'Open unlocks' notice")
+        self.assertEqual(self.b.state(), "counting")
+        self.b.wait_for_gate(state="ready", timeout=TIMER + 10)
+        self.assert_nothing_for(["open.test"], mark, "before Open")
+        opened_at = self.s.mark()
+        self.b.click("#open")
+        self.b.wait_for_page("open.test", "/page/opened", timeout=10)
+        self.assertEqual(self.b.url(), target)
+        self.assertTrue(self.s.hits("open.test", "/page/opened", opened_at))
+        types = by_session(self.new_events(), session)
+        self.assertEqual(types[0], "session_start")
+        self.assertEqual(types[-1], "open_selected", types)
+        self.assertIn("gateway_completed", types)
+
+        # Grace in another tab.
+        last = self.h.last_event_id()
+        self.b.new_tab(self.s.url("www.open.test", "/page/second"))
+        self.b.wait_for_page("www.open.test", "/page/second")
+        wait_for(lambda: [e for e in self.h.events(since_id=last) if e["type"] == "grace_pass"
+                          and e["app"] == "open.test"], 10, message="a grace_pass for open.test")
+
+
+class TestFirefoxNoHost(FirefoxCase):
+    """No host manifest for Firefox: gated sites load directly; the popup says how to install."""
+    sites = ["gated.test"]
+
+    @classmethod
+    def prepare_home(cls):
+        os.remove(cls.home.firefox_manifest())
+
+    @classmethod
+    def wait_until_ready(cls):
+        pass
+
+    def test_fails_open_and_popup_says_install(self):
+        self.b.navigate(self.b.extension_url("popup.html"))
+        wait_for(lambda: "miga install" in self.b.client.execute_script(
+            "return document.getElementById('status').textContent"), 10, message="the popup's install hint")
+        self.b.fresh_tab()
+        mark = self.s.mark()
+        self.b.navigate(self.s.url("gated.test", "/page/no-host"))
+        self.b.wait_for_page("gated.test", "/page/no-host")
+        self.assertTrue(self.s.hits("gated.test", "/page/no-host", mark))
+        self.assertEqual(self.h.events(types=["session_start"]), [])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
