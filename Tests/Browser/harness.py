@@ -7,7 +7,7 @@ every browser runs with that environment (the native messaging host it starts in
 Environment: MIGA_BIN (default <repo>/.build/debug/miga), MIGA_BROWSER_EXTENSION (default
 <repo>/browser), MIGA_BROWSER_KEEP=1 keeps the temporary folders for a look afterwards.
 """
-import datetime, json, os, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, time
+import datetime, json, os, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, time, unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -320,7 +320,64 @@ def original_from_gate(url):
 # ---------------------------------------------------------------------------------------------
 # Chromium
 
-class Chromium:
+class PageDriver:
+    """What both browsers' drivers share: the gate page and the test server's pages, read
+    through `script` and `current_url`, which each driver defines."""
+
+    def wait_for_gate(self, handle=None, timeout=10, state=None):
+        """Waits until the tab shows the gate page (optionally in `state`); returns its URL."""
+        if handle:
+            self.switch(handle)
+
+        def shown():
+            url = self.url()
+            if not self.is_gate(url):
+                return None
+            if state is not None and self.state() != state:
+                return None
+            return url
+        return wait_for(shown, timeout, message=f"the gate page{' in state ' + state if state else ''}"
+                        f" (tab at {self._safe_url()})")
+
+    def state(self):
+        return self.script("return document.documentElement.dataset.state || ''")
+
+    def gate_info(self):
+        return self.script("""
+            const q = s => document.querySelector(s);
+            const d = document.documentElement.dataset;
+            return {state: d.state || '', shownAt: d.shownAt || null,
+                    content: q('#content') ? q('#content').textContent : null,
+                    countdown: q('#countdown') ? q('#countdown').textContent : null,
+                    openDisabled: q('#open') ? q('#open').getAttribute('aria-disabled') : null,
+                    url: location.href};""")
+
+    def wait_for_page(self, host, path, timeout=10):
+        """Waits for the tab to show the test server's page for host+path (its <h1>)."""
+        def arrived():
+            text = self.script(
+                "const h = document.getElementById('page');"
+                "return h && document.readyState === 'complete' ? h.textContent : null")
+            if text and text.split(":")[0].split("/")[0] == host and ("/" + text.split("/", 1)[1]).startswith(path):
+                return text
+            return None
+        return wait_for(arrived, timeout, message=f"the page {host}{path} (tab at {self._safe_url()})")
+
+    def _safe_url(self):
+        try:
+            return self.current_url()
+        except Exception as error:  # noqa: BLE001
+            return f"<{error.__class__.__name__}>"
+
+    def stderr_log(self, tail=200):
+        try:
+            with open(self.log_path, errors="replace") as f:
+                return "".join(f.readlines()[-tail:])
+        except OSError:
+            return ""
+
+
+class Chromium(PageDriver):
     """Chromium with the extension, through chromedriver, in `home`'s environment."""
 
     def __init__(self, home, server, extension=EXTENSION, headless=True, extra_args=(), log_name="chromium"):
@@ -388,6 +445,12 @@ class Chromium:
     def switch(self, handle):
         self.driver.switch_to.window(handle)
 
+    def script(self, source):
+        return self.driver.execute_script(source)
+
+    def current_url(self):
+        return self.driver.current_url
+
     def url(self, handle=None):
         if handle:
             self.switch(handle)
@@ -451,34 +514,6 @@ class Chromium:
     def is_gate(self, url):
         return url.startswith(gate_url_prefix_chromium())
 
-    def wait_for_gate(self, handle=None, timeout=10, state=None):
-        """Waits until the tab shows the gate page (optionally in `state`); returns its URL."""
-        if handle:
-            self.switch(handle)
-
-        def shown():
-            url = self.url()
-            if not self.is_gate(url):
-                return None
-            if state is not None and self.state() != state:
-                return None
-            return url
-        return wait_for(shown, timeout, message=f"the gate page{' in state ' + state if state else ''}"
-                        f" (tab at {self._safe_url()})")
-
-    def state(self):
-        return self.driver.execute_script("return document.documentElement.dataset.state || ''")
-
-    def gate_info(self):
-        return self.driver.execute_script("""
-            const q = s => document.querySelector(s);
-            const d = document.documentElement.dataset;
-            return {state: d.state || '', shownAt: d.shownAt || null,
-                    content: q('#content') ? q('#content').innerText : null,
-                    countdown: q('#countdown') ? q('#countdown').innerText : null,
-                    openDisabled: q('#open') ? q('#open').getAttribute('aria-disabled') : null,
-                    url: location.href};""")
-
     def press(self, key):
         from selenium.webdriver.common.action_chains import ActionChains
         ActionChains(self.driver).send_keys(key).perform()
@@ -493,36 +528,12 @@ class Chromium:
         return wait_for(lambda: (lambda u: u if predicate(u) else None)(self.url()), timeout,
                         message=f"{message} (tab at {self._safe_url()})")
 
-    def wait_for_page(self, host, path, timeout=10):
-        """Waits for the tab to show the test server's page for host+path (its <h1>)."""
-        def arrived():
-            text = self.driver.execute_script(
-                "const h = document.getElementById('page');"
-                "return h && document.readyState === 'complete' ? h.textContent : null")
-            if text and text.split(":")[0].split("/")[0] == host and ("/" + text.split("/", 1)[1]).startswith(path):
-                return text
-            return None
-        return wait_for(arrived, timeout, message=f"the page {host}{path} (tab at {self._safe_url()})")
-
-    def _safe_url(self):
-        try:
-            return self.driver.current_url
-        except Exception as error:  # noqa: BLE001
-            return f"<{error.__class__.__name__}>"
-
     def browser_log(self):
         try:
             self.console += self.driver.get_log("browser")
         except Exception:  # noqa: BLE001
             pass
         return self.console
-
-    def stderr_log(self, tail=200):
-        try:
-            with open(self.log_path, errors="replace") as f:
-                return "".join(f.readlines()[-tail:])
-        except OSError:
-            return ""
 
     def quit(self):
         try:
@@ -535,7 +546,7 @@ class Chromium:
 # ---------------------------------------------------------------------------------------------
 # Firefox
 
-class Firefox:
+class Firefox(PageDriver):
     """firefox-esr -headless -marionette with the extension as a temporary add-on."""
 
     def __init__(self, home, server, extension=EXTENSION, log_name="firefox"):
@@ -665,6 +676,12 @@ class Firefox:
     def switch(self, handle):
         self.client.switch_to_window(handle)
 
+    def script(self, source):
+        return self.client.execute_script(source)
+
+    def current_url(self):
+        return self.client.get_url()
+
     def navigate(self, url):
         self.client.navigate(url)
 
@@ -688,30 +705,6 @@ class Firefox:
             self.navigate(url)
         return keep
 
-    def wait_for_gate(self, timeout=10, state=None):
-        def shown():
-            url = self.client.get_url()
-            if not self.is_gate(url):
-                return None
-            if state is not None and self.state() != state:
-                return None
-            return url
-        return wait_for(shown, timeout, message=f"the gate page{' in state ' + state if state else ''}"
-                        f" (tab at {self._safe_url()})")
-
-    def state(self):
-        return self.client.execute_script("return document.documentElement.dataset.state || ''")
-
-    def gate_info(self):
-        return self.client.execute_script("""
-            const q = s => document.querySelector(s);
-            const d = document.documentElement.dataset;
-            return {state: d.state || '', shownAt: d.shownAt || null,
-                    content: q('#content') ? q('#content').textContent : null,
-                    countdown: q('#countdown') ? q('#countdown').textContent : null,
-                    openDisabled: q('#open') ? q('#open').getAttribute('aria-disabled') : null,
-                    url: location.href};""")
-
     def click(self, selector):
         from marionette_driver.by import By
         self.client.find_element(By.CSS_SELECTOR, selector).click()
@@ -719,29 +712,6 @@ class Firefox:
     def press(self, key):
         from marionette_driver.by import By
         self.client.find_element(By.TAG_NAME, "body").send_keys(key)
-
-    def wait_for_page(self, host, path, timeout=10):
-        def arrived():
-            text = self.client.execute_script(
-                "const h = document.getElementById('page');"
-                "return h && document.readyState === 'complete' ? h.textContent : null")
-            if text and text.split(":")[0].split("/")[0] == host and ("/" + text.split("/", 1)[1]).startswith(path):
-                return text
-            return None
-        return wait_for(arrived, timeout, message=f"the page {host}{path} (tab at {self._safe_url()})")
-
-    def _safe_url(self):
-        try:
-            return self.client.get_url()
-        except Exception as error:  # noqa: BLE001
-            return f"<{error.__class__.__name__}>"
-
-    def stderr_log(self, tail=200):
-        try:
-            with open(self.log_path, errors="replace") as f:
-                return "".join(f.readlines()[-tail:])
-        except OSError:
-            return ""
 
     def quit(self):
         try:
@@ -760,3 +730,72 @@ class Firefox:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
         self._log.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# Test classes
+
+class BrowserCase(unittest.TestCase):
+    """One browser, home and server for a whole class (the countdowns make browsers precious).
+    Subclasses name `browser_name`, `launch` (the driver class) and `missing` (why the browser
+    cannot run here, or None)."""
+    browser_name = "a browser"
+    launch = None
+    missing = None
+    sites = []
+    install = True
+    timer_seconds = 15
+
+    @classmethod
+    def setUpClass(cls):
+        if cls.launch is None:
+            raise unittest.SkipTest("the shared base class")
+        missing = what_is_missing()
+        if missing:
+            raise RuntimeError("; ".join(missing))
+        reason = cls.missing()
+        if reason:
+            skip_or_fail(cls.__name__, f"{cls.browser_name} is not available: {reason}")
+        cls.server = TestServer().start()
+        cls.home = TempHome(sites=cls.sites, timer_seconds=cls.timer_seconds, grace_minutes=5)
+        cls.browser = None
+        try:
+            if cls.install:
+                cls.home.install()
+            cls.prepare_home()
+            cls.browser = cls.launch(cls.home, cls.server)
+            cls.wait_until_ready()
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def prepare_home(cls):
+        pass
+
+    @classmethod
+    def wait_until_ready(cls):
+        cls.browser.wait_for_rules("gated.test", timeout=20)
+
+    @classmethod
+    def tearDownClass(cls):
+        if getattr(cls, "browser", None):
+            cls.browser.quit()
+        if getattr(cls, "home", None):
+            cls.home.cleanup()
+        if getattr(cls, "server", None):
+            cls.server.stop()
+
+    def new_events(self, **kw):
+        return self.h.events(since_id=self.first_event, **kw)
+
+    def wait_event(self, type_, app, timeout=10):
+        return wait_for(lambda: [e for e in self.new_events(app=app) if e["type"] == type_], timeout,
+                        message=f"a {type_} event for {app}")[-1]
+
+    def session_of(self, app):
+        return self.wait_event("session_start", app)["session"]
+
+    def assert_nothing_for(self, hosts, mark, when):
+        seen = [r for h in hosts for r in self.s.requests_for(h, mark)]
+        self.assertEqual(seen, [], f"{when}: the browser contacted the gated site: {seen}")

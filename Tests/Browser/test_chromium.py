@@ -7,7 +7,7 @@ import json, os, sys, unittest
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (failed, Chromium, TempHome, TestServer, chromium_missing, original_from_gate, skip_or_fail,  # noqa: E402
+from harness import (failed, BrowserCase, Chromium, TempHome, TestServer, chromium_missing, original_from_gate, skip_or_fail,  # noqa: E402
                      wait_for, what_is_missing)
 
 TIMER = 15
@@ -30,48 +30,12 @@ def by_session(events, session):
     return [e["type"] for e in events if e["session"] == session]
 
 
-class ChromiumCase(unittest.TestCase):
-    """One browser, home and server for a whole class (the countdowns make browsers precious)."""
+class ChromiumCase(BrowserCase):
+    browser_name = "Chromium"
+    launch = Chromium
+    missing = staticmethod(chromium_missing)
     sites = SITES
-    install = True
-
-    @classmethod
-    def setUpClass(cls):
-        missing = what_is_missing()
-        if missing:
-            raise RuntimeError("; ".join(missing))
-        reason = chromium_missing()
-        if reason:
-            skip_or_fail(cls.__name__, f"Chromium is not available: {reason}")
-        cls.server = TestServer().start()
-        cls.home = TempHome(sites=cls.sites, timer_seconds=TIMER, grace_minutes=5)
-        cls.browser = None
-        try:
-            if cls.install:
-                cls.home.install()
-            cls.prepare_home()
-            cls.browser = Chromium(cls.home, cls.server)
-            cls.wait_until_ready()
-        except BaseException:
-            cls.tearDownClass()
-            raise
-
-    @classmethod
-    def prepare_home(cls):
-        pass
-
-    @classmethod
-    def wait_until_ready(cls):
-        cls.browser.wait_for_rules("gated.test", timeout=20)
-
-    @classmethod
-    def tearDownClass(cls):
-        if getattr(cls, "browser", None):
-            cls.browser.quit()
-        if getattr(cls, "home", None):
-            cls.home.cleanup()
-        if getattr(cls, "server", None):
-            cls.server.stop()
+    timer_seconds = TIMER
 
     def setUp(self):
         self.b = self.browser
@@ -90,22 +54,6 @@ class ChromiumCase(unittest.TestCase):
                 if "CONSOLE" in line or "extension" in line.lower() or "native" in line.lower() or "miga" in line:
                     sys.stderr.write(line + "\n")
             sys.stderr.write(f"--- events ---\n{json.dumps(self.h.events(since_id=self.first_event), indent=None)}\n")
-
-    # -- helpers
-
-    def new_events(self, **kw):
-        return self.h.events(since_id=self.first_event, **kw)
-
-    def wait_event(self, type_, app, timeout=10):
-        return wait_for(lambda: [e for e in self.new_events(app=app) if e["type"] == type_], timeout,
-                        message=f"a {type_} event for {app}")[-1]
-
-    def assert_nothing_for(self, hosts, mark, when):
-        seen = [r for h in hosts for r in self.s.requests_for(h, mark)]
-        self.assertEqual(seen, [], f"{when}: the browser contacted the gated site: {seen}")
-
-    def session_of(self, app):
-        return self.wait_event("session_start", app)["session"]
 
 
 class TestGate(ChromiumCase):

@@ -7,7 +7,7 @@ import json, os, sys, unittest
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (failed, Firefox, TempHome, TestServer, firefox_missing, original_from_gate, skip_or_fail,  # noqa: E402
+from harness import (failed, BrowserCase, Firefox, TempHome, TestServer, firefox_missing, original_from_gate, skip_or_fail,  # noqa: E402
                      wait_for, what_is_missing)
 
 TIMER = 15
@@ -18,45 +18,12 @@ def by_session(events, session):
     return [e["type"] for e in events if e["session"] == session]
 
 
-class FirefoxCase(unittest.TestCase):
+class FirefoxCase(BrowserCase):
+    browser_name = "Firefox"
+    launch = Firefox
+    missing = staticmethod(firefox_missing)
     sites = SITES
-
-    @classmethod
-    def setUpClass(cls):
-        missing = what_is_missing()
-        if missing:
-            raise RuntimeError("; ".join(missing))
-        reason = firefox_missing()
-        if reason:
-            skip_or_fail(cls.__name__, f"Firefox is not available: {reason}")
-        cls.server = TestServer().start()
-        cls.home = TempHome(sites=cls.sites, timer_seconds=TIMER, grace_minutes=5)
-        cls.browser = None
-        try:
-            cls.home.install()
-            cls.prepare_home()
-            cls.browser = Firefox(cls.home, cls.server)
-            cls.wait_until_ready()
-        except BaseException:
-            cls.tearDownClass()
-            raise
-
-    @classmethod
-    def prepare_home(cls):
-        pass
-
-    @classmethod
-    def wait_until_ready(cls):
-        cls.browser.wait_for_rules("gated.test", timeout=20)
-
-    @classmethod
-    def tearDownClass(cls):
-        if getattr(cls, "browser", None):
-            cls.browser.quit()
-        if getattr(cls, "home", None):
-            cls.home.cleanup()
-        if getattr(cls, "server", None):
-            cls.server.stop()
+    timer_seconds = TIMER
 
     def setUp(self):
         self.b, self.s, self.h = self.browser, self.server, self.home
@@ -67,17 +34,6 @@ class FirefoxCase(unittest.TestCase):
         if failed(self) or os.environ.get("MIGA_BROWSER_VERBOSE") == "1":
             sys.stderr.write(f"\n--- {self.id()}: firefox output (tail) ---\n{self.b.stderr_log(60)}\n")
             sys.stderr.write(f"--- events ---\n{json.dumps(self.h.events(since_id=self.first_event))}\n")
-
-    def new_events(self, **kw):
-        return self.h.events(since_id=self.first_event, **kw)
-
-    def session_of(self, app):
-        return wait_for(lambda: [e for e in self.new_events(app=app) if e["type"] == "session_start"], 10,
-                        message=f"a session_start for {app}")[-1]["session"]
-
-    def assert_nothing_for(self, hosts, mark, when):
-        seen = [r for h in hosts for r in self.s.requests_for(h, mark)]
-        self.assertEqual(seen, [], f"{when}: the browser contacted the gated site: {seen}")
 
 
 class TestFirefoxGate(FirefoxCase):
