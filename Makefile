@@ -14,7 +14,8 @@ installed = $(root)/bin/miga \
 	$(root)/share/zsh/site-functions/_miga \
 	$(root)/share/fish/vendor_completions.d/miga.fish \
 	$(root)/share/man/man1/miga.1 \
-	$(root)/lib/miga/miga-native-host
+	$(root)/lib/miga/miga-native-host \
+	$(root)/lib/miga/miga-gate-window
 extension = manifest.json background.js gate.html gate.js gate.css calm.html popup.html popup.js
 
 .PHONY: deps build demo test bench clean install uninstall
@@ -38,6 +39,7 @@ install: build
 	$(SWIFT) build $(RELEASE_FLAGS) --product generate-manual
 	rm -rf .build/man && mkdir -p .build/man && .build/release/generate-manual .build/release/miga --output-directory .build/man
 	install -D -m 755 .build/release/miga $(root)/bin/miga
+	install -D -m 755 .build/release/miga-gate-window $(root)/lib/miga/miga-gate-window
 	.build/release/miga --generate-completion-script bash > .build/miga.bash
 	.build/release/miga --generate-completion-script zsh > .build/_miga
 	.build/release/miga --generate-completion-script fish > .build/miga.fish

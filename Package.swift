@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "miga", targets: ["miga"]),
+        .executable(name: "miga-gate-window", targets: ["miga-gate-window"]),
         .library(name: "MigaCore", targets: ["MigaCore"]),
     ],
     dependencies: [
@@ -30,6 +31,17 @@ let package = Package(
         .target(name: "TOML"),
         // The WHATWG URL Standard's parser: hosts read exactly as a browser reads them.
         .target(name: "WHATWGURL", dependencies: ["CIDN2"]),
+        // What `miga gate` and its window say to each other (pure Swift, no Foundation).
+        .target(name: "GateWindowProtocol"),
+        // GTK 4, for the gate window only: the `miga` binary never links it.
+        .systemLibrary(
+            name: "CGtk",
+            pkgConfig: "gtk4",
+            providers: [.apt(["libgtk-4-dev"])]
+        ),
+        // The gate as a small window for desktop launches; `miga gate` runs it as a child and
+        // owns the session (see GateWindowProtocol).
+        .executableTarget(name: "miga-gate-window", dependencies: ["CGtk", "GateWindowProtocol"]),
         // Turns quotes/*.toml and shell/* into Swift string literals so the binary needs no file beside it.
         .executableTarget(name: "EmbedContent", path: "Sources/EmbedContent"),
         .plugin(
@@ -45,6 +57,7 @@ let package = Package(
                 "WHATWGURL",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 "TOML",
+                "GateWindowProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             plugins: ["EmbedContentPlugin"]
@@ -66,7 +79,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "MigaCoreTests", dependencies: [
-            "MigaCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
+            "MigaCore", "GateWindowProtocol", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "MigaCLITests", dependencies: ["MigaCore", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "WHATWGURLTests", dependencies: ["WHATWGURL"]),

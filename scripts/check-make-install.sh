@@ -25,6 +25,11 @@ done
 [ "$(readlink -f "$prefix/lib/miga/miga-native-host")" = "$(readlink -f "$prefix/bin/miga")" ] || fail "lib/miga/miga-native-host does not lead to bin/miga"
 reply=$(printf '\020\000\000\000{"type":"hello"}' | env -i HOME="$prefix/home" "$prefix/lib/miga/miga-native-host" chrome-extension://x/ | tail -c +5)
 case "$reply" in '{"type":"state"'*) ;; *) fail "the host link did not answer as the native host: $reply" ;; esac
+# The gate window is its own program: miga itself never links GTK (it would slow every start).
+if ldd "$prefix/bin/miga" | grep -q libgtk; then fail "bin/miga links GTK"; fi
+ldd "$prefix/lib/miga/miga-gate-window" | grep -q libgtk-4 || fail "lib/miga/miga-gate-window does not link GTK 4"
+status=0; env -i HOME="$prefix/home" "$prefix/lib/miga/miga-gate-window" --check 2>/dev/null || status=$?
+[ "$status" -eq 2 ] || fail "miga-gate-window --check without a display gave $status, not 2"
 # Release builds trust only the compiled-in production key: a licence signed with the test
 # key (which debug builds accept, for the tests) must be refused.
 [ -x .build/debug/miga-license ] || swift build --product miga-license >/dev/null

@@ -72,7 +72,7 @@ final class GateWithoutTerminalTests: XCTestCase {
         try home.writeConfig("terminal = \"\(terminal)\"\n")
         let output = try home.miga(["gate", "--app", "chat", "--", "recorder", "--x", "a b"],
                                    environment: home.environment(["DISPLAY": ":99", "PATH": home.root + "/bin:/usr/bin:/bin",
-                                                                  "XDG_RUNTIME_DIR": home.root]))
+                                                                  "XDG_RUNTIME_DIR": home.root, "MIGA_GATE_WINDOW": "off"]))
         XCTAssertEqual(output.status, 0, output.stderr)
         eventually("the terminal emulator to start") { FileManager.default.fileExists(atPath: home.root + "/terminal.argv") }
         let data = try XCTUnwrap(FileManager.default.contents(atPath: home.root + "/terminal.argv"))
@@ -320,12 +320,14 @@ final class GateLockedDatabaseTests: XCTestCase {
 /// The desktop path for real: no terminal, a graphical session (Xvfb), and a real xterm that
 /// miga opens; keys are pressed in that window through XTEST, as a person would.
 final class RealTerminalEmulatorTests: XCTestCase {
-    /// `DISPLAY` set but no X server there: xterm dies at once, and the app opens all the same.
+    /// `DISPLAY` set but no X server there: the gate window cannot start, then xterm dies at
+    /// once, and the app opens all the same.
     func testARealTerminalWithoutADisplayFailsOpen() throws {
         let home = try MigaHome()
         try home.writeConfig("timer_seconds = 15\nterminal = \"xterm\"\n")
         let output = try home.miga(["gate", "--app", "chat", "--", home.recorder, "still"], environment: home.environment(["DISPLAY": ":1997"]))
         XCTAssertEqual(output.status, 0, output.stderr)
+        XCTAssertTrue(output.stderr.contains("the gate window ended before it showed (no display?); trying a terminal"), output.stderr)
         XCTAssertTrue(output.stderr.contains("xterm did not show the gate"), output.stderr)
         XCTAssertEqual(home.recordedArguments(), ["still"])
         XCTAssertEqual(try home.events().map(\.detail), [#"{"reason":"no_terminal"}"#])
@@ -344,7 +346,8 @@ final class RealTerminalEmulatorTests: XCTestCase {
             display = (try? String(contentsOfFile: server.stdoutPath, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             return !display.isEmpty
         }
-        let environment = home.environment(["DISPLAY": ":" + display])
+        // The terminal path: as when the gate window cannot run.
+        let environment = home.environment(["DISPLAY": ":" + display, "MIGA_GATE_WINDOW": "off"])
         func xdotool(_ arguments: [String]) throws -> String {
             try home.run("/usr/bin/xdotool", arguments, environment: environment).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }

@@ -102,29 +102,52 @@ public final class Gatekeeper {
         }
 
         guard context.hasTerminal else {
-            return handOffToTerminalEmulator(request, app: app, config: config, store: store, launch: launch)
+            return showWithoutTerminal(request, app: app, config: config, store: store, launch: launch)
         }
         if let report = request.handOff, !HandOffReport.isAwaited(report) {
             return 0 // the gate that started this one gave up waiting and opened the app itself
         }
 
         do {
-            let ending = try runFrontEnd(request, app: app, config: config, store: store)
-            switch ending.outcome {
-            case .open:
-                store.closeBeforeExec()
-                return launch.run()
-            case .exit:
-                return 0
-            case .abandoned:
-                LinuxSystem.dieBySignal(ending.signal ?? SIGTERM)
-            }
+            return finish(try runFrontEnd(request, app: app, config: config, store: store), store: store, launch: launch)
         } catch {
             return failOpen(app: app, reason: "gateway_error", problem: "\(error)", store: store, launch: launch)
         }
     }
 
-    private func runFrontEnd(_ request: GateRequest, app: String, config: MigaConfig, store: EventStore) throws -> GatewayEnding {
+    private func finish(_ ending: GatewayEnding, store: EventStore, launch: Launch) -> Int32 {
+        switch ending.outcome {
+        case .open:
+            store.closeBeforeExec()
+            return launch.run()
+        case .exit:
+            return 0
+        case .abandoned:
+            LinuxSystem.dieBySignal(ending.signal ?? SIGHUP)
+        }
+    }
+
+    /// No terminal (a desktop launcher, a key binding): the gate window when there is a
+    /// graphical session and it shows, else a terminal emulator, else fail open.
+    private func showWithoutTerminal(_ request: GateRequest, app: String, config: MigaConfig, store: EventStore,
+                                     launch: Launch) -> Int32 {
+        if TerminalEmulators.graphicalSessionPresent(in: context.environment),
+           let window = GateWindowLocator.find(executablePath: context.executablePath, environment: context.environment) {
+            do {
+                return finish(try runFrontEnd(request, app: app, config: config, store: store, window: window),
+                              store: store, launch: launch)
+            } catch let unavailable as WindowUnavailable {
+                context.messages.say("miga: \(unavailable); trying a terminal")
+            } catch {
+                return failOpen(app: app, reason: "gateway_error", problem: "\(error)", store: store, launch: launch)
+            }
+        }
+        return handOffToTerminalEmulator(request, app: app, config: config, store: store, launch: launch)
+    }
+
+    /// The gate in this terminal, or in the window program at `window`.
+    private func runFrontEnd(_ request: GateRequest, app: String, config: MigaConfig, store: EventStore,
+                             window: String? = nil) throws -> GatewayEnding {
         // Once the first frame is up, tell the gate that started this one; if it gave up
         // meanwhile it has opened the app, and this gate must end without doing so again.
         let shown: () -> Bool = { request.handOff.map(HandOffReport.reportShown) ?? true }
@@ -154,7 +177,17 @@ public final class Gatekeeper {
         let signals = try SignalPipe()
         let term = context.environment["TERM"] ?? ""
         let ending: GatewayEnding
-        if request.plain || term.isEmpty || term == "dumb" {
+        if let window {
+            let process: WindowProcess
+            do {
+                process = try WindowProcess(executable: window, environment: context.environment)
+            } catch {
+                throw WindowUnavailable(description: "the gate window could not start: \(error)")
+            }
+            let style = GatewayStyle(config: config, environment: context.environment)
+            ending = try GatewayWindow(driver: driver, channel: process, signals: signals, clock: clock, style: style)
+                .run(celebration: { self.celebrationMessage(store: store) })
+        } else if request.plain || term.isEmpty || term == "dumb" {
             ending = PlainGateway(driver: driver, clock: clock, signals: signals, write: { text in
                 LinuxSystem.say(text, to: STDOUT_FILENO) // a hang-up arrives as a signal
             }).run(shown: shown)

@@ -139,13 +139,31 @@ public struct Doctor {
             problem("licence", entitlement.summary, fix: "miga license activate FILE")
         }
 
-        // Terminal
+        // Desktop launches: the gate window, else a terminal emulator
         let resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "", skipping: [shims])
         let terminals = TerminalEmulators(setting: config.terminal, environment: context.environment, resolver: resolver)
-        if let terminal = terminals.command(running: []) {
-            ok("terminal", "desktop launches show the pause in \(terminal.executable)")
+        let terminal = terminals.command(running: [])
+        let fallback = terminal.map { "desktop launches show the pause in \($0.executable) instead" }
+            ?? "and no terminal emulator either, so apps started from the desktop open without a pause"
+        if let window = GateWindowLocator.find(executablePath: context.executablePath, environment: context.environment) {
+            if !TerminalEmulators.graphicalSessionPresent(in: context.environment) {
+                ok("window", "desktop launches show the pause in a window (\(layout.display(window))); no display in this shell to try it on")
+            } else if (try? context.launcher.run(ResolvedCommand(executable: window, arguments: [window, "--check"]),
+                                                 environment: context.environment)) == 0 {
+                ok("window", "desktop launches show the pause in a window (\(layout.display(window)))")
+            } else {
+                problem("window", "the gate window (\(layout.display(window))) cannot open here: no GTK 4 runtime or no reachable display; \(fallback)",
+                        fix: "sudo apt install libgtk-4-1")
+            }
         } else {
-            problem("terminal", "no terminal emulator found, so apps started from the desktop open without a pause",
+            findings.append(Finding(status: .note, subject: "window",
+                                    message: "no gate window (miga-gate-window) beside miga; \(fallback)",
+                                    fix: "make install (it puts the window in PREFIX/lib/miga)"))
+        }
+        if let terminal {
+            ok("terminal", "a terminal for the pause when no window can show: \(terminal.executable)")
+        } else {
+            problem("terminal", "no terminal emulator found, so apps started from the desktop open without a pause when the window cannot show",
                     fix: "install one (e.g. `sudo apt install xterm`) or set `terminal` in config.toml")
         }
         return findings

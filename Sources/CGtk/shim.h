@@ -1,0 +1,59 @@
+#include <gtk/gtk.h>
+#include <glib-unix.h>
+
+// What Swift cannot reach in GTK's C API by itself, for miga-gate-window: the cast macros
+// (GTK_WINDOW() and friends are macros around a type check, which Swift does not import),
+// and the variadic functions (g_object_set, gtk_accessible_update_property, g_variant_new),
+// which Swift cannot call. Each helper is one line of C so the Swift side stays readable.
+
+static inline GtkWindow *miga_window(GtkWidget *widget) { return GTK_WINDOW(widget); }
+static inline GtkLabel *miga_label(GtkWidget *widget) { return GTK_LABEL(widget); }
+static inline GtkBox *miga_box(GtkWidget *widget) { return GTK_BOX(widget); }
+static inline GtkButton *miga_button(GtkWidget *widget) { return GTK_BUTTON(widget); }
+static inline GtkProgressBar *miga_progress_bar(GtkWidget *widget) { return GTK_PROGRESS_BAR(widget); }
+static inline GtkScrolledWindow *miga_scrolled_window(GtkWidget *widget) { return GTK_SCROLLED_WINDOW(widget); }
+
+/// The accessible name a screen reader speaks for a widget without a label of its own
+/// (the countdown bar, the seconds).
+static inline void miga_accessible_set_label(GtkWidget *widget, const char *label) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+
+/// A boolean property of any GObject (GtkSettings' gtk-application-prefer-dark-theme).
+static inline void miga_object_set_bool(gpointer object, const char *property, gboolean value) {
+    g_object_set(object, property, value, NULL);
+}
+
+static inline gboolean miga_object_get_bool(gpointer object, const char *property) {
+    gboolean value = FALSE;
+    g_object_get(object, property, &value, NULL);
+    return value;
+}
+
+/// The arguments of org.freedesktop.portal.Settings.Read(namespace, key).
+static inline GVariant *miga_variant_two_strings(const char *first, const char *second) {
+    return g_variant_new("(ss)", first, second);
+}
+
+/// The portal's colour-scheme answer (0 no preference, 1 dark, 2 light), or -1. Read() wraps
+/// the value in one variant more than its signature says (and ReadOne does not), so every
+/// layer of variant is peeled off until a uint32 remains.
+static inline int miga_variant_color_scheme(GVariant *reply) {
+    if (reply == NULL) return -1;
+    GVariant *value = g_variant_ref(reply);
+    while (value != NULL) {
+        GVariant *inner = NULL;
+        if (g_variant_is_of_type(value, G_VARIANT_TYPE_UINT32)) {
+            int scheme = (int)g_variant_get_uint32(value);
+            g_variant_unref(value);
+            return scheme;
+        } else if (g_variant_is_of_type(value, G_VARIANT_TYPE_VARIANT)) {
+            inner = g_variant_get_variant(value);
+        } else if (g_variant_is_container(value) && g_variant_n_children(value) == 1) {
+            inner = g_variant_get_child_value(value, 0);
+        }
+        g_variant_unref(value);
+        value = inner;
+    }
+    return -1;
+}

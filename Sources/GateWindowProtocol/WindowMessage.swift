@@ -1,0 +1,153 @@
+/// What `miga gate` and `miga-gate-window` say to each other over the window's stdin and
+/// stdout: one message per line, fields separated by tabs, `\`, tab and newline escaped.
+/// The gate owns the session (countdown, rotation, events, the app's launch); the window only
+/// draws what it is told and reports keys, so exactly one process writes events and starts
+/// the app. Pure Swift without Foundation, so the window stays small and quick to start.
+public enum GateToWindow: Equatable, Sendable {
+    /// The app's name (the window's title is "miga — APP") and how to draw.
+    case setUp(app: String, animations: Bool, breathing: Bool)
+    /// The item to show: kind is `quote`, `affirmation` or `article`.
+    case item(kind: String, text: String, author: String, title: String)
+    /// The countdown: whole seconds left (0 = Open unlocked), progress in thousandths, the cue.
+    case tick(secondsLeft: Int, permille: Int, breath: String)
+    /// A line under the buttons ("Open unlocks in 12 s. …"); empty clears it.
+    case notice(String)
+    /// Exit was chosen: show the celebration with this line, then end.
+    case celebrate(String)
+    /// End now (Open, or the gate going away).
+    case close
+}
+
+public enum WindowToGate: Equatable, Sendable {
+    /// The first frame is on screen.
+    case shown
+    case exit, readNext, open
+    /// The window's close button: an explicit Exit.
+    case closeButton
+}
+
+public enum WindowLine {
+    public static func encode(_ message: GateToWindow) -> String {
+        switch message {
+        case .setUp(let app, let animations, let breathing):
+            return line(["setup", app, animations ? "1" : "0", breathing ? "1" : "0"])
+        case .item(let kind, let text, let author, let title):
+            return line(["item", kind, text, author, title])
+        case .tick(let secondsLeft, let permille, let breath):
+            return line(["tick", String(secondsLeft), String(permille), breath])
+        case .notice(let text): return line(["notice", text])
+        case .celebrate(let text): return line(["celebrate", text])
+        case .close: return line(["close"])
+        }
+    }
+
+    public static func encode(_ message: WindowToGate) -> String {
+        switch message {
+        case .shown: return "shown\n"
+        case .exit: return "exit\n"
+        case .readNext: return "next\n"
+        case .open: return "open\n"
+        case .closeButton: return "close-button\n"
+        }
+    }
+
+    /// nil for a line that is not a message (ignored: the other side may be newer).
+    public static func gateMessage(_ line: Substring) -> GateToWindow? {
+        let fields = split(line)
+        switch (fields.first, fields.count) {
+        case ("setup", 4): return .setUp(app: fields[1], animations: fields[2] == "1", breathing: fields[3] == "1")
+        case ("item", 5): return .item(kind: fields[1], text: fields[2], author: fields[3], title: fields[4])
+        case ("tick", 4):
+            guard let left = Int(fields[1]), let permille = Int(fields[2]) else { return nil }
+            return .tick(secondsLeft: max(0, left), permille: min(1000, max(0, permille)), breath: fields[3])
+        case ("notice", 2): return .notice(fields[1])
+        case ("celebrate", 2): return .celebrate(fields[1])
+        case ("close", 1): return .close
+        default: return nil
+        }
+    }
+
+    public static func windowMessage(_ line: Substring) -> WindowToGate? {
+        switch line {
+        case "shown": return .shown
+        case "exit": return .exit
+        case "next": return .readNext
+        case "open": return .open
+        case "close-button": return .closeButton
+        default: return nil
+        }
+    }
+
+    static func line(_ fields: [String]) -> String {
+        fields.map(escape).joined(separator: "\t") + "\n"
+    }
+
+    static func escape(_ field: String) -> String {
+        var out = ""
+        out.reserveCapacity(field.utf8.count)
+        for character in field.unicodeScalars {
+            switch character {
+            case "\\": out += "\\\\"
+            case "\t": out += "\\t"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
+    }
+
+    static func split(_ line: Substring) -> [String] {
+        var fields: [String] = []
+        var current = ""
+        var escaped = false
+        for character in line.unicodeScalars {
+            if escaped {
+                switch character {
+                case "t": current += "\t"
+                case "n": current += "\n"
+                case "r": current += "\r"
+                default: current.unicodeScalars.append(character)
+                }
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "\t" {
+                fields.append(current)
+                current = ""
+            } else {
+                current.unicodeScalars.append(character)
+            }
+        }
+        fields.append(current)
+        return fields
+    }
+}
+
+/// Splits a byte stream into lines, whatever pieces it arrives in; a line longer than
+/// `limit` bytes is dropped whole (nothing either side sends comes near it).
+public struct LineSplitter {
+    public static let limit = 1 << 20
+    private var pending: [UInt8] = []
+    private var overlong = false
+
+    public init() {}
+
+    public mutating func append(_ bytes: some Sequence<UInt8>) -> [Substring] {
+        var lines: [Substring] = []
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") {
+                if !overlong { lines.append(Substring(String(decoding: pending, as: UTF8.self))) }
+                pending.removeAll(keepingCapacity: true)
+                overlong = false
+            } else if !overlong {
+                pending.append(byte)
+                if pending.count > Self.limit {
+                    pending.removeAll()
+                    overlong = true
+                }
+            }
+        }
+        return lines
+    }
+}

@@ -1,0 +1,163 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GateWindowProtocol
+
+/// The other end of the gate window: what `GatewayWindow` needs of the child process, so
+/// tests can play the window.
+public protocol GateWindowChannel: AnyObject {
+    /// Readable when the window has said something (or has gone).
+    var readFD: Int32 { get }
+    /// false once the window is gone.
+    @discardableResult func send(_ message: GateToWindow) -> Bool
+    /// What the window said since the last call; nil once it has gone (end of file).
+    func receive() -> [WindowToGate]?
+    /// Lets the window end by itself for up to `seconds`, then ends it.
+    func finish(within seconds: Double)
+}
+
+public struct WindowUnavailable: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// The gateway in a small GTK window for desktop launches (DESIGN "The gate window"). The
+/// session stays here — countdown, rotation, events, the app's launch — so one process owns
+/// them whatever the front end; the window only draws what it is sent and reports keys.
+public final class GatewayWindow {
+    /// How long the window may take to show its first frame before the terminal emulator is
+    /// tried instead.
+    public static let showSeconds = 3.0
+    /// Ticks this often move the bar smoothly; the seconds change once a second anyway.
+    static let tickMilliseconds: Int32 = 100
+
+    private let driver: GatewayDriver
+    private let channel: GateWindowChannel
+    private let signals: SignalPipe
+    private let clock: any MigaClock
+    private let style: GatewayStyle
+    private var sentItem: String?
+    private var sentNotice: String?
+    private var sentTick: GateToWindow?
+
+    public init(driver: GatewayDriver, channel: GateWindowChannel, signals: SignalPipe, clock: any MigaClock, style: GatewayStyle) {
+        self.driver = driver
+        self.channel = channel
+        self.signals = signals
+        self.clock = clock
+        self.style = style
+    }
+
+    /// Runs the gate in the window until a choice is made. Throws `WindowUnavailable` when the
+    /// window never showed (nothing is recorded then, so the caller can try a terminal).
+    public func run(celebration: () -> String, shown: () -> Bool = { true }) throws -> GatewayEnding {
+        channel.send(.setUp(app: driver.session.app, animations: style.animations, breathing: style.breathing))
+        sendState()
+        if let signal = try awaitShown() {
+            channel.finish(within: 0.5)
+            return GatewayEnding(outcome: .abandoned, signal: signal)
+        }
+        guard shown() else {
+            channel.finish(within: 0.5)
+            return GatewayEnding(outcome: .exit, signal: nil, withdrawn: true)
+        }
+        driver.start()
+        var abandonSignal: Int32?
+        func abandon(_ signal: Int32?) {
+            abandonSignal = abandonSignal ?? signal
+            driver.abandon(at: clock.monotonicNanoseconds())
+        }
+        while driver.outcome == nil {
+            driver.tick(at: clock.monotonicNanoseconds())
+            sendState()
+            let ready = wait(milliseconds: Self.tickMilliseconds)
+            let at = clock.monotonicNanoseconds()
+            if ready.signal {
+                for signal in signals.drain() where driver.outcome == nil {
+                    switch signal {
+                    case SIGINT: driver.choose(.exit, at: at)
+                    case SIGHUP, SIGTERM, SIGQUIT: abandon(signal)
+                    default: break
+                    }
+                }
+            }
+            guard ready.window, driver.outcome == nil else { continue }
+            guard let messages = channel.receive() else {
+                abandon(nil) // the window went away: its display, or someone killed it
+                break
+            }
+            let now = clock.monotonicNanoseconds()
+            for message in messages where driver.outcome == nil {
+                switch message {
+                case .exit, .closeButton: driver.choose(.exit, at: now)
+                case .readNext: driver.choose(.readNext, at: now)
+                case .open: driver.choose(.open, at: now)
+                case .shown: break
+                }
+            }
+        }
+        switch driver.outcome {
+        case .exit?:
+            channel.send(.celebrate(celebration()))
+            channel.finish(within: 3)
+        default:
+            channel.send(.close)
+            channel.finish(within: 1)
+        }
+        return GatewayEnding(outcome: driver.outcome ?? .abandoned, signal: abandonSignal)
+    }
+
+    /// nil once the window reports its first frame; a signal that ended the wait. Throws
+    /// when the window is gone or too slow.
+    private func awaitShown() throws -> Int32? {
+        let deadline = clock.monotonicNanoseconds() + UInt64(Self.showSeconds * 1_000_000_000)
+        while true {
+            let now = clock.monotonicNanoseconds()
+            guard now < deadline else {
+                channel.finish(within: 0)
+                throw WindowUnavailable(description: "the gate window did not show within \(Int(Self.showSeconds)) s")
+            }
+            let ready = wait(milliseconds: Int32(min(1000, (deadline - now) / 1_000_000 + 1)))
+            if ready.signal, let signal = signals.drain().first(where: { [SIGHUP, SIGTERM, SIGQUIT, SIGINT].contains($0) }) {
+                return signal
+            }
+            guard ready.window else { continue }
+            guard let messages = channel.receive() else {
+                channel.finish(within: 0)
+                throw WindowUnavailable(description: "the gate window ended before it showed (no display?)")
+            }
+            if messages.contains(.shown) { return nil }
+        }
+    }
+
+    /// Sends what changed: the item, the notice, the countdown.
+    private func sendState() {
+        let session = driver.session
+        let now = clock.monotonicNanoseconds()
+        if sentItem != session.item.id {
+            sentItem = session.item.id
+            let item = session.item
+            channel.send(.item(kind: item.kind.rawValue, text: item.text, author: item.author ?? "", title: item.title ?? ""))
+        }
+        let notice = session.notice ?? ""
+        if sentNotice != notice {
+            sentNotice = notice
+            channel.send(.notice(notice))
+        }
+        let phase = GatewayScreen.breathingPhase(elapsedMilliseconds: session.elapsedMilliseconds(at: now))
+        let breath = style.breathing
+            ? "\(phase.label) " + String(repeating: "●", count: phase.count) + String(repeating: "○", count: 4 - phase.count) : ""
+        let tick = GateToWindow.tick(secondsLeft: session.secondsLeft(at: now),
+                                     permille: Int(session.progress(at: now) * 1000), breath: breath)
+        if sentTick != tick {
+            sentTick = tick
+            channel.send(tick)
+        }
+    }
+
+    private func wait(milliseconds: Int32) -> (window: Bool, signal: Bool) {
+        var fds = [pollfd(fd: channel.readFD, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0)]
+        guard poll(&fds, 2, milliseconds) > 0 else { return (false, false) }
+        return (fds[0].revents != 0, fds[1].revents & Int16(POLLIN) != 0)
+    }
+}

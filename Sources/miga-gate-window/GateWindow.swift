@@ -1,0 +1,327 @@
+import CGtk
+import GateWindowProtocol
+
+typealias Widget = UnsafeMutablePointer<GtkWidget>
+
+/// The window itself: plain GTK widgets laid out once, then updated in place as the gate's
+/// messages arrive. It holds no session state of its own beyond what is on screen; every
+/// decision (how long is left, what comes next, whether Open may open) is the gate's.
+final class GateWindow {
+    let window: Widget
+    private let header: Widget
+    private let scroller: Widget
+    private let titleLabel: Widget
+    private let textLabel: Widget
+    private let authorLabel: Widget
+    private let countdown: Widget
+    private let progress: Widget
+    private let secondsLabel: Widget
+    private let cueLabel: Widget
+    private let noticeLabel: Widget
+    private let choices: Widget
+    let exitButton: Widget
+    let nextButton: Widget
+    let openButton: Widget
+    private let celebration: Widget
+    private let sparkle: Widget
+    private let celebrationLabel: Widget
+
+    /// Where the window's messages go (set once the link exists).
+    var send: (WindowToGate) -> Void = { _ in }
+    /// Ends the program.
+    var quit: () -> Void = {}
+
+    /// Motion allowed: by the gate's `animations` and by GTK's own setting.
+    private(set) var motion = true
+    private(set) var celebrating = false
+    /// The person has moved the focus with Tab or the arrows: Return and Space then press the
+    /// focused button, as they would in any dialog, instead of meaning Open and Read Next.
+    var navigated = false
+    private var presented = false
+    private var hasItem = false
+    private var paintHandler: gulong = 0
+    private var shownSent = false
+    private var secondsLeft: Int?
+
+    init() {
+        window = gtk_window_new()
+        gtk_widget_add_css_class(window, "miga")
+        gtk_window_set_title(miga_window(window), "miga")
+        gtk_window_set_default_size(miga_window(window), 560, -1)
+
+        let page = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_widget_add_css_class(page, "miga-page")
+        header = Self.label(classes: ["miga-header"], wrap: false)
+        gtk_label_set_ellipsize(miga_label(header), PANGO_ELLIPSIZE_END)
+
+        // The item: a title (articles), the text, the author. Long articles scroll inside a
+        // bounded area so the window never grows past a small screen (60 % of 768 px).
+        titleLabel = Self.label(classes: ["miga-title"], wrap: true)
+        textLabel = Self.label(classes: ["miga-text"], wrap: true)
+        authorLabel = Self.label(classes: ["miga-author"], wrap: true)
+        for label in [titleLabel, textLabel, authorLabel] {
+            gtk_label_set_width_chars(miga_label(label), 50)
+            gtk_label_set_max_width_chars(miga_label(label), 72)
+        }
+        let item = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_widget_set_halign(item, GTK_ALIGN_CENTER)
+        // The scroller is never shorter than its scrollbar (about 50 px): a one-line item sits
+        // in the middle of that rather than above a gap.
+        gtk_widget_set_valign(item, GTK_ALIGN_CENTER)
+        for label in [titleLabel, textLabel, authorLabel] { gtk_box_append(miga_box(item), label) }
+        scroller = gtk_scrolled_window_new()
+        gtk_widget_add_css_class(scroller, "miga-scroller")
+        gtk_scrolled_window_set_policy(miga_scrolled_window(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_propagate_natural_height(miga_scrolled_window(scroller), 1)
+        gtk_scrolled_window_set_propagate_natural_width(miga_scrolled_window(scroller), 1)
+        gtk_scrolled_window_set_max_content_height(miga_scrolled_window(scroller), 460)
+        gtk_scrolled_window_set_child(miga_scrolled_window(scroller), item)
+        gtk_widget_set_vexpand(scroller, 1)
+
+        // The countdown: bar, seconds, breathing cue (fixed widths, so nothing jiggles as
+        // the numbers change).
+        countdown = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)
+        gtk_widget_add_css_class(countdown, "miga-countdown")
+        progress = gtk_progress_bar_new()
+        gtk_widget_set_hexpand(progress, 1)
+        gtk_widget_set_valign(progress, GTK_ALIGN_CENTER)
+        miga_accessible_set_label(progress, "Countdown")
+        secondsLabel = Self.label(classes: ["miga-seconds"], wrap: false)
+        gtk_label_set_width_chars(miga_label(secondsLabel), 5)
+        gtk_label_set_xalign(miga_label(secondsLabel), 1)
+        cueLabel = Self.label(classes: ["miga-cue"], wrap: false)
+        gtk_label_set_width_chars(miga_label(cueLabel), 16)
+        for widget in [progress, secondsLabel, cueLabel] { gtk_box_append(miga_box(countdown), widget) }
+
+        noticeLabel = Self.label(classes: ["miga-notice"], wrap: true)
+        gtk_label_set_max_width_chars(miga_label(noticeLabel), 72)
+        gtk_widget_set_visible(noticeLabel, 0)
+
+        choices = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)
+        gtk_widget_add_css_class(choices, "miga-choices")
+        gtk_box_set_homogeneous(miga_box(choices), 1)
+        exitButton = gtk_button_new_with_label("Exit (e)")
+        nextButton = gtk_button_new_with_label("Read Next (n)")
+        openButton = gtk_button_new_with_label("Open (o)")
+        gtk_widget_set_sensitive(openButton, 0)
+        for button in [exitButton, nextButton, openButton] {
+            gtk_widget_set_hexpand(button, 1)
+            gtk_box_append(miga_box(choices), button)
+        }
+
+        // The celebration after Exit, hidden until then.
+        celebration = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)
+        gtk_widget_add_css_class(celebration, "miga-celebration")
+        sparkle = Self.label(classes: ["miga-sparkle"], wrap: false)
+        gtk_label_set_text(miga_label(sparkle), "✦")
+        gtk_label_set_xalign(miga_label(sparkle), 0.5)
+        celebrationLabel = Self.label(classes: ["miga-celebration-text"], wrap: true)
+        gtk_label_set_xalign(miga_label(celebrationLabel), 0.5)
+        gtk_label_set_justify(miga_label(celebrationLabel), GTK_JUSTIFY_CENTER)
+        gtk_label_set_max_width_chars(miga_label(celebrationLabel), 72)
+        gtk_box_append(miga_box(celebration), sparkle)
+        gtk_box_append(miga_box(celebration), celebrationLabel)
+        gtk_widget_set_visible(celebration, 0)
+
+        for widget in [header, scroller, countdown, noticeLabel, choices, celebration] {
+            gtk_box_append(miga_box(page), widget)
+        }
+        gtk_window_set_child(miga_window(window), page)
+
+        motion = miga_object_get_bool(UnsafeMutableRawPointer(gtk_settings_get_default()), "gtk-enable-animations") != 0
+        if !motion { gtk_widget_add_css_class(window, "no-motion") }
+        connectSignals()
+    }
+
+    private static func label(classes: [String], wrap: Bool) -> Widget {
+        let label = gtk_label_new(nil)!
+        for name in classes { gtk_widget_add_css_class(label, name) }
+        gtk_label_set_xalign(miga_label(label), 0)
+        gtk_label_set_selectable(miga_label(label), 0)
+        if wrap {
+            gtk_label_set_wrap(miga_label(label), 1)
+            gtk_label_set_wrap_mode(miga_label(label), PANGO_WRAP_WORD_CHAR)
+        }
+        return label
+    }
+
+    // MARK: The gate's messages
+
+    func handle(_ message: GateToWindow) {
+        switch message {
+        case .setUp(let app, let animations, let breathing):
+            gtk_window_set_title(miga_window(window), "miga — \(app)")
+            gtk_label_set_text(miga_label(header), "miga · \(app)")
+            gtk_widget_set_visible(cueLabel, breathing ? 1 : 0)
+            if !animations && motion {
+                motion = false
+                gtk_widget_add_css_class(window, "no-motion")
+            }
+        case .item(let kind, let text, let author, let title):
+            show(kind: kind, text: text, author: author, title: title)
+        case .tick(let secondsLeft, let permille, let breath):
+            tick(secondsLeft: secondsLeft, permille: permille, breath: breath)
+        case .notice(let text):
+            guard setText(noticeLabel, text) else { break }
+            gtk_widget_set_visible(noticeLabel, text.isEmpty ? 0 : 1)
+            fitHeight() // a shown notice would otherwise squeeze the item into a scroll
+        case .celebrate(let text):
+            celebrate(text)
+        case .close:
+            quit()
+        }
+    }
+
+    /// After each batch of messages: the window appears once it has something to show, so
+    /// its first frame has its real size and content.
+    func batchDone() {
+        if hasItem { present() }
+    }
+
+    func present() {
+        guard !presented else { return }
+        presented = true
+        gtk_window_present(miga_window(window))
+    }
+
+    private func show(kind: String, text: String, author: String, title: String) {
+        hasItem = true
+        let isArticle = kind == "article" && !title.isEmpty
+        gtk_label_set_text(miga_label(titleLabel), isArticle ? title : "")
+        gtk_widget_set_visible(titleLabel, isArticle ? 1 : 0)
+        gtk_label_set_text(miga_label(textLabel), kind == "quote" ? "“\(text)”" : text)
+        if kind == "quote" {
+            gtk_widget_add_css_class(textLabel, "quote")
+        } else {
+            gtk_widget_remove_css_class(textLabel, "quote")
+        }
+        // Quotes and affirmations stand centred, like a line on a card; an article's
+        // paragraphs read better ranged left.
+        let centred = kind != "article"
+        gtk_label_set_xalign(miga_label(textLabel), centred ? 0.5 : 0)
+        gtk_label_set_justify(miga_label(textLabel), centred ? GTK_JUSTIFY_CENTER : GTK_JUSTIFY_LEFT)
+        gtk_label_set_xalign(miga_label(authorLabel), centred ? 0.5 : 0)
+        gtk_label_set_text(miga_label(authorLabel), author.isEmpty ? "" : "— \(author)")
+        gtk_widget_set_visible(authorLabel, author.isEmpty ? 0 : 1)
+        // A new item starts at its top, not where the last one was scrolled to.
+        let adjustment = gtk_scrolled_window_get_vadjustment(miga_scrolled_window(scroller))
+        gtk_adjustment_set_value(adjustment, 0)
+        fitHeight()
+    }
+
+    /// A shown window keeps its size when its content changes (GTK 4 only grows it up to the
+    /// new minimum, and the scroller's minimum is small), so an article after a short quote
+    /// would sit in a two-line slit, and a notice would push the item into a scroll. Asking
+    /// for the natural height again at the current width fits the content, within the
+    /// scroller's 460 px.
+    private func fitHeight() {
+        guard presented else { return }
+        var width: Int32 = 0, height: Int32 = 0 // GTK 4.8 writes both, no NULL allowed
+        gtk_window_get_default_size(miga_window(window), &width, &height)
+        gtk_window_set_default_size(miga_window(window), width, -1)
+    }
+
+    private func tick(secondsLeft left: Int, permille: Int, breath: String) {
+        gtk_progress_bar_set_fraction(miga_progress_bar(progress), Double(permille) / 1000)
+        setText(cueLabel, breath)
+        guard secondsLeft != left else { return }
+        secondsLeft = left
+        setText(secondsLabel, left > 0 ? "\(left) s" : "ready")
+        let spoken = left > 0 ? "\(left) second\(left == 1 ? "" : "s") left" : "Ready to open"
+        miga_accessible_set_label(secondsLabel, spoken)
+        miga_accessible_set_label(progress, "Countdown, \(spoken)")
+        gtk_button_set_label(miga_button(openButton), left > 0 ? "Open in \(left) s (o)" : "Open (o)")
+        gtk_widget_set_sensitive(openButton, left > 0 ? 0 : 1)
+    }
+
+    /// Sets a label's text only when it changed (ticks come ten times a second); true if it did.
+    @discardableResult
+    private func setText(_ label: Widget, _ text: String) -> Bool {
+        if let current = gtk_label_get_text(miga_label(label)), String(cString: current) == text { return false }
+        gtk_label_set_text(miga_label(label), text)
+        return true
+    }
+
+    /// Exit was chosen: the choices and countdown make way for the gate's line and a brief
+    /// sparkle, then the window ends by itself (1.5 s, well inside the gate's 3 s wait).
+    private func celebrate(_ text: String) {
+        guard !celebrating else { return }
+        celebrating = true
+        for widget in [countdown, choices, noticeLabel] { gtk_widget_set_visible(widget, 0) }
+        gtk_label_set_text(miga_label(celebrationLabel), text)
+        gtk_widget_set_visible(celebrationLabel, text.isEmpty ? 0 : 1)
+        // Without motion the sparkle stands still rather than vanishing, so the celebration
+        // looks the same apart from the movement.
+        if motion { gtk_widget_add_css_class(sparkle, "animated") }
+        gtk_widget_set_visible(celebration, 1)
+        fitHeight()
+        present()
+        g_timeout_add(1500, { context in
+            GateWindow.from(context).quit()
+            return 0
+        }, context)
+    }
+
+    // MARK: Signals
+
+    private func connectSignals() {
+        let clicked: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { button, context in
+            let gate = GateWindow.from(context)
+            gate.choose(button: button)
+        }
+        for button in [exitButton, nextButton, openButton] {
+            connectSignal(UnsafeMutableRawPointer(button), "clicked", clicked, context)
+        }
+
+        // The close button is the person's explicit Exit: the gate answers with `celebrate`.
+        let closeRequest: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, context in
+            let gate = GateWindow.from(context)
+            if gate.celebrating {
+                gate.quit()
+            } else {
+                gate.send(.closeButton)
+            }
+            return 1
+        }
+        connectSignal(UnsafeMutableRawPointer(window), "close-request", closeRequest, context)
+
+        // `shown` goes out after the first frame is actually painted, not at map time: the
+        // gate falls back to a terminal if it does not hear it.
+        let mapped: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, context in
+            let gate = GateWindow.from(context)
+            guard gate.paintHandler == 0, !gate.shownSent, let clock = gtk_widget_get_frame_clock(gate.window) else { return }
+            let painted: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { clock, context in
+                let gate = GateWindow.from(context)
+                g_signal_handler_disconnect(clock, gate.paintHandler)
+                guard !gate.shownSent else { return }
+                gate.shownSent = true
+                gate.send(.shown)
+            }
+            gate.paintHandler = connectSignal(UnsafeMutableRawPointer(clock), "after-paint", painted, context)
+        }
+        connectSignal(UnsafeMutableRawPointer(window), "map", mapped, context)
+
+        KeyBindings.attach(to: self)
+    }
+
+    func choose(button: UnsafeMutableRawPointer?) {
+        guard !celebrating, let button else { return }
+        switch button {
+        case UnsafeMutableRawPointer(exitButton): send(.exit)
+        case UnsafeMutableRawPointer(nextButton): send(.readNext)
+        case UnsafeMutableRawPointer(openButton): send(.open)
+        default: break
+        }
+    }
+
+    /// Scrolls a long article by `pages` of its visible height (or by lines); false when
+    /// there is nothing to scroll, so the key can do its usual job.
+    func scroll(pages: Double = 0, lines: Double = 0) -> Bool {
+        guard let adjustment = gtk_scrolled_window_get_vadjustment(miga_scrolled_window(scroller)) else { return false }
+        let page = gtk_adjustment_get_page_size(adjustment)
+        guard gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_lower(adjustment) > page + 0.5 else { return false }
+        let step = pages * page * 0.9 + lines * 40
+        gtk_adjustment_set_value(adjustment, gtk_adjustment_get_value(adjustment) + step)
+        return true
+    }
+}

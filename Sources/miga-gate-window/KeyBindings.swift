@@ -1,0 +1,63 @@
+import CGtk
+import GateWindowProtocol
+
+/// The same keys as the terminal gate: e/E/q/Esc Exit, n/N/Space Read Next, o/O/Return Open.
+/// The controller runs in the capture phase, before the focused button sees the key; otherwise
+/// Space and Return would press whichever button has the focus. Open is sent even while it is
+/// locked: the gate answers with a notice saying how long is left.
+enum KeyBindings {
+    enum Action { case send(WindowToGate), pressFocused, scroll(pages: Double, lines: Double), navigate, pass }
+
+    static func attach(to gate: GateWindow) {
+        let controller = gtk_event_controller_key_new()!
+        gtk_event_controller_set_propagation_phase(controller, GTK_PHASE_CAPTURE)
+        let pressed: @convention(c) (UnsafeMutableRawPointer?, guint, guint, GdkModifierType, UnsafeMutableRawPointer?) -> gboolean = {
+            _, keyval, _, state, context in
+            KeyBindings.pressed(keyval: keyval, state: state, gate: GateWindow.from(context)) ? 1 : 0
+        }
+        connectSignal(UnsafeMutableRawPointer(controller), "key-pressed", pressed, gate.context)
+        gtk_widget_add_controller(gate.window, controller)
+    }
+
+    /// true when the key was ours.
+    static func pressed(keyval: guint, state: GdkModifierType, gate: GateWindow) -> Bool {
+        // Ctrl, Alt and Super combinations are not choices (Ctrl+Q is not a considered Exit).
+        let modifiers = GDK_CONTROL_MASK.rawValue | GDK_ALT_MASK.rawValue | GDK_SUPER_MASK.rawValue | GDK_META_MASK.rawValue
+        guard state.rawValue & modifiers == 0 else { return false }
+        if gate.celebrating { return true }
+        switch action(for: keyval, navigated: gate.navigated) {
+        case .send(let message):
+            gate.send(message)
+            return true
+        case .pressFocused:
+            guard let focus = gtk_window_get_focus(miga_window(gate.window)),
+                  [gate.exitButton, gate.nextButton, gate.openButton].contains(focus) else { return false }
+            gate.choose(button: UnsafeMutableRawPointer(focus))
+            return true
+        case .scroll(let pages, let lines):
+            return gate.scroll(pages: pages, lines: lines)
+        case .navigate:
+            gate.navigated = true
+            return false
+        case .pass:
+            return false
+        }
+    }
+
+    static func action(for keyval: guint, navigated: Bool) -> Action {
+        switch Int32(keyval) {
+        case GDK_KEY_e, GDK_KEY_E, GDK_KEY_q, GDK_KEY_Escape: return .send(.exit)
+        case GDK_KEY_n, GDK_KEY_N: return .send(.readNext)
+        case GDK_KEY_o, GDK_KEY_O: return .send(.open)
+        case GDK_KEY_space, GDK_KEY_KP_Space: return navigated ? .pressFocused : .send(.readNext)
+        case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter: return navigated ? .pressFocused : .send(.open)
+        case GDK_KEY_Page_Down, GDK_KEY_KP_Page_Down: return .scroll(pages: 1, lines: 0)
+        case GDK_KEY_Page_Up, GDK_KEY_KP_Page_Up: return .scroll(pages: -1, lines: 0)
+        case GDK_KEY_Down, GDK_KEY_KP_Down: return .scroll(pages: 0, lines: 1)
+        case GDK_KEY_Up, GDK_KEY_KP_Up: return .scroll(pages: 0, lines: -1)
+        case GDK_KEY_Tab, GDK_KEY_ISO_Left_Tab, GDK_KEY_KP_Tab, GDK_KEY_Left, GDK_KEY_Right, GDK_KEY_KP_Left, GDK_KEY_KP_Right:
+            return .navigate
+        default: return .pass
+        }
+    }
+}

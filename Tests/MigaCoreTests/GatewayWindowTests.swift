@@ -1,0 +1,126 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GateWindowProtocol
+import XCTest
+@testable import MigaCore
+
+/// The gate side of the window: what it sends, how it reads keys, and what it records, with a
+/// scripted window and a fake clock. The real window under Xvfb is in MigaCLITests.
+final class GatewayWindowTests: XCTestCase {
+    /// Plays the window: each step (after moving the clock) is what the window says next;
+    /// after the last one it goes away (end of file).
+    final class ScriptedWindow: GateWindowChannel {
+        let readFD: Int32
+        private let writeFD: Int32
+        var steps: [(seconds: Double, messages: [WindowToGate])]
+        let clock: FakeClock
+        var sent: [GateToWindow] = []
+        var finished: Double?
+
+        init(clock: FakeClock, steps: [(Double, [WindowToGate])]) {
+            var fds: [Int32] = [-1, -1]
+            pipe(&fds)
+            readFD = fds[0]
+            writeFD = fds[1]
+            var byte: UInt8 = 1
+            _ = write(writeFD, &byte, 1) // always readable: the script answers at once
+            self.clock = clock
+            self.steps = steps.map { (seconds: $0.0, messages: $0.1) }
+        }
+
+        deinit { close(readFD); close(writeFD) }
+
+        func send(_ message: GateToWindow) -> Bool {
+            sent.append(message)
+            return true
+        }
+
+        func receive() -> [WindowToGate]? {
+            guard !steps.isEmpty else { return nil }
+            let step = steps.removeFirst()
+            clock.advance(seconds: step.seconds)
+            return step.messages
+        }
+
+        func finish(within seconds: Double) { finished = seconds }
+    }
+
+    var clock: FakeClock!
+    var recorded: [(EventType, String?, Int?)] = []
+
+    override func setUp() {
+        clock = FakeClock()
+        recorded = []
+    }
+
+    func run(_ steps: [(Double, [WindowToGate])], animations: Bool = true) throws -> (GatewayEnding, ScriptedWindow) {
+        let items = (1...3).map { ContentItem(id: "item-\($0)", kind: .quote, category: "calm", text: "Text \($0)\twith a tab", author: "A") }
+        var next = 0
+        let session = GatewaySession(app: "chat", timerSeconds: 15, item: items[0], startedAt: clock.monotonicNanoseconds())
+        let driver = GatewayDriver(session: session, record: { [self] in recorded.append(($0, $1, $2)) }, nextItem: {
+            next += 1
+            return items[next % items.count]
+        })
+        let window = ScriptedWindow(clock: clock, steps: steps)
+        let signals = try SignalPipe()
+        let style = GatewayStyle(color: false, breathing: true, animations: animations)
+        let ending = try GatewayWindow(driver: driver, channel: window, signals: signals, clock: clock, style: style)
+            .run(celebration: { "You chose not to open it." })
+        return (ending, window)
+    }
+
+    func testReadNextThenOpenLockedThenOpenAfterTheCountdown() throws {
+        let (ending, window) = try run([(0.1, [.shown]), (2, [.readNext]), (1, [.open]), (12, []), (0.5, [.open])])
+        XCTAssertEqual(ending.outcome, .open)
+        XCTAssertEqual(window.sent.first, .setUp(app: "chat", animations: true, breathing: true))
+        XCTAssertEqual(window.sent[1], .item(kind: "quote", text: "Text 1\twith a tab", author: "A", title: ""))
+        XCTAssertTrue(window.sent.contains(.item(kind: "quote", text: "Text 2\twith a tab", author: "A", title: "")), "Read Next")
+        XCTAssertTrue(window.sent.contains(.notice("Open unlocks in 12 s. Take this moment; Exit is always free.")), "\(window.sent)")
+        XCTAssertTrue(window.sent.contains { if case .tick(0, 1000, _) = $0 { return true } else { return false } }, "unlocked")
+        XCTAssertEqual(window.sent.last, .close)
+        XCTAssertEqual(recorded.map(\.0), [.sessionStart, .contentRead, .gatewayCompleted, .openSelected])
+        XCTAssertEqual(recorded.last?.2, 15_600, "the wait is on the gate's monotonic clock")
+    }
+
+    func testTheCloseButtonIsExitAndTheWindowCelebrates() throws {
+        let (ending, window) = try run([(0, [.shown]), (3, [.closeButton])], animations: false)
+        XCTAssertEqual(ending.outcome, .exit)
+        XCTAssertEqual(window.sent.first, .setUp(app: "chat", animations: false, breathing: true))
+        XCTAssertEqual(window.sent.last, .celebrate("You chose not to open it."))
+        XCTAssertEqual(window.finished, 3, "the celebration is let play out")
+        XCTAssertEqual(recorded.map(\.0), [.sessionStart, .exitSelected])
+        XCTAssertEqual(recorded.last?.2, 3000)
+    }
+
+    func testAWindowThatGoesAwayIsAnAbandonAndOpensNothing() throws {
+        let (ending, _) = try run([(0, [.shown]), (5, [])])
+        XCTAssertEqual(ending.outcome, .abandoned)
+        XCTAssertEqual(recorded.map(\.0), [.sessionStart, .abandoned])
+    }
+
+    func testAWindowThatNeverShowsRecordsNothingSoATerminalCanBeTried() throws {
+        XCTAssertThrowsError(try run([(0.2, [])])) { error in
+            XCTAssertTrue(error is WindowUnavailable, "\(error)")
+        }
+        XCTAssertTrue(recorded.isEmpty)
+    }
+
+    func testTheLineProtocolKeepsEveryCharacter() {
+        let messages: [GateToWindow] = [
+            .setUp(app: "My-App", animations: false, breathing: true),
+            .item(kind: "article", text: "Para one.\n\nPara\ttwo \\ back\\slash\r", author: "", title: "T"),
+            .tick(secondsLeft: 12, permille: 200, breath: "Hold ●●○○"), .notice(""), .celebrate("✦ yes"), .close,
+        ]
+        var splitter = LineSplitter()
+        let bytes = messages.map(WindowLine.encode).joined().utf8
+        var decoded: [GateToWindow] = []
+        for byte in bytes { decoded += splitter.append([byte]).compactMap(WindowLine.gateMessage) }
+        XCTAssertEqual(decoded, messages)
+        for message in [WindowToGate.shown, .exit, .readNext, .open, .closeButton] {
+            XCTAssertEqual(WindowLine.windowMessage(WindowLine.encode(message).dropLast()), message)
+        }
+        XCTAssertNil(WindowLine.gateMessage("tick\tx\t1\t"))
+        XCTAssertNil(WindowLine.gateMessage("launch-missiles"))
+    }
+}
