@@ -84,6 +84,14 @@ final class GateWindowTests: XCTestCase {
         try home.start(home.binary, ["gate", "--app", "chat", "--detach", "--", home.recorder] + extra, environment: environment)
     }
 
+    func testDoctorSaysHowDesktopLaunchesShowTheGate() throws {
+        XCTAssertTrue(try home.miga(["doctor"], environment: environment).stdout
+            .contains("ok       window: desktop launches show the pause in a window"))
+        let unreachable = try home.miga(["doctor"], environment: environment.merging(["DISPLAY": ":1999"]) { $1 }).stdout
+        XCTAssertTrue(unreachable.contains("problem  window: the gate window cannot reach the display :1999 from this shell; desktop launches show the pause in"),
+                      unreachable)
+    }
+
     func testReadNextOpenLockedThenOpenStartsTheAppWithItsArguments() throws {
         let gate = try startGate()
         let id = try window()

@@ -148,12 +148,22 @@ public struct Doctor {
         if let window = GateWindowLocator.find(executablePath: context.executablePath, environment: context.environment) {
             if !TerminalEmulators.graphicalSessionPresent(in: context.environment) {
                 ok("window", "desktop launches show the pause in a window (\(layout.display(window))); no display in this shell to try it on")
-            } else if (try? context.launcher.run(ResolvedCommand(executable: window, arguments: [window, "--check"]),
-                                                 environment: context.environment)) == 0 {
-                ok("window", "desktop launches show the pause in a window (\(layout.display(window)))")
             } else {
-                problem("window", "the gate window (\(layout.display(window))) cannot open here: no GTK 4 runtime or no reachable display; \(fallback)",
-                        fix: "sudo apt install libgtk-4-1")
+                // `--check` opens the display and nothing else: 0, or 2 when it cannot be
+                // reached; anything else (127 from the loader) means GTK itself is missing.
+                let status = try? context.launcher.run(ResolvedCommand(executable: window, arguments: [window, "--check"]),
+                                                       environment: context.environment)
+                let display = context.environment["WAYLAND_DISPLAY"].flatMap { $0.isEmpty ? nil : $0 } ?? context.environment["DISPLAY"] ?? ""
+                switch status {
+                case 0?:
+                    ok("window", "desktop launches show the pause in a window (\(layout.display(window)))")
+                case 2?:
+                    problem("window", "the gate window cannot reach the display \(display) from this shell; \(fallback)",
+                            fix: "run `miga doctor` in a terminal of your desktop session")
+                default:
+                    problem("window", "the gate window (\(layout.display(window))) cannot start: is the GTK 4 runtime installed? \(fallback)",
+                            fix: "sudo apt install libgtk-4-1")
+                }
             }
         } else {
             findings.append(Finding(status: .note, subject: "window",
