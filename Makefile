@@ -66,6 +66,7 @@ bench: build
 	$(SWIFT) build $(RELEASE_FLAGS) --product toml-bench
 	.build/release/toml-bench
 	python3 bench/browser.py
+	python3 bench/window.py
 
 clean:
 	rm -rf .build
