@@ -97,9 +97,10 @@ final class InterceptionTests: XCTestCase {
         XCTAssertTrue(shim.contains("Exec=\(prefix)chat %U\n"), shim)
         XCTAssertTrue(shim.contains("Exec=\(prefix)chat --new-window\n"), "the action keeps its own arguments")
         XCTAssertTrue(shim.contains("Name[de]=Plaudern\n# a comment that must survive\n"), shim)
-        for key in ["Terminal=true", "DBusActivatable=false", "X-Miga-Shim=true"] {
+        for key in ["Terminal=false", "DBusActivatable=false", "X-Miga-Shim=true"] {
             XCTAssertTrue(shim.contains(key + "\n"), key)
         }
+        XCTAssertTrue(try XCTUnwrap(read(applications + "/chat-tui.desktop")).contains("Terminal=true\n"), "a terminal app keeps its terminal")
         XCTAssertFalse(shim.contains("TryExec="), "no TryExec that hides the app once miga is gone")
         let beta = try XCTUnwrap(read(applications + "/vendor-chat-beta.desktop"))
         XCTAssertTrue(beta.contains("DBusActivatable=false\n") && !beta.contains("DBusActivatable=true"), beta)

@@ -215,6 +215,7 @@ final class DesktopShimTests: XCTestCase {
             XCTAssertEqual(text.components(separatedBy: "\n").filter { $0.hasPrefix(key + "=") }.count, key == "Exec" ? 2 : 1, key)
         }
         XCTAssertEqual(shimmed.rawValue("DBusActivatable"), "false")
+        XCTAssertEqual(shimmed.rawValue("Terminal"), "false", "the gate shows itself as a window; no terminal flashes up")
         XCTAssertEqual(shimmed.rawValue("Exec", in: "Desktop Action new"), DesktopShim.execPrefix(migaPath: miga, app: "chat", detach: true) + "chat --new")
         XCTAssertTrue(text.hasPrefix("# a comment\n[Desktop Entry]\n"))
         XCTAssertTrue(text.contains("Name[de]=Plaudern\n"))

@@ -20,7 +20,9 @@ public enum DesktopShim {
         let prefix = execPrefix(migaPath: migaPath, app: app, detach: entry.boolean("Terminal") != true)
         // No TryExec pointing at miga: with miga removed it would hide the app from every menu.
         // The entry's own TryExec (its program) stays as it was.
-        let replacements = ["Terminal": "true", "DBusActivatable": "false"]
+        // Terminal stays as the entry had it: a graphical app's gate decides at run time how to
+        // show itself (a window, else a terminal it opens), so no terminal flashes up for it.
+        let replacements = ["Terminal": entry.boolean("Terminal") == true ? "true" : "false", "DBusActivatable": "false"]
 
         var output: [String] = []
         var group: String?
