@@ -75,11 +75,15 @@ final class GateTUITests: XCTestCase {
         XCTAssertNotEqual(first, second, "Read Next shows another item")
 
         try terminal.press("o")
-        terminal.waitFor("Open unlocks in")
+        let locked = terminal.waitFor("Open unlocks in")
         XCTAssertNil(home.recordedArguments(), "Open is locked during the countdown")
+        // The notice counts down with the bar, never a number that has stopped being true.
+        let left = Int(locked.components(separatedBy: "Open unlocks in ").dropFirst().first?.prefix { $0.isNumber } ?? "") ?? 0
+        if left > 1 { terminal.waitFor("Open unlocks in \(left - 1) s") }
 
         // The countdown's own "ready" at the end of a full bar: several items say "already".
         terminal.waitFor("━  ready", timeout: 40)
+        XCTAssertFalse(terminal.screen().contains("Open unlocks in"), "the notice goes once Open unlocks")
         try terminal.press("Enter")
         terminal.waitFor("STATUS=0")
         terminal.assertTerminalRestored()

@@ -27,7 +27,13 @@ final class GatewaySessionTests: XCTestCase {
         var gate = session(timer: 20)
         XCTAssertEqual(gate.choose(.open, at: start + 8 * second), [])
         XCTAssertNil(gate.outcome)
-        XCTAssertEqual(gate.notice?.hasPrefix("Open unlocks in 12 s"), true, gate.notice ?? "no notice")
+        XCTAssertEqual(gate.notice(at: start + 8 * second), "Open unlocks in 12 s. Take this moment; Exit is always free.")
+        XCTAssertEqual(gate.notice(at: start + 15 * second + 1)?.hasPrefix("Open unlocks in 5 s."), true, "it counts down")
+        XCTAssertNil(gate.notice(at: start + 20 * second), "and goes when Open unlocks")
+        var other = session(timer: 20)
+        _ = other.choose(.open, at: start)
+        _ = other.choose(.readNext, at: start + second)
+        XCTAssertNil(other.notice(at: start + 2 * second), "Read Next clears it")
     }
 
     func testOpenAfterCountdownRecordsCompletionOnceThenOpen() {

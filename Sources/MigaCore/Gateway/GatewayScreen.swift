@@ -118,7 +118,7 @@ public struct GatewayScreen {
             add(&layout.bottom, nextKey)
             add(&layout.bottom, openKey, styled: styledOpen)
         }
-        if let notice = session.notice {
+        if let notice = session.notice(at: now) {
             add(&layout.bottom, "")
             for line in TextLayout.wrap(notice, width: width) { add(&layout.bottom, line, styled: tint("33", line)) }
         }

@@ -29,7 +29,8 @@ public struct GatewaySession: Sendable {
     public let timerSeconds: Int
     public let startedAt: UInt64
     public private(set) var item: ContentItem
-    public private(set) var notice: String?
+    /// Open was pressed early: until the countdown ends, the gate says how long is left.
+    public private(set) var showsLockedNotice = false
     public private(set) var outcome: GatewayOutcome?
     public private(set) var completionRecorded = false
 
@@ -57,6 +58,14 @@ public struct GatewaySession: Sendable {
 
     public func isUnlocked(at now: UInt64) -> Bool { secondsLeft(at: now) == 0 }
 
+    /// The line under the choices: after an early Open, how long is left, counting down with
+    /// the bar (a number frozen at the moment of pressing would soon be untrue); then nothing.
+    public func notice(at now: UInt64) -> String? {
+        guard showsLockedNotice, outcome == nil else { return nil }
+        let left = secondsLeft(at: now)
+        return left > 0 ? "Open unlocks in \(left) s. Take this moment; Exit is always free." : nil
+    }
+
     /// Fraction of the countdown done, 0...1, for the progress bar.
     public func progress(at now: UInt64) -> Double {
         min(1, Double(elapsedMilliseconds(at: now)) / Double(timerSeconds * 1000))
@@ -66,7 +75,7 @@ public struct GatewaySession: Sendable {
     public mutating func tick(at now: UInt64) -> [GatewayEffect] {
         guard outcome == nil, !completionRecorded, isUnlocked(at: now) else { return [] }
         completionRecorded = true
-        notice = nil // "Open unlocks in …" is no longer true
+        showsLockedNotice = false // "Open unlocks in …" is no longer true
         return [.record(.gatewayCompleted, contentID: nil, waitMilliseconds: nil)]
     }
 
@@ -76,12 +85,11 @@ public struct GatewaySession: Sendable {
         case .exit:
             return finish(.exit, type: .exitSelected, at: now)
         case .readNext:
-            notice = nil
+            showsLockedNotice = false
             return [.fetchNextItem]
         case .open:
             guard isUnlocked(at: now) else {
-                let left = secondsLeft(at: now)
-                notice = "Open unlocks in \(left) s. Take this moment; Exit is always free."
+                showsLockedNotice = true
                 return []
             }
             return tick(at: now) + finish(.open, type: .openSelected, at: now)
@@ -103,7 +111,7 @@ public struct GatewaySession: Sendable {
 
     private mutating func finish(_ result: GatewayOutcome, type: EventType, at now: UInt64) -> [GatewayEffect] {
         outcome = result
-        notice = nil
+        showsLockedNotice = false
         return [.record(type, contentID: nil, waitMilliseconds: elapsedMilliseconds(at: now)), .finish(result)]
     }
 }

@@ -138,7 +138,7 @@ public final class GatewayWindow {
             let item = session.item
             channel.send(.item(kind: item.kind.rawValue, text: item.text, author: item.author ?? "", title: item.title ?? ""))
         }
-        let notice = session.notice ?? ""
+        let notice = session.notice(at: now) ?? ""
         if sentNotice != notice {
             sentNotice = notice
             channel.send(.notice(notice))

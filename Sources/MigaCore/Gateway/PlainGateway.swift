@@ -108,7 +108,7 @@ public final class PlainGateway {
             if driver.session.item.id != before { show(driver.session.item, heading: nil) }
         case "o", "open":
             driver.choose(.open, at: now)
-            if let notice = driver.session.notice { write(notice + "\n") }
+            if let notice = driver.session.notice(at: now) { write(notice + "\n") }
         case "":
             break
         default:
