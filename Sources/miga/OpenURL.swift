@@ -21,7 +21,7 @@ struct OpenURL: ParsableCommand {
     var forward = false
 
     @Argument(help: ArgumentHelp("The links to open.", valueName: "url"))
-    var urls: [String] = []
+    var urls: [String]
 
     func run() throws {
         let status = LauncherArguments.openURL(urls: urls, forward: forward).run()

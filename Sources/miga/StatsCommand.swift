@@ -41,6 +41,10 @@ struct StatsCommand: ParsableCommand {
             let now = context.clock.now()
             let today = CivilDay(unixMilliseconds: Int64(now.timeIntervalSince1970 * 1000),
                                  offsetMinutes: context.clock.utcOffsetMinutes(at: now))
+            if let app {
+                let known = try store?.appsWithEvents() ?? []
+                guard known.contains(app) else { throw StatsError.noSuchApp(app, known: known) }
+            }
             let report = try StatsReport.build(store: store, today: today, days: days, app: app)
             if json {
                 print(report.json)

@@ -541,6 +541,11 @@ final class InterceptionTests: XCTestCase {
             XCTAssertEqual(output.status, 64, url)
             XCTAssertTrue(output.stderr.contains("is not an http or https link; nothing was opened"), output.stderr)
         }
+        for arguments in [["open-url"], ["open-url", "--forward", "--"]] {
+            let none = try home.miga(arguments, environment: environment(["DISPLAY": ""]))
+            XCTAssertEqual(none.status, 64, "\(arguments): no link is a usage error")
+            XCTAssertTrue(none.stderr.contains("Missing expected argument"), none.stderr)
+        }
         usleep(200_000)
         XCTAssertNil(home.recordedArguments(), "nothing was forwarded")
 

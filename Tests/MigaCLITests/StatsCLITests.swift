@@ -97,7 +97,15 @@ final class StatsCLITests: XCTestCase {
             XCTAssertEqual(output.status, 64, days)
             XCTAssertFalse(output.stderr.isEmpty)
         }
+        let fresh = try miga("stats", "--app", "discord")
+        XCTAssertEqual(fresh.status, 1)
+        XCTAssertTrue(fresh.stderr.contains("no events for \"discord\" (none are recorded yet)"), fresh.stderr)
         try importEvents([line(.exitSelected, daysAgo: 0)])
+        // A name with no events is a typo more often than a quiet app: said, not an empty report.
+        let typo = try miga("stats", "--app", "dicsord")
+        XCTAssertEqual(typo.status, 1)
+        XCTAssertEqual(typo.stdout, "")
+        XCTAssertTrue(typo.stderr.contains("no events for an app or site named \"dicsord\"; these have some: "), typo.stderr)
         let bad = try home.writeFile("bad.jsonl", line(.exitSelected, daysAgo: 1) + "\n{\"ts\":\"yesterday\"}\n")
         let output = try miga("events", "import", bad)
         XCTAssertEqual(output.status, 1)

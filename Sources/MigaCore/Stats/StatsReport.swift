@@ -117,3 +117,19 @@ public enum JSONText {
         return text
     }
 }
+
+/// `miga stats` was asked about something it cannot report.
+public enum StatsError: Error, CustomStringConvertible, Equatable {
+    /// `--app NAME` for a name with no events at all: a typo, most likely.
+    case noSuchApp(String, known: [String])
+
+    public var description: String {
+        switch self {
+        case .noSuchApp(let name, let known):
+            let list = known.prefix(12).joined(separator: ", ") + (known.count > 12 ? ", …" : "")
+            return known.isEmpty
+                ? "no events for \"\(name)\" (none are recorded yet); run `miga stats` once you have chosen at a gate"
+                : "no events for an app or site named \"\(name)\"; these have some: \(list) (`miga stats --app NAME`)"
+        }
+    }
+}

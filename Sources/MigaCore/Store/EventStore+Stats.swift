@@ -55,6 +55,13 @@ extension EventStore {
         try queue.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM events)") ?? false }
     }
 
+    /// The apps and sites that have events, for telling a typo from a quiet app.
+    public func appsWithEvents() throws -> [String] {
+        try queue.read { db in
+            try DatabaseValue.fetchAll(db, sql: "SELECT DISTINCT app FROM events ORDER BY app").compactMap(StoredValue.text)
+        }
+    }
+
     public func eventCount() throws -> Int {
         try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM events") ?? 0 }
     }
