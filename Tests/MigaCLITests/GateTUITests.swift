@@ -170,9 +170,16 @@ final class GateTUITests: XCTestCase {
     func testCtrlZSuspendsCleanlyAndFgResumes() throws {
         let terminal = try TmuxTerminal.interactiveBash(home: home)
         try terminal.enter("\(shellQuote(home.binary)) gate --app discord -- \(shellQuote(home.recorder)) x")
-        terminal.waitFor("[e] Exit")
+        func secondsLeft(_ screen: String) -> Int {
+            Int(screen.components(separatedBy: "Open in ").dropFirst().first?.prefix { $0.isNumber } ?? "") ?? -1
+        }
+        let before = secondsLeft(terminal.waitFor("[e] Exit"))
         try terminal.press("C-z")
         terminal.waitFor("Stopped")
+        terminal.waitForPrompt("$ ")
+        // Time passes while the gate is stopped; it must not count toward the countdown.
+        try terminal.enter("sleep 6; echo SLEPT")
+        terminal.waitFor("SLEPT")
         terminal.waitForPrompt("$ ")
         XCTAssertEqual(terminal.display("#{alternate_on} #{cursor_flag}"), "0 1", "suspended: main screen, cursor back")
         try terminal.enter("stty -a | grep -o -- '-*icanon\\|-*echo ' | tr '\\n' ,; echo")
@@ -184,6 +191,9 @@ final class GateTUITests: XCTestCase {
         // A key pressed as soon as the gate is back must count (it once vanished in a second,
         // flushing switch to raw mode when the SIGCONT was handled after the redraw).
         eventually("the gateway to come back") { terminal.display("#{alternate_on}") == "1" && terminal.screen().contains("[e] Exit") }
+        let after = secondsLeft(terminal.screen())
+        XCTAssertGreaterThan(before, 8, "the 15 s countdown had just begun")
+        XCTAssertGreaterThanOrEqual(after, before - 3, "suspended time was counted: \(before) s left before Ctrl-Z, \(after) s after fg")
         try terminal.press("e")
         eventually("back on the main screen") { terminal.display("#{alternate_on}") == "0" && terminal.screen().contains("exit in the last 7 days") }
         terminal.waitForPrompt("$ ")

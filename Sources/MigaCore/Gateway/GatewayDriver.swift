@@ -24,6 +24,8 @@ public final class GatewayDriver {
 
     public func abandon(at now: UInt64) { apply(session.abandon(at: now), at: now) }
 
+    public func resume(afterSuspending nanoseconds: UInt64) { session.resume(afterSuspending: nanoseconds) }
+
     private func apply(_ effects: [GatewayEffect], at now: UInt64) {
         for effect in effects {
             switch effect {

@@ -27,7 +27,8 @@ public enum GatewayEffect: Equatable, Sendable {
 public struct GatewaySession: Sendable {
     public let app: String
     public let timerSeconds: Int
-    public let startedAt: UInt64
+    /// When the countdown started, moved later by the time spent suspended (Ctrl-Z).
+    public private(set) var startedAt: UInt64
     public private(set) var item: ContentItem
     /// Open was pressed early: until the countdown ends, the gate says how long is left.
     public private(set) var showsLockedNotice = false
@@ -101,6 +102,13 @@ public struct GatewaySession: Sendable {
         guard outcome == nil else { return [] }
         item = next
         return [.record(.contentRead, contentID: next.id, waitMilliseconds: nil)]
+    }
+
+    /// Back from Ctrl-Z: the time spent stopped does not count toward the countdown, or a
+    /// suspend would be a way round the pause.
+    public mutating func resume(afterSuspending nanoseconds: UInt64) {
+        guard outcome == nil else { return }
+        startedAt &+= nanoseconds
     }
 
     /// SIGHUP or SIGTERM: the window went away.

@@ -150,8 +150,10 @@ public final class GatewayTUI {
     /// Ctrl-Z: give the shell a sane terminal, stop, and take the screen back on resume.
     /// false when the terminal is gone on resume.
     private func suspend() -> Bool {
+        let stoppedAt = clock.monotonicNanoseconds()
         terminal.restore()
         SignalPipe.suspendSelf()
+        driver.resume(afterSuspending: clock.monotonicNanoseconds() &- stoppedAt)
         guard (try? terminal.enter()) != nil else { return false }
         draw()
         return true
