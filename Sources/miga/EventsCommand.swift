@@ -55,20 +55,22 @@ struct EventsCommand: ParsableCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Read events exported by `miga events export` (JSONL), all or nothing.",
+            abstract: "Read events exported by `miga events export` (JSONL or CSV), all or nothing.",
             discussion: """
                 One transaction: a line that cannot be read stops the import with its line number \
                 and nothing is imported. Events already present (same time, session, type and app) \
-                are skipped, so importing a file twice counts nothing twice.
+                are skipped, so importing a file twice counts nothing twice. JSONL when the first \
+                byte is `{`, else CSV with the header `events export --format csv` writes.
 
                 Examples:
                   miga events import miga-events.jsonl
+                  miga events import miga-events.csv
                   ssh old-laptop miga events export | miga events import -
                 """
         )
 
         @Argument(help: ArgumentHelp("The file to read, or - for standard input.", valueName: "file"),
-                  completion: .file(extensions: ["jsonl"]))
+                  completion: .file(extensions: ["jsonl", "csv"]))
         var file: String
 
         func run() throws {
@@ -78,7 +80,7 @@ struct EventsCommand: ParsableCommand {
                 if file != "-" {
                     var info = stat()
                     guard stat(file, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else {
-                        throw ValidationError("\(file) is not a file; give the path of an exported .jsonl file")
+                        throw ValidationError("\(file) is not a file; give the path of an exported .jsonl or .csv file")
                     }
                     fd = open(file, O_RDONLY | O_CLOEXEC)
                     guard fd >= 0 else { throw LinuxError(operation: "open \(file)", code: errno) }

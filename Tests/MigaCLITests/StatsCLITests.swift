@@ -89,6 +89,35 @@ final class StatsCLITests: XCTestCase {
         XCTAssertEqual(try miga("events", "import", file).stdout, "Imported 60 events.\n")
         XCTAssertEqual(try miga("stats", "--json", "--days", "60").stdout, stats)
         XCTAssertEqual(try miga("events", "export").stdout, exported.stdout)
+
+        // The CSV export comes back the same way, read by its header.
+        XCTAssertEqual(try miga("data", "delete", "--yes").status, 0)
+        let csvFile = try home.writeFile("backup.csv", csv.stdout)
+        XCTAssertEqual(try miga("events", "import", csvFile).stdout, "Imported 60 events.\n")
+        XCTAssertEqual(try miga("events", "export").stdout, exported.stdout)
+        XCTAssertEqual(try miga("events", "import", csvFile).stdout, "Imported 0 events (60 already present, skipped).\n")
+    }
+
+    func testCSVFieldsWithCommasQuotesAndLineBreaksComeBackWhole() throws {
+        let odd = Event(timestamp: 1_795_000_000_000, utcOffsetMinutes: 60, session: "a,\"b\"\nc", type: .gatewaySkipped,
+                        app: "chat", contentID: "x,y", waitMilliseconds: nil, detail: #"{"reason":"config_error"}"#)
+        let file = try home.writeFile("odd.csv", EventLine.csvHeader + "\r\n" + EventLine.csv(odd) + "\r\n")
+        let imported = try miga("events", "import", file)
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertEqual(try home.events().map { [$0.session, $0.contentID ?? "", $0.detail ?? ""] },
+                       [["a,\"b\"\nc", "x,y", #"{"reason":"config_error"}"#]])
+        for (text, problem) in [
+            ("ts,type\n", "odd.csv:1: neither a JSON object nor miga's CSV header"),
+            (EventLine.csvHeader + "\n2026-11-21T09:30:00.000+01:00,exit_selected,chat,s,,soon,\n", "bad.csv:2: \"wait_ms\" must be a whole number"),
+            (EventLine.csvHeader + "\n2026-11-21T09:30:00.000+01:00,exit_selected,chat\n", "bad.csv:2: 3 fields where the header has 7"),
+            (EventLine.csvHeader + "\n2026-11-21T09:30:00.000+01:00,exit_selected,chat,\"s,,,\n", "bad.csv:2: a quoted field that never ends"),
+        ] {
+            let bad = try home.writeFile(problem.hasPrefix("odd") ? "odd.csv" : "bad.csv", text)
+            let output = try miga("events", "import", bad)
+            XCTAssertEqual(output.status, 1, text)
+            XCTAssertTrue(output.stderr.contains(problem), output.stderr)
+        }
+        XCTAssertEqual(try home.events().count, 1, "nothing half-imported")
     }
 
     func testBadInputIsRefusedClearlyAndChangesNothing() throws {

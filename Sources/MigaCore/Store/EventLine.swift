@@ -45,6 +45,78 @@ public enum EventLine {
             throw LineProblem("not a JSON object")
         }
         guard let fields = object as? [String: Any] else { throw LineProblem("not a JSON object") }
+        return try event(from: fields)
+    }
+
+    /// One CSV record as `events export --format csv` writes it (RFC 4180, the header's order),
+    /// checked exactly as a JSON line is.
+    public static func parseCSV(_ record: String) throws -> Event {
+        let values = try csvFields(record)
+        let names = csvHeader.split(separator: ",").map(String.init)
+        guard values.count == names.count else {
+            throw LineProblem("\(values.count) fields where the header has \(names.count) (\(csvHeader))")
+        }
+        var fields: [String: Any] = [:]
+        for (name, value) in zip(names, values) where !value.isEmpty {
+            switch name {
+            case "wait_ms":
+                guard let number = Int(value) else { throw LineProblem("\"wait_ms\" must be a whole number of milliseconds") }
+                fields[name] = NSNumber(value: number)
+            case "detail":
+                guard let object = try? JSONSerialization.jsonObject(with: Data(value.utf8)), object is [String: Any] else {
+                    throw LineProblem("\"detail\" must be a JSON object or empty")
+                }
+                fields[name] = object
+            default:
+                fields[name] = value
+            }
+        }
+        return try event(from: fields)
+    }
+
+    /// Splits an RFC 4180 record: fields separated by commas, a field in double quotes may
+    /// hold commas, line breaks and doubled quotes.
+    static func csvFields(_ record: String) throws -> [String] {
+        var fields: [String] = []
+        var field = ""
+        var quoted = false
+        var afterQuote = false
+        var characters = record.unicodeScalars.makeIterator()
+        while let character = characters.next() {
+            if quoted {
+                if character == "\"" {
+                    quoted = false
+                    afterQuote = true
+                } else {
+                    field.unicodeScalars.append(character)
+                }
+            } else if character == "," {
+                fields.append(field)
+                field = ""
+                afterQuote = false
+            } else if character == "\"" {
+                if afterQuote {
+                    field.append("\"") // a doubled quote inside a quoted field
+                    quoted = true
+                    afterQuote = false
+                } else if field.isEmpty {
+                    quoted = true
+                } else {
+                    throw LineProblem("a quote in the middle of an unquoted field")
+                }
+            } else if character == "\r" {
+                continue
+            } else {
+                guard !afterQuote else { throw LineProblem("text after a closing quote") }
+                field.unicodeScalars.append(character)
+            }
+        }
+        guard !quoted else { throw LineProblem("a quoted field that never ends") }
+        fields.append(field)
+        return fields
+    }
+
+    private static func event(from fields: [String: Any]) throws -> Event {
         if let unknown = fields.keys.first(where: { !keys.contains($0) }) {
             throw LineProblem("unknown key \"\(unknown)\"")
         }

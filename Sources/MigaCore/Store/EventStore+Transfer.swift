@@ -55,8 +55,8 @@ extension EventStore {
         try importLines(from: .data(data), name: name)
     }
 
-    /// Imports JSONL in one transaction: the first bad line aborts it with its number and
-    /// nothing is imported.
+    /// Imports JSONL or CSV (as `events export` writes them) in one transaction: the first bad
+    /// line aborts it with its number and nothing is imported.
     public func importLines(from source: ImportSource, name: String) throws -> ImportResult {
         var result = ImportResult(imported: 0, alreadyPresent: 0)
         // A large import is one transaction: room for its pages keeps SQLite from spilling
@@ -83,12 +83,41 @@ extension EventStore {
             // does it pay for one de-duplicating pass at the end.
             var seen = Set<Int>()
             var mayHaveDuplicates = false
+            // JSONL or CSV, by the first byte (`{` is JSONL); a CSV record may go on over
+            // several lines inside quotes.
+            var csv: Bool?
+            var record = "", recordStart = 0
             try Self.forEachLine(of: source, name: name) { number, line in
+                if csv == nil {
+                    csv = line.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }) != UInt8(ascii: "{")
+                    if csv == true {
+                        var header = String(decoding: line, as: UTF8.self)
+                        if header.hasPrefix("\u{FEFF}") { header.removeFirst() }
+                        guard header.trimmingCharacters(in: .whitespacesAndNewlines) == EventLine.csvHeader else {
+                            throw ImportError(file: name, line: number,
+                                              problem: "neither a JSON object nor miga's CSV header (\(EventLine.csvHeader))")
+                        }
+                        return
+                    }
+                }
                 let event: Event
                 do {
-                    event = try EventLine.parse(line)
+                    if csv == true {
+                        if record.isEmpty { recordStart = number } else { record += "\n" }
+                        record += String(decoding: line, as: UTF8.self)
+                        guard record.utf8.count <= Self.maxLineLength else {
+                            throw ImportError(file: name, line: recordStart, problem: "a record longer than \(Self.maxLineLength) bytes")
+                        }
+                        guard record.utf8.reduce(0, { $0 + ($1 == UInt8(ascii: "\"") ? 1 : 0) }) % 2 == 0 else { return }
+                        defer { record = "" }
+                        event = try EventLine.parseCSV(record)
+                    } else {
+                        event = try EventLine.parse(line)
+                    }
+                } catch let error as ImportError {
+                    throw error
                 } catch {
-                    throw ImportError(file: name, line: number, problem: "\(error)")
+                    throw ImportError(file: name, line: csv == true ? recordStart : number, problem: "\(error)")
                 }
                 try insert.execute(arguments: [event.timestamp, event.utcOffsetMinutes, event.session, event.type.rawValue,
                                                event.app, event.contentID, event.waitMilliseconds, event.detail,
@@ -102,6 +131,9 @@ extension EventStore {
                     hasher.combine(event.app)
                     mayHaveDuplicates = !seen.insert(hasher.finalize()).inserted
                 }
+            }
+            if !record.isEmpty {
+                throw ImportError(file: name, line: recordStart, problem: "a quoted field that never ends")
             }
             if mayHaveDuplicates {
                 try db.execute(sql: """
