@@ -35,6 +35,9 @@ struct ConfigApps: ParsableCommand {
         @Option(help: ArgumentHelp("The program the shims run (default: NAME, found on PATH).", valueName: "command"))
         var command: String?
 
+        @Flag(help: "Gate a shell or script interpreter (python3, bash, sh…) even though every script run by it is paused too.")
+        var force = false
+
         func validate() throws {
             guard MigaConfig.isValidAppName(name) else { throw ValidationError(InstallError.invalidAppName(name).description) }
             if let timer, !MigaConfig.timerRange.contains(timer) {
@@ -47,7 +50,7 @@ struct ConfigApps: ParsableCommand {
 
         func run() throws {
             try CommandSupport.run { context in
-                let (app, installer) = try GatedApps(context: context).add(name: name, command: command, timer: timer)
+                let (app, installer) = try GatedApps(context: context).add(name: name, command: command, timer: timer, force: force)
                 print("\(name) is gated\(timer.map { " (\($0) s)" } ?? ""): it runs \(app.command) after the pause.")
                 CommandSupport.print(installer.changes.map { "  " + $0 })
                 if installer.manifest.files(of: .desktopShim, app: name).isEmpty {

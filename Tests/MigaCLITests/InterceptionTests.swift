@@ -192,6 +192,21 @@ final class InterceptionTests: XCTestCase {
         XCTAssertEqual(read(home.configFile), "timer_seconds = = 3\n", "a broken file is never rewritten")
     }
 
+    /// A shell or interpreter runs every script: gating one needs --force, and says why.
+    func testInterpretersAreRefusedUnlessForced() throws {
+        for (arguments, hint) in [(["python3"], "miga config apps add python3 --force"),
+                                  (["py", "--command", "/usr/bin/python3"], "miga config apps add py --command /usr/bin/python3 --force"),
+                                  (["shell", "--command", "bash"], "--command bash --force")] {
+            let refused = try home.miga(["config", "apps", "add"] + arguments, environment: environment())
+            XCTAssertEqual(refused.status, 1, "\(arguments)")
+            XCTAssertTrue(refused.stderr.contains("runs scripts and tools besides itself") && refused.stderr.contains(hint), refused.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.configFile), "nothing written")
+        let forced = try miga("config", "apps", "add", "python3", "--force")
+        XCTAssertEqual(forced.status, 0, forced.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: shims + "/python3"))
+    }
+
     func testSitesAddRemoveList() throws {
         XCTAssertEqual(try miga("config", "sites", "list").stdout, MigaConfig.defaultSites.joined(separator: "\n") + "\n")
         let added = try miga("config", "sites", "add", "News.YCombinator.com.")

@@ -243,6 +243,37 @@ final class DesktopShimTests: XCTestCase {
         XCTAssertEqual(shimmed.rawValue("Terminal"), "true")
     }
 
+    /// Quitting a running app is never paused: such actions keep their Exec as it was.
+    func testQuitActionsPassStraightThrough() throws {
+        let original = try DesktopEntry(text: """
+            [Desktop Entry]
+            Type=Application
+            Name=Chat
+            Exec=chat %U
+            Actions=new;quit;Shutdown;
+
+            [Desktop Action new]
+            Name=New Window
+            Exec=chat --new-window
+
+            [Desktop Action quit]
+            Exec=chat --quit
+            Name=Quit Chat
+            Name[de]=Beenden
+
+            [Desktop Action Shutdown]
+            Name=Close All Windows
+            Exec=chat --close-all
+
+            """, name: "chat.desktop")
+        let (_, shimmed) = try shim(original)
+        let prefix = DesktopShim.execPrefix(migaPath: miga, app: "chat", detach: true)
+        XCTAssertEqual(shimmed.rawValue("Exec", in: "Desktop Action new"), prefix + "chat --new-window")
+        XCTAssertEqual(shimmed.rawValue("Exec", in: "Desktop Action quit"), "chat --quit")
+        XCTAssertEqual(shimmed.rawValue("Exec", in: "Desktop Action Shutdown"), "chat --close-all")
+        XCTAssertEqual(shimmed.rawValue("Exec"), prefix + "chat %U")
+    }
+
     /// Only application entries launch a program; a KDE service or a link is left alone.
     func testOnlyApplicationEntriesAreShimmed() throws {
         for type in ["Service", "Link", "Directory"] {

@@ -33,6 +33,8 @@ public enum DesktopShim {
             case .group(let name):
                 group = name
                 output.append(raw)
+            case .entry(let key, nil, _) where key == "Exec" && group.map(Self.isQuitAction(in: entry)) == true:
+                output.append(raw) // quitting a running app is never a reason to pause
             case .entry(let key, nil, let value) where key == "Exec" && (group == DesktopEntry.mainGroup || group?.hasPrefix("Desktop Action ") == true):
                 output.append("Exec=" + prefix + value)
                 if group == DesktopEntry.mainGroup { lastMainEntry = output.count - 1 }
@@ -53,6 +55,20 @@ public enum DesktopShim {
             .map { "\($0)=\(replacements[$0]!)" } + ["\(markerKey)=true"]
         output.insert(contentsOf: added, at: (lastMainEntry ?? 0) + 1)
         return output.joined(separator: "\n")
+    }
+
+    /// A desktop action that quits or closes the running app ("Quit", "Close all windows",
+    /// "Exit"), by its id or its untranslated name.
+    static func isQuitAction(in entry: DesktopEntry) -> (String) -> Bool {
+        { group in
+            guard group.hasPrefix("Desktop Action ") else { return false }
+            let id = group.dropFirst("Desktop Action ".count).lowercased()
+            let name = (entry.rawValue("Name", in: group) ?? "").lowercased()
+            return [id, name].contains { word in
+                word.hasPrefix("quit") || word.hasPrefix("exit") || word.hasPrefix("close") || word.contains("quit")
+                    || word.hasPrefix("shutdown") || word.hasPrefix("shut down")
+            }
+        }
     }
 
     /// What goes before an entry's own Exec value. `/bin/sh` runs miga's gate with the

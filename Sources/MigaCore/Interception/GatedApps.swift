@@ -13,8 +13,24 @@ public struct GatedApps {
     }
 
     /// Records the app and makes its shims; the installer (for the lines it reports) is returned.
-    public func add(name: String, command: String?, timer: Int?) throws -> (app: MigaConfig.App, installer: Installer) {
+    /// Programs that run other programs' work: shells and script interpreters. Gating one
+    /// pauses every script that starts with it, so it takes `--force`.
+    public static let interpreters: Set<String> = [
+        "sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "csh", "tcsh", "busybox", "env", "sudo", "doas",
+        "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "lua", "tclsh", "wish", "java", "osascript",
+    ]
+
+    public static func isInterpreter(_ command: String) -> Bool {
+        var name = Substring(command.split(separator: "/").last ?? "")
+        // python3.11, lua5.4, perl5.36: the version does not make it less of an interpreter.
+        while let last = name.last, last.isNumber || last == "." { name.removeLast() }
+        return interpreters.contains(String(command.split(separator: "/").last ?? "")) || interpreters.contains(String(name))
+    }
+
+    public func add(name: String, command: String?, timer: Int?, force: Bool = false) throws -> (app: MigaConfig.App, installer: Installer) {
         guard MigaConfig.isValidAppName(name) else { throw InstallError.invalidAppName(name) }
+        let wanted = command ?? name
+        if !force, Self.isInterpreter(wanted) { throw InstallError.interpreter(name: name, program: wanted) }
         let file = ConfigFile(path: context.paths.configFile)
         guard try file.loadForEditing().apps[name] == nil else { throw InstallError.appAlreadyAdded(name) }
         let installer = try Installer(context: context)

@@ -11,6 +11,8 @@ public enum InstallError: Error, CustomStringConvertible, Equatable {
     case configNotEditable(path: String, problem: String)
     case write(path: String, problem: String)
     case noBrowser
+    /// A shell or script interpreter: gating it gates every script that runs through it.
+    case interpreter(name: String, program: String)
 
     public var description: String {
         switch self {
@@ -38,6 +40,8 @@ public enum InstallError: Error, CustomStringConvertible, Equatable {
             return "\(path): \(problem); miga does not rewrite a file it cannot read, so fix it by hand and try again"
         case .write(let path, let problem):
             return "cannot write \(path): \(problem); check the folder's permissions and free space, then run the command again"
+        case .interpreter(let name, let program):
+            return "\(program) runs scripts and tools besides itself, so gating it would pause every script that uses it; if that is what you want, run `miga config apps add \(name)\(program == name ? "" : " --command \(program)") --force`"
         case .noBrowser:
             return "no web browser to open links in; install one (or set it with `xdg-settings set default-web-browser ID.desktop`), then run `miga install`"
         }
