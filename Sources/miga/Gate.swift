@@ -10,11 +10,15 @@ struct Gate: ParsableCommand {
                   n or Space           Read Next
                   o or Enter           Open (after the countdown)
                   ↑ ↓ PgUp PgDn j k    scroll an article longer than the screen
+                  Home End             the article's start and end
+                  Ctrl-Z               suspend (`fg` resumes; stopped time does not count)
 
             On Open the command replaces miga (its exit status is the app's); with --detach it \
-            starts in its own session and miga returns at once. Without a terminal, miga opens \
-            one (setting `terminal`, $TERMINAL, xdg-terminal-exec, x-terminal-emulator, …) or, \
-            failing that, opens the app without a pause and says why. So does a broken config.
+            starts in its own session and miga returns at once. Without a terminal, in a \
+            graphical session, the pause shows as a small window (miga-gate-window); failing \
+            that miga opens a terminal (setting `terminal`, $TERMINAL, xdg-terminal-exec, \
+            x-terminal-emulator, …) or, failing that too, opens the app without a pause and \
+            says why. So does a broken config.
 
             Examples:
               miga gate --app discord -- discord

@@ -49,7 +49,9 @@ struct StatsCommand: ParsableCommand {
             if json {
                 print(report.json)
             } else {
-                print(StatsView(color: CommandSupport.useColor).render(report, app: app), terminator: "")
+                print(StatsView(color: CommandSupport.useColor,
+                                columns: LinuxSystem.terminalColumns(STDOUT_FILENO) ?? Int(context.environment["COLUMNS"] ?? "") ?? 80)
+                    .render(report, app: app), terminator: "")
             }
         }
     }

@@ -66,6 +66,24 @@ final class StatsCLITests: XCTestCase {
         }
     }
 
+    /// The chart and the totals fit the terminal, from 40 columns up (tmux joins wrapped
+    /// lines on capture, so a line that did not fit shows as longer than the width).
+    func testTheViewFitsTheTerminalWidth() throws {
+        try importEvents((0..<14).flatMap { [line(.sessionStart, daysAgo: $0, app: "a-long-app-name", session: "s\($0)"),
+                                              line(.exitSelected, daysAgo: $0, app: "a-long-app-name", session: "s\($0)", wait: 20_000)] }
+                         + (0..<40).map { line(.openSelected, daysAgo: 0, session: "o\($0)") })
+        for columns in [40, 57, 100] {
+            let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) stats", environment: home.environment(["TZ": "UTC"]),
+                                            columns: columns, rows: 50)
+            let screen = terminal.waitFor("STATUS=0")
+            let view = screen.components(separatedBy: "STATUS=0")[0].split(separator: "\n").map(String.init)
+            XCTAssertTrue(view.contains { $0.contains("█") } && view.contains { $0.contains("Exit rate") }, screen)
+            for row in view {
+                XCTAssertLessThanOrEqual(DisplayWidth.of(row), columns, "at \(columns) columns: \(row)")
+            }
+        }
+    }
+
     func testExportDeleteImportGivesIdenticalStatsAndExport() throws {
         try importEvents((0..<30).flatMap { [line(.sessionStart, daysAgo: $0, session: "s\($0)"),
                                               line($0 % 3 == 0 ? .openSelected : .exitSelected, daysAgo: $0, session: "s\($0)", wait: 20_000)] })

@@ -297,3 +297,12 @@ extension LinuxSystem {
         }
     }
 }
+
+extension LinuxSystem {
+    /// The width of the terminal on `fd`, or nil when it is not one.
+    public static func terminalColumns(_ fd: Int32) -> Int? {
+        var window = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0 else { return nil }
+        return Int(window.ws_col)
+    }
+}

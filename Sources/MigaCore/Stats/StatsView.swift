@@ -2,11 +2,16 @@
 /// and a per-app table. Colour only when asked (a terminal without NO_COLOR).
 public struct StatsView {
     public var color: Bool
-    public var chartWidth = 30
+    /// The terminal's width: the chart and the totals fit it, down to 40 columns.
+    public var columns: Int
 
-    public init(color: Bool) {
+    public init(color: Bool, columns: Int = 80) {
         self.color = color
+        self.columns = max(40, columns)
     }
+
+    /// The longest bar: what is left of a line after "  2026-11-21 Mon " and " 12/3".
+    var chartWidth: Int { min(30, columns - 26) }
 
     public func render(_ report: StatsReport, app: String? = nil) -> String {
         guard report.hasHistory else {
@@ -20,11 +25,30 @@ public struct StatsView {
         let green = paint("32"), dim = paint("2"), bold = paint("1")
         let days = report.days.count
         var lines: [String] = []
-        lines.append(bold("miga") + " · last \(days) day\(days == 1 ? "" : "s") (\(report.from) – \(report.to))" + (app.map { " · \($0)" } ?? ""))
+        let title = "miga · last \(days) day\(days == 1 ? "" : "s")"
+        let range = "(\(report.from) – \(report.to))" + (app.map { " · \($0)" } ?? "")
+        if title.count + 1 + range.count <= columns {
+            lines.append(bold(title) + " " + range)
+        } else {
+            lines.append(bold(title))
+            lines.append(range)
+        }
         lines.append("")
         let rate = Int((report.exitRate * 100).rounded())
-        lines.append("  " + green("Exits \(report.exits)") + "   Opens \(report.opens)   Reads \(report.reads)   Sessions \(report.sessions)"
-                     + "   Exit rate \(rate)%   Waited \(JSONText.number(report.minutesWaited, places: 1)) min")
+        // The totals, as many to a line as fit.
+        let totals = ["Exits \(report.exits)", "Opens \(report.opens)", "Reads \(report.reads)", "Sessions \(report.sessions)",
+                      "Exit rate \(rate)%", "Waited \(JSONText.number(report.minutesWaited, places: 1)) min"]
+        var line = "", plain = ""
+        for (index, part) in totals.enumerated() {
+            if !plain.isEmpty, 2 + plain.count + 3 + part.count > columns {
+                lines.append("  " + line)
+                line = ""
+                plain = ""
+            }
+            line += (plain.isEmpty ? "" : "   ") + (index == 0 ? green(part) : part)
+            plain += (plain.isEmpty ? "" : "   ") + part
+        }
+        lines.append("  " + line)
         let current = report.streak.current
         lines.append("  Streak " + green("\(current) day\(current == 1 ? "" : "s")") + " (longest \(report.streak.longest))"
                      + (current == 0 ? dim("  — one Exit starts a new one") : ""))
@@ -44,10 +68,15 @@ public struct StatsView {
         }
         if !report.apps.isEmpty {
             lines.append("")
-            let width = max(3, report.apps.map { $0.app.count }.max() ?? 3)
-            lines.append("  " + bold(pad("app", width) + "  sessions  exits  opens  reads"))
+            // Narrow terminals drop the sessions column, then shorten long names.
+            let longest = max(3, report.apps.map { $0.app.count }.max() ?? 3)
+            let sessions = 2 + longest + 33 <= columns
+            let width = min(longest, max(3, columns - 2 - (sessions ? 33 : 23)))
+            lines.append("  " + bold(pad("app", width) + (sessions ? "  sessions" : "") + "  exits  opens  reads"))
             for row in report.apps {
-                lines.append("  \(pad(row.app, width))  \(left(row.sessions, 8))  \(left(row.exits, 5))  \(left(row.opens, 5))  \(left(row.reads, 5))")
+                let name = row.app.count > width ? row.app.prefix(width - 1) + "…" : row.app
+                lines.append("  \(pad(name, width))" + (sessions ? "  \(left(row.sessions, 8))" : "")
+                             + "  \(left(row.exits, 5))  \(left(row.opens, 5))  \(left(row.reads, 5))")
             }
         }
         return lines.joined(separator: "\n") + "\n"
