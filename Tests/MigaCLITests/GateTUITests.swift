@@ -167,6 +167,23 @@ final class GateTUITests: XCTestCase {
         XCTAssertNil(home.recordedArguments())
     }
 
+    /// `miga gate -- cmd | cat` and `< file`: the gate draws on the terminal itself (/dev/tty)
+    /// and the pipes go to the app untouched.
+    func testWithStdoutOrStdinAPipeTheGateDrawsOnTheTerminalAndTheAppGetsThePipes() throws {
+        try home.writeFile("input.txt", "from a file\n")
+        let command = "\(shellQuote(home.binary)) gate --app discord -- \(shellQuote(home.recorder)) piped < \(shellQuote(home.root + "/input.txt")) | cat"
+        let terminal = try TmuxTerminal(home: home, command: command, environment: home.environment())
+        terminal.waitFor("[e] Exit")
+        terminal.waitFor("━  ready", timeout: 40)
+        try terminal.press("Enter")
+        terminal.waitFor("STATUS=0")
+        XCTAssertEqual(home.recordedArguments(), ["piped"])
+        let info = home.recordedInfo() ?? ""
+        XCTAssertTrue(info.contains("stdin=\(home.root)/input.txt") && info.contains("stdout=pipe:"), info)
+        XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .gatewayCompleted, .openSelected])
+        terminal.assertTerminalRestored()
+    }
+
     func testCtrlZSuspendsCleanlyAndFgResumes() throws {
         let terminal = try TmuxTerminal.interactiveBash(home: home)
         try terminal.enter("\(shellQuote(home.binary)) gate --app discord -- \(shellQuote(home.recorder)) x")

@@ -15,6 +15,9 @@ public struct MigaContext {
     public var messages: any MessageSink
     /// Standard input and output are both a terminal, so the gateway can be shown in place.
     public var hasTerminal: Bool
+    /// When the gate must draw on the controlling terminal by its own path (`/dev/tty`) because
+    /// stdin or stdout is a pipe that belongs to the app (`miga gate -- cmd | less`).
+    public var terminalDevice: String?
 
     public init(
         clock: any MigaClock,
@@ -40,7 +43,7 @@ public struct MigaContext {
         if environment["HOME"] == nil, let home = LinuxSystem.passwdHome() {
             environment["HOME"] = home // e.g. started by a service manager without HOME
         }
-        return MigaContext(
+        var context = MigaContext(
             clock: SystemClock(),
             environment: environment,
             paths: try MigaPaths(environment: environment),
@@ -49,6 +52,11 @@ public struct MigaContext {
             messages: StandardErrorSink(),
             hasTerminal: LinuxSystem.isTerminal(STDIN_FILENO) && LinuxSystem.isTerminal(STDOUT_FILENO)
         )
+        if !context.hasTerminal, let device = LinuxSystem.controllingTerminalBesidePipes() {
+            context.hasTerminal = true
+            context.terminalDevice = device
+        }
+        return context
     }
 }
 

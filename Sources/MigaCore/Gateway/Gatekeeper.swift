@@ -101,7 +101,10 @@ public final class Gatekeeper {
             }
         }
 
-        guard context.hasTerminal else {
+        // Plain mode reads and writes stdio itself, so through a pipe it has no terminal.
+        let term = context.environment["TERM"] ?? ""
+        let plain = request.plain || term.isEmpty || term == "dumb"
+        guard context.hasTerminal, context.terminalDevice == nil || !plain else {
             return showWithoutTerminal(request, app: app, config: config, store: store, launch: launch)
         }
         if let report = request.handOff, !HandOffReport.isAwaited(report) {
@@ -194,7 +197,14 @@ public final class Gatekeeper {
             if ending.outcome == .exit, !ending.withdrawn { context.messages.say(celebrationMessage(store: store)) }
         } else {
             let style = GatewayStyle(config: config, environment: context.environment)
-            let tui = GatewayTUI(driver: driver, screen: GatewayScreen(style: style), terminal: LinuxTerminal(),
+            var terminal = LinuxTerminal()
+            if let device = context.terminalDevice {
+                // The pipes are the app's: the gate draws on the terminal itself.
+                let fd = open(device, O_RDWR | O_CLOEXEC | O_NOCTTY)
+                guard fd >= 0 else { throw LinuxError(operation: "open \(device)", code: errno) }
+                terminal = LinuxTerminal(input: fd, output: fd, closesOnDeinit: true)
+            }
+            let tui = GatewayTUI(driver: driver, screen: GatewayScreen(style: style), terminal: terminal,
                                  signals: signals, clock: clock)
             var message: String?
             let celebration = { () -> String in

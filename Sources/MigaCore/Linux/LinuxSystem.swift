@@ -306,3 +306,17 @@ extension LinuxSystem {
         return Int(window.ws_col)
     }
 }
+
+extension LinuxSystem {
+    /// `/dev/tty` when one of stdin, stdout and stderr is a terminal (so the person is at it)
+    /// and the controlling terminal opens: the gate draws there and leaves the pipes to the
+    /// app. nil when none of the three is a terminal: a launcher started under `startx`
+    /// inherits the console, and drawing there would be invisible.
+    public static func controllingTerminalBesidePipes() -> String? {
+        guard isTerminal(STDIN_FILENO) || isTerminal(STDOUT_FILENO) || isTerminal(STDERR_FILENO) else { return nil }
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return nil }
+        close(fd)
+        return "/dev/tty"
+    }
+}

@@ -45,9 +45,12 @@ public final class LinuxTerminal {
     private var original: termios?
     private var active = false
 
-    public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
+    private let closesOnDeinit: Bool
+
+    public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, closesOnDeinit: Bool = false) {
         self.input = input
         self.output = output
+        self.closesOnDeinit = closesOnDeinit
     }
 
     public var size: (columns: Int, rows: Int) {
@@ -170,7 +173,10 @@ public final class LinuxTerminal {
         return count > 0 ? Array(buffer[0..<count]) : nil
     }
 
-    deinit { restore() }
+    deinit {
+        restore()
+        if closesOnDeinit { close(input) }
+    }
 }
 
 /// Terminal cell width of text, via the C library's wcwidth (wide CJK, combining marks).
