@@ -179,6 +179,25 @@ final class ConfigCLITests: XCTestCase {
 
     /// Ctrl-C clears the line, as in a shell, and never throws away unsaved changes; Ctrl-Z
     /// suspends to the shell and `fg` brings the prompt back with the half-typed line.
+    /// Every hint the editor gives is a line it accepts: `--command` in its own `add`.
+    func testTheEditorsAdviceIsACommandThatWorks() throws {
+        try home.writeConfig(text)
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: environment())
+        terminal.waitForPrompt(Self.prompt)
+        try terminal.enter("add ghost")
+        terminal.waitFor("give the program with --command PATH")
+        terminal.waitForPrompt(Self.prompt)
+        try terminal.enter("add ghost --command true")
+        terminal.waitFor("ghost will be gated")
+        terminal.waitForPrompt(Self.prompt)
+        try terminal.enter("save")
+        terminal.waitFor("created PATH shim ~/.local/share/miga/bin/ghost")
+        terminal.waitForPrompt(Self.prompt)
+        try terminal.enter("quit")
+        terminal.waitFor("STATUS=0")
+        XCTAssertTrue(configText?.contains("[apps.ghost]\ncommand = \"true\"\n") == true, configText ?? "")
+    }
+
     func testCtrlCClearsTheLineAndCtrlZSuspendsWithoutLosingChanges() throws {
         let terminal = try editorInBashWithAnUnsavedChange()
         // Each key that raises a signal goes only once the editor has read (and so echoed)

@@ -104,6 +104,13 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertTrue(shell.prompt.hasSuffix("*> "))
         XCTAssertEqual(shell.execute("add hexchat 15"), .say("hexchat will be gated (15 s); `save` writes it and makes its shims."))
         XCTAssertEqual(shell.execute("add nosuchapp"), .say("\"nosuchapp\" is not a command on PATH or in any installed desktop entry; check the spelling, or give the program with --command PATH"))
+        // The hint's own words work here too.
+        XCTAssertEqual(shell.execute("add ghost 20 --command hexchat"), .say("ghost will be gated (20 s); `save` writes it and makes its shims."))
+        guard case .say(let refusal) = shell.execute("add py --command python3") else { return XCTFail("no answer") }
+        XCTAssertTrue(refusal.contains("miga config apps add py --command python3 --force"), refusal)
+        XCTAssertEqual(shell.execute("add shell --command bash --force"), .say("\"bash\" (for shell) is not a command on PATH or in any installed desktop entry; check the spelling, or give the program with --command PATH"))
+        XCTAssertEqual(shell.execute("add"), .say("usage: add NAME [SECONDS] [--command PROGRAM] [--force]"))
+        XCTAssertEqual(shell.execute("remove ghost"), .say("ghost will no longer be gated; `save` writes it and removes its shims."))
         XCTAssertEqual(shell.execute("remove signal"), .say("signal will no longer be gated; `save` writes it and removes its shims."))
         XCTAssertEqual(shell.execute("site add News.YCombinator.com"), .say("news.ycombinator.com will be gated."))
         XCTAssertEqual(shell.execute("breathing off"), .say("breathing = \"off\""))

@@ -80,17 +80,32 @@ public final class ConfigShell {
         return .say("\(key.name) = \(ConfigKeys.toml(key, in: config))")
     }
 
+    /// `add NAME [SECONDS] [--command PROGRAM] [--force]`: the same words as
+    /// `miga config apps add`, so every hint either gives works in both.
     private func add(_ words: [String]) throws -> Response {
-        guard let name = words.first else { return .say("usage: add NAME [SECONDS]") }
+        let usage = Response.say("usage: add NAME [SECONDS] [--command PROGRAM] [--force]")
+        guard let name = words.first, !name.hasPrefix("-") else { return usage }
+        var timer: Int?
+        var command = name
+        var force = false
+        var rest = words.dropFirst()[...]
+        while let word = rest.popFirst() {
+            switch word {
+            case "--command":
+                guard let program = rest.popFirst() else { return usage }
+                command = program
+            case "--force":
+                force = true
+            default:
+                guard timer == nil else { return usage }
+                timer = Int(try ConfigKeys.tomlValue(word, for: ConfigKeyPath(app: nil, key: "timer_seconds")))
+            }
+        }
         guard MigaConfig.isValidAppName(name) else { throw InstallError.invalidAppName(name) }
         guard config.apps[name] == nil else { throw InstallError.appAlreadyAdded(name) }
-        guard commandExists(name) else { throw InstallError.appNotFound(name: name, command: name, suggestions: []) }
-        var timer: Int?
-        if words.count > 1 {
-            let path = ConfigKeyPath(app: nil, key: "timer_seconds")
-            timer = Int(try ConfigKeys.tomlValue(words[1], for: path))
-        }
-        let app = MigaConfig.App(name: name, command: name, timerSeconds: timer)
+        if !force, GatedApps.isInterpreter(command) { throw InstallError.interpreter(name: name, program: command) }
+        guard commandExists(command) else { throw InstallError.appNotFound(name: name, command: command, suggestions: []) }
+        let app = MigaConfig.App(name: name, command: command, timerSeconds: timer)
         try apply { $0.addApp(app) }
         if let index = removed.firstIndex(of: name) { removed.remove(at: index) } else { added.append(app) }
         return .say("\(name) will be gated\(timer.map { " (\($0) s)" } ?? ""); `save` writes it and makes its shims.")
@@ -136,7 +151,8 @@ public final class ConfigShell {
         animations on|off      off = reduced motion
         terminal COMMAND       terminal for desktop launches (empty = discover)
         categories KIND...     quotes, affirmations, articles
-        add NAME [SECONDS]     gate an app (its shims are made on save)
+        add NAME [SECONDS] [--command PROGRAM] [--force]
+                               gate an app (its shims are made on save)
         remove NAME            stop gating an app
         site add|remove HOST   gated web sites (site: list them)
         set KEY VALUE          any key, e.g. set apps.discord.timer_seconds 20

@@ -29,7 +29,7 @@ public enum InstallError: Error, CustomStringConvertible, Equatable {
             let list = configured.isEmpty ? "no apps are gated yet" : "gated apps: \(configured.joined(separator: ", "))"
             return "\"\(name)\" is not a gated app (\(list)); see `miga config apps list`"
         case .appAlreadyAdded(let name):
-            return "\"\(name)\" is already gated; `miga config apps remove \(name)` first to change its command"
+            return "\"\(name)\" is already gated; remove it first (`miga config apps remove \(name)`) to change its command"
         case .invalidSite(let site):
             return "\"\(site)\" is not a host name; give a site like reddit.com"
         case .unknownSite(let site):
