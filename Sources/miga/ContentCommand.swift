@@ -69,7 +69,7 @@ struct ContentCommand: ParsableCommand {
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "validate",
-            abstract: "Check content packs: names the file, line and problem (duplicate id, unknown kind, missing text, over-long quote).")
+            abstract: "Check content packs: every problem with its file and line (duplicate id, unknown kind or key, missing text, over-long quote).")
 
         @Argument(help: ArgumentHelp("The pack files.", valueName: "path"), completion: .file(extensions: ["toml"]))
         var paths: [String]
@@ -77,13 +77,19 @@ struct ContentCommand: ParsableCommand {
         func run() throws {
             var failed = false
             // Bundled ids are taken, except those of a bundled pack whose own source is checked.
-            var ids = ContentLibrary.bundledIDs(excludingPacksNamed: Set(paths.map { ($0 as NSString).lastPathComponent }))
+            var ids: [String: String] = [:]
+            for id in ContentLibrary.bundledIDs(excludingPacksNamed: Set(paths.map { ($0 as NSString).lastPathComponent })) {
+                ids[id] = "a bundled pack"
+            }
             for path in paths {
-                do {
-                    let items = try ContentLibrary.validatePack(path: path, knownIDs: &ids)
-                    print("\(path): ok, \(items.count) item\(items.count == 1 ? "" : "s")")
-                } catch {
-                    LinuxSystem.say("miga: \(error)\n")
+                // Every problem at once, each with its line: one run shows all there is to fix.
+                let report = ContentLibrary.checkPack(path: path, knownIDs: &ids)
+                for warning in report.warnings { LinuxSystem.say("miga: warning: \(TerminalText.visible("\(warning)"))\n") }
+                for problem in report.problems { LinuxSystem.say("miga: \(TerminalText.visible("\(problem)"))\n") }
+                if report.problems.isEmpty {
+                    let count = report.items.count
+                    print("\(path): ok, \(count) item\(count == 1 ? "" : "s")\(report.warnings.isEmpty ? "" : " (\(report.warnings.count) warning\(report.warnings.count == 1 ? "" : "s"))")")
+                } else {
                     failed = true
                 }
             }

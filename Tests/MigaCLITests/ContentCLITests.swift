@@ -27,7 +27,7 @@ final class ContentCLITests: XCTestCase {
             ("[[items]]\nid = \"c\"\nkind = \"quote\"\ncategory = \"c\"\n", ":1: c: missing text"),
             ("[[items]]\nid = \"d\"\nkind = \"quote\"\ncategory = \"c\"\ntext = \"\(String(repeating: "long ", count: 70))\"\n",
              ":1: d: a quote of 349 characters is too long"),
-            ("[[items]]\nid = \"stoic-speck\"\nkind = \"quote\"\ncategory = \"c\"\ntext = \"x\"\n", ": id \"stoic-speck\" is already used by another pack"),
+            ("[[items]]\nid = \"stoic-speck\"\nkind = \"quote\"\ncategory = \"c\"\ntext = \"x\"\n", ": id \"stoic-speck\" is already used by a bundled pack"),
         ]
         for (index, (text, problem)) in cases.enumerated() {
             let path = try home.writeFile("pack\(index).toml", text)
@@ -35,6 +35,41 @@ final class ContentCLITests: XCTestCase {
             XCTAssertEqual(output.status, 1, problem)
             XCTAssertTrue(output.stderr.hasPrefix("miga: \(path)\(problem)"), "\(output.stderr) vs \(problem)")
         }
+        // Every problem in one run, each with its line, and unknown keys as warnings.
+        let many = try home.writeFile("many.toml", """
+            [[items]]
+            id = "a"
+            kind = "quote"
+            category = "c"
+            text = "One"
+            colour = "blue"
+
+            [[items]]
+            id = "a"
+            kind = "quote"
+            category = "c"
+            text = "Two"
+
+            [[items]]
+            id = "b"
+            kind = "poem"
+            category = "c"
+
+            """)
+        let all = try home.miga(["content", "validate", many])
+        XCTAssertEqual(all.status, 1)
+        XCTAssertEqual(all.stderr, """
+            miga: warning: \(many):1: a: unknown key "colour" is ignored (keys: author, category, id, kind, text, title)
+            miga: \(many):8: duplicate id "a" (first used at line 1)
+            miga: \(many):14: b: unknown kind "poem" (use quote, affirmation or article)
+            miga: \(many):14: b: missing text
+
+            """)
+        let warned = try home.writeFile("warned.toml", "[[items]]\nid = \"w\"\nkind = \"quote\"\ncategory = \"c\"\ntext = \"x\"\nsource = \"me\"\n")
+        let ok = try home.miga(["content", "validate", warned])
+        XCTAssertEqual(ok.status, 0, "an unknown key is a warning, not a failure")
+        XCTAssertEqual(ok.stdout, "\(warned): ok, 1 item (1 warning)\n")
+
         let folder = home.root + "/folder.toml"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let output = try home.miga(["content", "validate", folder])

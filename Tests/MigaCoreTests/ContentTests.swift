@@ -76,7 +76,7 @@ final class ContentTests: XCTestCase {
         }
         let item = "kind = \"quote\"\ncategory = \"c\"\ntext = \"t\"\n"
         XCTAssertThrowsError(try ContentPack.parse("# mine\n[[items]]\nid = \"a\"\n\(item)\n\t [[items]]\nid = \"a\"\n\(item)", name: "p")) { error in
-            XCTAssertEqual(error as? ContentError, ContentError(pack: "p", line: 8, problem: "duplicate id \"a\""), "an indented header counts")
+            XCTAssertEqual(error as? ContentError, ContentError(pack: "p", line: 8, problem: "duplicate id \"a\" (first used at line 2)"), "an indented header counts")
         }
         XCTAssertThrowsError(try ContentPack.parse("[[items]]\nid = \"a\"\nkind = \"quote\"\ncategory = \"c\"\ntext = \" \\n\\t \"\n", name: "p")) { error in
             XCTAssertTrue("\(error)".contains("a: missing text"), "white space is no text: \(error)")

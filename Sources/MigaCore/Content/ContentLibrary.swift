@@ -53,6 +53,28 @@ public struct ContentLibrary: Sendable {
         return pack
     }
 
+    /// Everything wrong with one pack file (`content validate`): every problem with its line,
+    /// unknown keys as warnings, and ids another pack already uses, naming that pack.
+    /// `knownIDs` maps each id taken so far to where; it then holds this pack's too.
+    public static func checkPack(path: String, knownIDs: inout [String: String]) -> ContentPack.Report {
+        let text: String
+        do {
+            text = try readPack(path)
+        } catch {
+            var report = ContentPack.Report()
+            report.problems.append(error as? ContentError ?? ContentError(pack: path, line: nil, problem: "\(error)"))
+            return report
+        }
+        var report = ContentPack.check(text, name: path)
+        report.items = report.items.filter { item in
+            guard let owner = knownIDs[item.id] else { return true }
+            report.problems.append(ContentError(pack: path, line: nil, problem: "id \"\(item.id)\" is already used by \(owner)"))
+            return false
+        }
+        for item in report.items { knownIDs[item.id] = path }
+        return report
+    }
+
     /// A pack's text; a file that is not UTF-8 or is implausibly large is refused.
     public static func readPack(_ path: String) throws -> String {
         let data: Data

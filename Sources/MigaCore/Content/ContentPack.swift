@@ -17,57 +17,97 @@ public enum ContentPack {
     /// A quote or affirmation is read at a glance; longer text belongs in an article.
     public static let maxShortLength = 300
 
+    /// The keys an item may have; any other is reported (and ignored) by `check`.
+    public static let itemKeys: Set<String> = ["id", "kind", "category", "text", "author", "title"]
+
+    /// What `check` found in a pack: the usable items, every problem (each item with one is
+    /// left out), and warnings that leave the item usable (unknown keys).
+    public struct Report {
+        public var items: [ContentItem] = []
+        public var problems: [ContentError] = []
+        public var warnings: [ContentError] = []
+    }
+
+    /// A pack whose every item is usable, or the first problem (gates skip a broken pack whole).
     public static func parse(_ text: String, name: String) throws -> [ContentItem] {
+        let report = check(text, name: name)
+        if let first = report.problems.first { throw first }
+        return report.items
+    }
+
+    /// Every problem and warning of a pack, each with its item's line (`content validate`).
+    public static func check(_ text: String, name: String) -> Report {
+        var report = Report()
         let table: TOMLTable
         do {
             table = try TOML.parse(text)
         } catch let error as TOMLError {
-            throw ContentError(pack: name, line: error.line, problem: error.message)
+            report.problems.append(ContentError(pack: name, line: error.line, problem: error.message))
+            return report
+        } catch {
+            report.problems.append(ContentError(pack: name, line: nil, problem: "\(error)"))
+            return report
         }
         guard let array = table["items"]?.array else {
-            throw ContentError(pack: name, line: nil, problem: "no [[items]] tables found")
+            report.problems.append(ContentError(pack: name, line: nil, problem: "no [[items]] tables found"))
+            return report
         }
         let itemLines = lineNumbersOfItemHeaders(in: text)
-        var items: [ContentItem] = []
-        var ids = Set<String>()
+        var firstLine: [String: Int?] = [:]
         for (index, element) in array.enumerated() {
             let line = index < itemLines.count ? itemLines[index] : nil
-            func fail(_ problem: String) -> ContentError {
-                ContentError(pack: name, line: line, problem: problem)
+            func error(_ problem: String) -> ContentError { ContentError(pack: name, line: line, problem: problem) }
+            guard let entry = element.table else {
+                report.problems.append(error("item \(index + 1) is not a table"))
+                continue
             }
-            guard let entry = element.table else { throw fail("item \(index + 1) is not a table") }
-            guard let id = entry["id"]?.string, !id.isEmpty else { throw fail("item \(index + 1) has no id") }
-            guard id.allSatisfy(idAlphabet.contains) else {
-                throw fail("id \"\(id)\" may only use lower-case letters, digits and -")
+            let label = entry["id"]?.string.map { "\($0): " } ?? "item \(index + 1): "
+            for key in entry.keys where !itemKeys.contains(key) {
+                report.warnings.append(error("\(label)unknown key \"\(TerminalText.visible(key))\" is ignored (keys: \(itemKeys.sorted().joined(separator: ", ")))"))
             }
-            guard let kindName = entry["kind"]?.string else { throw fail("\(id): missing kind") }
-            guard let kind = ContentKind(rawValue: kindName) else {
-                throw fail("\(id): unknown kind \"\(kindName)\" (use quote, affirmation or article)")
+            var problems: [String] = []
+            let id = entry["id"]?.string ?? ""
+            if id.isEmpty {
+                problems.append("item \(index + 1) has no id")
+            } else if !id.allSatisfy(idAlphabet.contains) {
+                problems.append("id \"\(TerminalText.visible(id))\" may only use lower-case letters, digits and -")
+            } else if let earlier = firstLine[id] {
+                problems.append("duplicate id \"\(id)\" (first used at line \(earlier.map(String.init) ?? "?"))")
+            } else {
+                firstLine[id] = line
             }
-            guard let category = entry["category"]?.string, !category.isEmpty else {
-                throw fail("\(id): missing category")
+            let kindName = entry["kind"]?.string
+            let kind = kindName.flatMap(ContentKind.init(rawValue:))
+            if kindName == nil {
+                problems.append("\(label)missing kind")
+            } else if kind == nil {
+                problems.append("\(label)unknown kind \"\(TerminalText.visible(kindName!))\" (use quote, affirmation or article)")
             }
-            guard let body = entry["text"]?.string.map(trimmed), !body.isEmpty else {
-                throw fail("\(id): missing text")
-            }
+            let category = entry["category"]?.string ?? ""
+            if category.isEmpty { problems.append("\(label)missing category") }
+            let body = entry["text"]?.string.map(trimmed) ?? ""
+            if body.isEmpty { problems.append("\(label)missing text") }
             let title = entry["title"]?.string
-            if kind == .article, title == nil { throw fail("\(id): an article needs a title") }
-            if kind != .article, case let length = body.count, length > maxShortLength {
-                throw fail("\(id): a \(kind.rawValue) of \(length) characters is too long (at most \(maxShortLength); make it an article)")
+            if kind == .article, title == nil { problems.append("\(label)an article needs a title") }
+            if let kind, kind != .article, case let length = body.count, length > maxShortLength {
+                problems.append("\(label)a \(kind.rawValue) of \(length) characters is too long (at most \(maxShortLength); make it an article)")
             }
             // Content reaches the terminal: an escape sequence in it could clear the screen or
             // write the clipboard. Text may keep its line breaks and tabs, nothing else may.
             for (field, value, allowed) in [("text", body, ["\n", "\t"] as Set<Unicode.Scalar>), ("title", title, []),
                                             ("author", entry["author"]?.string, []), ("category", category, [])] {
                 if let value, let control = TerminalText.firstControl(in: value, allowing: allowed) {
-                    throw fail("\(id): its \(field) holds the control character \(TerminalText.name(control)) (an escape sequence?); remove it")
+                    problems.append("\(label)its \(field) holds the control character \(TerminalText.name(control)) (an escape sequence?); remove it")
                 }
             }
-            guard ids.insert(id).inserted else { throw fail("duplicate id \"\(id)\"") }
-            items.append(ContentItem(id: id, kind: kind, category: category, text: body,
-                                     author: entry["author"]?.string, title: title))
+            guard problems.isEmpty, let kind else {
+                report.problems += problems.map(error)
+                continue
+            }
+            report.items.append(ContentItem(id: id, kind: kind, category: category, text: body,
+                                            author: entry["author"]?.string, title: title))
         }
-        return items
+        return report
     }
 
     // Every gate parses the bundled packs, so these two stay off Foundation's
