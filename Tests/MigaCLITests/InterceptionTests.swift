@@ -79,6 +79,15 @@ final class InterceptionTests: XCTestCase {
             XCTAssertEqual(added.stderr.components(separatedBy: "\n").filter { $0.contains(name) }.count, 1,
                            "one warning naming \(name):\n\(added.stderr)")
         }
+        // Said once: the next run is quiet about the same files; doctor lists them all.
+        let quiet = try miga("config", "apps", "add", "other", "--command", home.recorder)
+        XCTAssertEqual(quiet.status, 0, quiet.stderr)
+        XCTAssertFalse(quiet.stderr.contains(".desktop"), "a broken file is said once, not on every add:\n\(quiet.stderr)")
+        let doctor = try miga("doctor")
+        for name in ["no-group.desktop", "bad-quote.desktop", "not-utf8.desktop", "huge.desktop"] {
+            XCTAssertTrue(doctor.stdout.contains("note     desktop entry: ") && doctor.stdout.contains(name), doctor.stdout)
+        }
+        XCTAssertEqual(try miga("config", "apps", "remove", "other").status, 0)
         XCTAssertTrue(added.stdout.contains("created PATH shim ~/.local/share/miga/bin/chat"), added.stdout)
         XCTAssertTrue(added.stdout.contains("created desktop shim ~/.local/share/applications/chat.desktop"), added.stdout)
         XCTAssertTrue(added.stdout.contains("created desktop shim ~/.local/share/applications/vendor-chat-beta.desktop"), added.stdout)

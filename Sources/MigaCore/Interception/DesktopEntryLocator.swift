@@ -29,6 +29,11 @@ public struct DesktopEntryLocator {
     /// Every valid entry by ID, in precedence order. A file that cannot be used is reported
     /// through `warn` (one line naming it) and skipped.
     public func entries(warn: (String) -> Void) -> [Found] {
+        entries(problem: { _, message in warn(message) })
+    }
+
+    /// Every valid entry; `problem` gets each unusable file's path and the line to say.
+    public func entries(problem: (_ path: String, _ message: String) -> Void) -> [Found] {
         var seen = Set<String>()
         var found: [Found] = []
         for directory in dataDirectories {
@@ -48,7 +53,7 @@ public struct DesktopEntryLocator {
                     seen.insert(id)
                     found.append(Found(id: id, path: path, entry: entry))
                 } catch {
-                    warn("miga: warning: \(applications)/\(error)")
+                    problem(path, "miga: warning: \(applications)/\(error)")
                 }
             }
         }

@@ -65,6 +65,13 @@ public struct Doctor {
             return findings
         }
         let manifest = installer.manifest
+        installer.announcesBrokenEntries = false // listed here instead
+        _ = installer.installedEntries // reads them all, noting the broken ones
+        for broken in installer.brokenEntries {
+            findings.append(Finding(status: .note, subject: "desktop entry",
+                                    message: String(broken.message.dropFirst("miga: warning: ".count)),
+                                    fix: "nothing needed: launchers skip it too; its package may fix it"))
+        }
         let installed = !manifest.lines.isEmpty || !manifest.files(of: .environment).isEmpty
         let path = (context.environment["PATH"] ?? "").split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         let shims = context.paths.shimDirectory

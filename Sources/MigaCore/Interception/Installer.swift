@@ -66,7 +66,7 @@ public final class Installer {
 
     /// Every usable entry, read once per run (several apps are synced in one install);
     /// unusable files are reported once each and skipped.
-    lazy var installedEntries: [DesktopEntryLocator.Found] = {
+    public lazy var installedEntries: [DesktopEntryLocator.Found] = {
         var result: [DesktopEntryLocator.Found] = []
         var ids = Set<String>()
         // A shim that replaced the person's own copy stands for that copy, kept as its backup.
@@ -76,7 +76,7 @@ public final class Installer {
             ids.insert(id)
             result.append(.init(id: id, path: backup, entry: entry))
         }
-        for found in DesktopEntryLocator(dataDirectories: layout.dataDirectories).entries(warn: say) where !ids.contains(found.id) {
+        for found in DesktopEntryLocator(dataDirectories: layout.dataDirectories).entries(problem: noteBrokenEntry) where !ids.contains(found.id) {
             // Only applications launch a program; a Link, Directory or KDE Service entry has
             // no place for the keys a shim sets (and would fail validation with them).
             guard found.id != URLHandler.desktopID, found.entry.boolean("Hidden") != true,
@@ -84,13 +84,37 @@ public final class Installer {
             do {
                 _ = try ExecLine(rawValue: exec)
             } catch {
-                say("miga: warning: \(found.path): \(error); skipping it")
+                noteBrokenEntry(found.path, "miga: warning: \(found.path): \(error); skipping it")
                 continue
             }
             result.append(found)
         }
         return result
     }()
+
+    /// Installed desktop files that cannot be used, with what is wrong (for `doctor`).
+    public private(set) var brokenEntries: [(path: String, message: String)] = []
+    /// Say each broken file once, not on every `apps add` (a system file the person cannot
+    /// fix would otherwise nag for ever); `doctor` lists them all. Remembered by path, size
+    /// and time in the state folder, so a changed file is said again.
+    public var announcesBrokenEntries = true
+
+    var brokenEntriesRecord: String { layout.paths.stateDirectory + "/broken-desktop-entries" }
+
+    func noteBrokenEntry(_ path: String, _ message: String) {
+        brokenEntries.append((path, message))
+        guard announcesBrokenEntries else { return }
+        let record = brokenEntriesRecord
+        var info = stat()
+        let stamp = stat(path, &info) == 0 ? "\(info.st_size)\t\(info.st_mtim.tv_sec)" : "gone"
+        let line = "\(path)\t\(stamp)"
+        let known = String(decoding: AtomicFile.read(record) ?? Data(), as: UTF8.self).split(separator: "\n").map(String.init)
+        guard !known.contains(line) else { return }
+        say(message + " (said once; `miga doctor` lists such files)")
+        let kept = known.filter { !$0.hasPrefix(path + "\t") } + [line]
+        try? LinuxSystem.makeDirectories(layout.paths.stateDirectory, mode: 0o700)
+        try? AtomicFile.write(kept.joined(separator: "\n") + "\n", to: record, mode: 0o600)
+    }
 
     // MARK: - Install and uninstall
 
@@ -169,6 +193,7 @@ public final class Installer {
             try AtomicFile.remove(layout.mimeinfoCache)
         }
         try AtomicFile.remove(layout.manifest)
+        try? AtomicFile.remove(brokenEntriesRecord)
         if purge {
             // The licence goes with the config folder; the person should know how to get it back.
             let entitlement = EntitlementStore(context: context)
