@@ -130,7 +130,9 @@ final class ContentCLITests: XCTestCase {
     /// arrow keys and PgDn, while the choices stay on screen; Read Next starts the next item
     /// from its top.
     func testALongArticleScrollsInARealTerminal() throws {
-        let paragraphs = (1...30).map { "Step \($0): breathe out slowly and notice where your feet meet the floor." }
+        // Short steps first, long ones later: what is on screen changes width as it scrolls.
+        let paragraphs = (1...30).map { $0 <= 12 ? "Step \($0): breathe out slowly." :
+            "Step \($0): breathe out slowly and notice where your feet meet the floor, the chair, the air on your skin." }
         try home.writeFile("home/.local/share/miga/quotes/long.toml", """
             [[items]]
             id = "mine-long"
@@ -159,10 +161,18 @@ final class ContentCLITests: XCTestCase {
         XCTAssertTrue(screen.contains("↓ lines 1–"), screen)
         XCTAssertTrue(screen.contains("[e] Exit"), screen)
 
+        // Where the choices start on their row: scrolling must not move anything sideways.
+        func choicesColumn(_ screen: String) -> Int? {
+            screen.split(separator: "\n").first { $0.contains("[e] Exit") }.map { $0.distance(from: $0.startIndex, to: $0.range(of: "[e] Exit")!.lowerBound) }
+        }
+        let column = choicesColumn(screen)
+        XCTAssertNotNil(column)
         try terminal.press("Down")
         screen = terminal.waitFor("↑↓ lines 2–")
+        XCTAssertEqual(choicesColumn(screen), column, "one line down moved the text sideways:\n\(screen)")
         for _ in 1...6 { try terminal.press("NPage") }
         screen = terminal.waitFor("Step 30: breathe out")
+        XCTAssertEqual(choicesColumn(screen), column, "the end of the article moved the text sideways:\n\(screen)")
         XCTAssertTrue(screen.contains("↑ lines"), screen)
         XCTAssertFalse(screen.contains("Step 1: breathe out"), screen)
         XCTAssertTrue(screen.contains("[e] Exit") && screen.contains("[o] Open"), "the choices stay on screen:\n\(screen)")

@@ -159,7 +159,21 @@ public struct GatewayScreen {
 
     /// A whole frame: clear, then each line centred as a block.
     public func frame(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int, scroll: Int = 0) -> String {
-        compose(lines(for: session, at: now, columns: columns, rows: rows, scroll: scroll), columns: columns, rows: rows)
+        compose(lines(for: session, at: now, columns: columns, rows: rows, scroll: scroll), columns: columns, rows: rows,
+                blockWidth: blockWidth(for: session, at: now, columns: columns, rows: rows))
+    }
+
+    /// The width the frame is centred by: every line of the item, not only those on screen,
+    /// and the widest scroll hint, so scrolling never moves the text sideways.
+    func blockWidth(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int) -> Int {
+        let layout = layout(for: session, at: now, columns: columns, rows: rows)
+        var widths = (layout.top + layout.bottom).map(\.1) + layout.body.map(DisplayWidth.of)
+        if layout.scroll.limit > 0 {
+            let count = layout.body.count
+            let long = "↑↓ lines \(count)–\(count) of \(count) · ↑/↓ PgUp/PgDn to scroll"
+            widths.append(DisplayWidth.of(long) <= layout.width ? DisplayWidth.of(long) : DisplayWidth.of("↑↓ \(count)–\(count)/\(count)"))
+        }
+        return widths.max() ?? 0
     }
 
     /// The short celebration after Exit: `step` of `steps`, ending on the message.
@@ -172,8 +186,8 @@ public struct GatewayScreen {
         return compose(lines, columns: columns, rows: rows)
     }
 
-    private func compose(_ lines: [(text: String, width: Int)], columns: Int, rows: Int) -> String {
-        let blockWidth = lines.map(\.width).max() ?? 0
+    private func compose(_ lines: [(text: String, width: Int)], columns: Int, rows: Int, blockWidth: Int? = nil) -> String {
+        let blockWidth = max(blockWidth ?? 0, lines.map(\.width).max() ?? 0)
         let pad = String(repeating: " ", count: TextLayout.leftPadding(blockWidth: blockWidth, columns: columns))
         let top = max(1, (rows - lines.count) / 2 + 1)
         var frame = "\u{1B}[H\u{1B}[2J"
