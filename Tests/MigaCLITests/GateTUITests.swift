@@ -184,6 +184,18 @@ final class GateTUITests: XCTestCase {
         terminal.assertTerminalRestored()
     }
 
+    /// Under a locale that is not UTF-8 (`LANG=C`), the gate draws in ASCII: a terminal there
+    /// would show box drawing and curly quotes as mojibake.
+    func testWithoutAUTF8LocaleTheGateDrawsInASCII() throws {
+        let terminal = try startGate(extra: ["LANG": "C", "LC_ALL": ""])
+        let screen = terminal.waitFor("[e] Exit")
+        let gate = screen.components(separatedBy: "STATUS=")[0]
+        XCTAssertTrue(gate.unicodeScalars.allSatisfy { $0.isASCII }, "non-ASCII on a C-locale screen:\n\(gate)")
+        XCTAssertTrue(gate.contains("==") || gate.contains("--"), "the countdown bar in ASCII:\n\(gate)")
+        try terminal.press("e")
+        terminal.waitFor("STATUS=0")
+    }
+
     func testCtrlZSuspendsCleanlyAndFgResumes() throws {
         let terminal = try TmuxTerminal.interactiveBash(home: home)
         try terminal.enter("\(shellQuote(home.binary)) gate --app discord -- \(shellQuote(home.recorder)) x")

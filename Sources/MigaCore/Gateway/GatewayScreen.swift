@@ -3,18 +3,22 @@ public struct GatewayStyle: Equatable, Sendable {
     public var color: Bool
     public var breathing: Bool
     public var animations: Bool
+    /// Not a UTF-8 locale: box drawing, curly quotes and the breathing dots fall back to ASCII.
+    public var ascii: Bool
 
-    public init(color: Bool, breathing: Bool, animations: Bool) {
+    public init(color: Bool, breathing: Bool, animations: Bool, ascii: Bool = false) {
         self.color = color
         self.breathing = breathing
         self.animations = animations
+        self.ascii = ascii
     }
 
     /// `NO_COLOR` (any non-empty value, per no-color.org) turns colour off.
     public init(config: MigaConfig, environment: [String: String]) {
         self.init(color: (environment["NO_COLOR"] ?? "").isEmpty,
                   breathing: config.breathing == .box,
-                  animations: config.animations)
+                  animations: config.animations,
+                  ascii: !TerminalText.localeIsUTF8(environment))
     }
 }
 
@@ -194,6 +198,6 @@ public struct GatewayScreen {
         for (offset, line) in lines.enumerated() where top + offset <= rows {
             frame += "\u{1B}[\(top + offset);1H" + pad + line.text
         }
-        return frame
+        return style.ascii ? TerminalText.ascii(frame) : frame
     }
 }
