@@ -184,6 +184,30 @@ final class GateTUITests: XCTestCase {
         terminal.assertTerminalRestored()
     }
 
+    /// Small terminals: whatever the size, one row keeps the keys and the seconds left; the
+    /// article is what gets cut, with a sign that more is below; nothing runs off the screen.
+    func testSmallTerminalsKeepTheKeysAndTheSecondsOnScreen() throws {
+        try home.writeConfig("timer_seconds = 15\ncategories = [\"articles\"]\n")
+        for (columns, rows, keys) in [(80, 13, "e exit · n next · o open · "), (40, 10, "e exit · n next · o open · "), (20, 5, "e/n/o ")] {
+            let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) gate --app discord -- \(shellQuote(home.recorder))",
+                                            environment: home.environment(), columns: columns, rows: rows)
+            let screen = terminal.waitFor(keys)
+            let rowsShown = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            XCTAssertTrue(rowsShown.contains { $0.contains(keys) && $0.range(of: #"\d+ ?s\b"#, options: .regularExpression) != nil },
+                          "\(columns)×\(rows): the keys and the seconds:\n\(screen)")
+            if rows <= 10 { // every article is longer than that
+                XCTAssertTrue(screen.contains("↓"), "\(columns)×\(rows): a sign that more is below:\n\(screen)")
+            }
+            for row in rowsShown { XCTAssertLessThanOrEqual(DisplayWidth.of(String(row)), columns, "\(columns)×\(rows): \(row)") }
+            let exits = try home.events().filter { $0.type == .exitSelected }.count
+            try terminal.press("e")
+            // (STATUS scrolls off so small a screen: the event says the gate ended.)
+            try eventually("the Exit at \(columns)×\(rows)") { try home.events().filter { $0.type == .exitSelected }.count == exits + 1 }
+        }
+        XCTAssertEqual(try home.events().filter { $0.type == .exitSelected }.count, 3)
+        XCTAssertNil(home.recordedArguments())
+    }
+
     /// Under a locale that is not UTF-8 (`LANG=C`), the gate draws in ASCII: a terminal there
     /// would show box drawing and curly quotes as mojibake.
     func testWithoutAUTF8LocaleTheGateDrawsInASCII() throws {

@@ -62,11 +62,13 @@ public struct GatewayScreen {
         var bottom: [(String, Int)] = []
         var room: Int = 0
         var width: Int = 0
+        /// A screen too small for the usual frame: one row of keys and seconds, no gaps.
+        var compact = false
         var scroll: Scroll { Scroll(limit: max(0, body.count - room), page: max(1, room - 1)) }
     }
 
     private func layout(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int) -> Layout {
-        let width = max(20, min(Self.maxTextWidth, columns - 4))
+        let width = max(8, min(Self.maxTextWidth, columns >= 24 ? columns - 4 : columns - 1))
         var layout = Layout()
         layout.width = width
         func add(_ part: inout [(String, Int)], _ plain: String, styled: String? = nil) {
@@ -130,8 +132,41 @@ public struct GatewayScreen {
         // scroll hint), but always a few lines of text, even if that pushes the frame off a
         // tiny screen.
         let fixed = layout.top.count + layout.bottom.count
-        layout.room = layout.body.count + fixed <= rows ? layout.body.count : max(3, rows - fixed - 2)
+        if layout.body.count + fixed <= rows {
+            layout.room = layout.body.count
+        } else if fixed + 3 + 2 <= rows {
+            layout.room = rows - fixed - 2
+        } else {
+            compact(&layout, session: session, now: now, rows: rows)
+        }
         return layout
+    }
+
+    /// A small terminal (80×13, 40×10, 20×5): whatever the size, one row keeps the keys and
+    /// the seconds left; the text is what gets cut, with a sign that more is below.
+    private func compact(_ layout: inout Layout, session: GatewaySession, now: UInt64, rows: Int) {
+        let width = layout.width
+        func fit(_ text: String) -> String {
+            DisplayWidth.of(text) <= width ? text : String(text.prefix(max(1, width - 1))) + "…"
+        }
+        let left = session.secondsLeft(at: now)
+        let seconds = left > 0 ? "\(left) s" : "ready"
+        let keys = ["e exit · n next · o open · \(seconds)", "e/n/o \(left > 0 ? "\(left)s" : "ready")", left > 0 ? "\(left)s" : "ok"]
+            .first { DisplayWidth.of($0) <= width } ?? "\(left)"
+        layout.compact = true
+        // The title becomes the first lines of the text: it scrolls (and is cut) with it.
+        if let title = session.item.title {
+            layout.body = TextLayout.wrap(TerminalText.forScreen(title), width: width) + [""] + layout.body
+        }
+        layout.top = rows >= 6 ? [layout.top[0]] : []
+        layout.bottom = []
+        if rows >= 5, let notice = session.notice(at: now) {
+            let line = fit(notice)
+            layout.bottom.append((tint("33", line), DisplayWidth.of(line)))
+        }
+        layout.bottom.append((tint("1;32", keys), DisplayWidth.of(keys)))
+        let free = max(1, rows - layout.top.count - layout.bottom.count)
+        layout.room = layout.body.count <= free ? layout.body.count : max(1, free - 1) // a line for the sign
     }
 
     /// How far the current item can scroll on a `columns` × `rows` screen.
@@ -154,8 +189,9 @@ public struct GatewayScreen {
             let arrows = offset == 0 ? "↓" : offset == limit ? "↑" : "↑↓"
             let last = min(layout.body.count, offset + layout.room)
             let long = "\(arrows) lines \(offset + 1)–\(last) of \(layout.body.count) · ↑/↓ PgUp/PgDn to scroll"
-            let hint = DisplayWidth.of(long) <= layout.width ? long : "\(arrows) \(offset + 1)–\(last)/\(layout.body.count)"
-            out.append(("", 0))
+            let short = "\(arrows) \(offset + 1)–\(last)/\(layout.body.count)"
+            let hint = DisplayWidth.of(long) <= layout.width ? long : DisplayWidth.of(short) <= layout.width ? short : arrows
+            if !layout.compact { out.append(("", 0)) }
             out.append((tint("2;36", hint), DisplayWidth.of(hint)))
         }
         return out + layout.bottom
