@@ -19,6 +19,23 @@ final class ContentCLITests: XCTestCase {
         XCTAssertEqual(output.stdout.split(separator: "\n").count, packs.count)
     }
 
+    /// The library read as the person who just reached for their phone reads it: nothing that
+    /// jars in a moment of impulse (mortality as a nudge, "people your age", calling the
+    /// person's mind a liar), and still at least 150 items.
+    func testTheBundledLibraryIsCalmKindAndLargeEnough() throws {
+        let ids = try home.miga(["content", "list"]).stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+        XCTAssertGreaterThanOrEqual(ids.count, 150)
+        let jarring = ["going to die", "you will die", "none of this truly matters", "your age", "speck", "lying to you", "conquer",
+                       "immensity", "how anxious", "a loss?", "plant fear"]
+        for id in ids {
+            // (Ids stay as they were, whatever their words: rotation state keys on them.)
+            let shown = try home.miga(["content", "show", id]).stdout.replacingOccurrences(of: id, with: "").lowercased()
+            for phrase in jarring { XCTAssertFalse(shown.contains(phrase), "\(id): \"\(phrase)\"") }
+        }
+        XCTAssertTrue(try home.miga(["content", "show", "stoic-all-going-to-die"]).stdout.contains("will not matter in a year"),
+                      "a rewritten item keeps its id (rotation state keys on it)")
+    }
+
     func testValidateNamesTheFileLineAndProblem() throws {
         let cases: [(String, String)] = [
             ("[[items]]\nid = \"a\"\nkind = \"quote\"\ncategory = \"c\"\ntext = \"x\"\n\n[[items]]\nid = \"a\"\nkind = \"quote\"\ncategory = \"c\"\ntext = \"y\"\n",

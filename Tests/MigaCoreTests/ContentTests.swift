@@ -15,7 +15,7 @@ final class ContentTests: XCTestCase {
             XCTAssertLessThanOrEqual(item.text.count, 900, "\(item.id) is too long for one screen")
         }
         XCTAssertEqual(library.item(id: "stoic-speck")?.text,
-                       "You are a speck on a rock spinning through infinite space. Breathe.")
+                       "The sky is wide, and this moment is small. Breathe.")
         XCTAssertEqual(library.item(id: "famous-learn-to-surf")?.author, "Jon Kabat-Zinn")
     }
 
