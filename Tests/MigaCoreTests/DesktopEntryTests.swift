@@ -173,7 +173,8 @@ final class DesktopShimTests: XCTestCase {
                 XCTAssertEqual(Array(launched.prefix(4)), ["/bin/sh", "-c", Self.script(detach: true), miga], "\(name) [\(group)]")
                 XCTAssertEqual(Array(launched.dropFirst(4)), direct, "\(name) [\(group)]")
             }
-            XCTAssertEqual(shimmed.rawValue("Terminal"), "true", name)
+            XCTAssertEqual(shimmed.rawValue("Terminal"), original.boolean("Terminal") == true ? "true" : "false",
+                           "\(name): a graphical app's gate shows as a window, so no terminal")
             XCTAssertEqual(shimmed.rawValue("DBusActivatable"), "false", name)
             XCTAssertEqual(shimmed.rawValue("TryExec"), original.rawValue("TryExec"), "\(name): its own TryExec, never miga's")
             XCTAssertEqual(shimmed.rawValue(DesktopShim.markerKey), "true", name)
