@@ -101,6 +101,14 @@ struct Config: ParsableCommand {
                 guard !value.isEmpty else { throw ValidationError("give a value: miga config set \(key) VALUE") }
                 let file = ConfigFile(path: context.paths.configFile)
                 try Installer(context: context).prepareConfigFolder()
+                // An app's command is what its shims run: checked like `apps add`, and the
+                // shims follow it at once (or they would go on running the old one).
+                if let path = try? ConfigKeys.resolve(key, in: file.loadForEditing()), let app = path.app, path.key == "command" {
+                    let installer = try GatedApps(context: context).setCommand(of: app, to: value.joined(separator: " "))
+                    print("\(path.name) = \(ConfigKeys.toml(path, in: try file.load().config))")
+                    CommandSupport.print(installer.changes.map { "  " + $0 })
+                    return
+                }
                 let path = try file.set(key, to: value.joined(separator: " "))
                 let config = try file.load().config
                 print("\(path.name) = \(ConfigKeys.toml(path, in: config))")

@@ -201,6 +201,23 @@ final class InterceptionTests: XCTestCase {
         XCTAssertEqual(read(home.configFile), "timer_seconds = = 3\n", "a broken file is never rewritten")
     }
 
+    /// `config set apps.NAME.command` is checked as `apps add` checks it, and the shims follow.
+    func testSettingAnAppsCommandChecksItAndRemakesItsShims() throws {
+        XCTAssertEqual(try miga("config", "apps", "add", "chat").status, 0)
+        let missing = try miga("config", "set", "apps.chat.command", "/nowhere/chat")
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("/nowhere/chat is not an executable file"), missing.stderr)
+        XCTAssertEqual(try miga("config", "set", "apps.chat.command", "python3").status, 1, "an interpreter, as with apps add")
+        XCTAssertEqual(try ConfigLoader().load(path: home.configFile).config.apps["chat"]?.command, "chat", "nothing written")
+
+        let set = try miga("config", "set", "apps.chat.command", home.recorder)
+        XCTAssertEqual(set.status, 0, set.stderr)
+        XCTAssertTrue(set.stdout.contains("refreshed PATH shim ~/.local/share/miga/bin/chat"), set.stdout)
+        XCTAssertEqual(try ConfigLoader().load(path: home.configFile).config.apps["chat"]?.command, home.recorder)
+        XCTAssertTrue(read(shims + "/chat")?.contains(home.recorder) == true, read(shims + "/chat") ?? "")
+        XCTAssertTrue(try miga("doctor").stdout.contains("ok       app chat:"), "the new shims are current")
+    }
+
     /// A shell or interpreter runs every script: gating one needs --force, and says why.
     func testInterpretersAreRefusedUnlessForced() throws {
         for (arguments, hint) in [(["python3"], "miga config apps add python3 --force"),

@@ -43,6 +43,25 @@ public struct GatedApps {
         return (app, installer)
     }
 
+    /// `config set apps.NAME.command PROGRAM`: checked as `apps add` checks it (a program that
+    /// runs; an interpreter only with `apps add --force`), written, and the app's shims
+    /// remade to run it. Returns the installer, for what changed.
+    public func setCommand(of name: String, to command: String) throws -> Installer {
+        let file = ConfigFile(path: context.paths.configFile)
+        let config = try file.loadForEditing()
+        guard config.apps[name] != nil else { throw InstallError.unknownApp(name: name, configured: config.apps.keys.sorted()) }
+        if Self.isInterpreter(command) { throw InstallError.interpreter(name: name, program: command) }
+        let installer = try Installer(context: context)
+        let program = try program(command, for: name, installer: installer)
+        try file.update({ _ = $0.setValue(ConfigEditor.string(program), forKey: "command", table: ["apps", name]) },
+                        expect: { $0.apps[name]?.command == program })
+        if let app = try file.loadForEditing().apps[name] {
+            try installer.sync(app)
+            try installer.finishDesktopChanges()
+        }
+        return installer
+    }
+
     /// Forgets the app and removes every shim made for it.
     public func remove(name: String) throws -> Installer {
         let file = ConfigFile(path: context.paths.configFile)
