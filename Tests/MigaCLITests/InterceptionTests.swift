@@ -165,6 +165,25 @@ final class InterceptionTests: XCTestCase {
         XCTAssertEqual(validation.status, 0, validation.stdout + validation.stderr)
     }
 
+    /// A Flatpak-only app has no command on PATH: the PATH shim runs its exported launcher.
+    func testAFlatpakOnlyAppsPATHShimRunsItsExportedLauncher() throws {
+        let exports = home.root + "/flatpak/exports"
+        try home.writeFile("flatpak/exports/share/applications/com.example.Chatter.desktop",
+                           "[Desktop Entry]\nType=Application\nName=Chatter\nExec=/usr/bin/flatpak run --branch=stable com.example.Chatter %U\n")
+        let launcher = try home.writeFile("flatpak/exports/bin/com.example.Chatter", mode: 0o755,
+                                          "#!/bin/sh\nexec \(shellQuote(home.recorder)) \"$@\"\n")
+        let env = ["XDG_DATA_DIRS": system + ":" + exports + "/share"]
+        let added = try miga("config", "apps", "add", "chatter", environment: env)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertEqual(try ConfigLoader().load(path: home.configFile).config.apps["chatter"]?.command, launcher)
+        XCTAssertTrue(added.stdout.contains("created desktop shim ~/.local/share/applications/com.example.Chatter.desktop"), added.stdout)
+        // As a shell runs it (inside a gate, so it passes straight through): the app starts.
+        let ran = try home.run(shims + "/chatter", ["--new", "a b"], environment: environment(env.merging(["MIGA_GATED": "1"]) { $1 }))
+        XCTAssertEqual(ran.status, 0, ran.stderr)
+        XCTAssertEqual(home.recordedArguments(), ["--new", "a b"])
+        XCTAssertTrue(try miga("doctor", environment: env).stdout.contains("ok       app chatter:"))
+    }
+
     func testInstallReadsTheEntriesOnceHoweverManyAppsAreGated() throws {
         try home.writeFile("bin/other", mode: 0o755, "#!/bin/sh\n")
         XCTAssertEqual(try miga("config", "apps", "add", "chat").status, 0)

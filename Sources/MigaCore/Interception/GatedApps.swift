@@ -83,10 +83,35 @@ public struct GatedApps {
             return path
         }
         let resolver = installer.resolver
-        if resolver.lookUp(command) != nil || !installer.desktopEntries(running: command).isEmpty { return command }
+        if resolver.lookUp(command) != nil { return command }
+        let entries = installer.desktopEntries(running: command)
+        if !entries.isEmpty {
+            // A Flatpak-only app has no `discord` on PATH for the PATH shim to run: its
+            // exported launcher (what the entry runs, as a program) stands in for it.
+            return flatpakExport(of: entries) ?? command
+        }
         let suggestions = AppNameSuggestions(searchPath: resolver.searchPath, skipping: context.paths.shimDirectory,
                                              entries: installer.installedEntries).suggestions(for: command)
         throw InstallError.appNotFound(name: name, command: command, suggestions: suggestions)
+    }
+}
+
+extension GatedApps {
+    /// The launcher Flatpak exports for an entry's app (`…/exports/bin/APP.ID`, beside the
+    /// `…/exports/share/applications` the entry came from, or in the usual installations).
+    func flatpakExport(of entries: [DesktopEntryLocator.Found]) -> String? {
+        for found in entries {
+            guard let exec = found.entry.rawValue("Exec"), let line = try? ExecLine(rawValue: exec),
+                  let appID = LaunchedProgram(line).flatpak?.appID else { continue }
+            var candidates: [String] = []
+            if let range = found.path.range(of: "/exports/share/applications/") {
+                candidates.append(String(found.path[..<range.lowerBound]) + "/exports/bin/" + appID)
+            }
+            let dataHome = InstallLayout(environment: context.environment, paths: context.paths).dataHome
+            candidates += [dataHome + "/flatpak/exports/bin/" + appID, "/var/lib/flatpak/exports/bin/" + appID]
+            if let export = candidates.first(where: LinuxSystem.isExecutableFile) { return export }
+        }
+        return nil
     }
 }
 

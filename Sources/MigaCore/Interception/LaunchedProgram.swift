@@ -59,7 +59,11 @@ struct LaunchedProgram {
     /// Whether `command` (a path, or a name as `miga config apps add` takes it) starts this.
     func isRun(by command: String) -> Bool {
         guard let program else { return false }
-        if command.contains("/") { return program == command }
+        if command.contains("/") {
+            // A Flatpak's exported launcher runs the same app as `flatpak run APP.ID`.
+            if let flatpak, command.contains("/exports/bin/"), Self.name(command) == flatpak.appID { return true }
+            return program == command
+        }
         if names.contains(command) { return true }
         return flatpak.map { $0.appID == command || $0.appName == command.lowercased() } ?? false
     }
