@@ -165,6 +165,19 @@ final class InterceptionTests: XCTestCase {
         XCTAssertEqual(validation.status, 0, validation.stdout + validation.stderr)
     }
 
+    /// An app named by its desktop-file ID (as menus and `gio launch` name it) gates the
+    /// program that entry runs; no "did you mean" the very name typed, no stale shim after.
+    func testAnAppNamedByItsDesktopFileIDGatesWhatTheEntryRuns() throws {
+        let added = try miga("config", "apps", "add", "vendor-chat-beta")
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertEqual(try ConfigLoader().load(path: home.configFile).config.apps["vendor-chat-beta"]?.command, home.root + "/bin/chat")
+        XCTAssertTrue(added.stdout.contains("created desktop shim ~/.local/share/applications/vendor-chat-beta.desktop"), added.stdout)
+        XCTAssertTrue(try miga("doctor").stdout.contains("ok       app vendor-chat-beta: PATH shim and"))
+        let typo = try miga("config", "apps", "add", "vendor-chat-betaa")
+        XCTAssertEqual(typo.status, 1)
+        XCTAssertFalse(typo.stderr.contains("did you mean \"vendor-chat-betaa\""), typo.stderr)
+    }
+
     /// A Flatpak-only app has no command on PATH: the PATH shim runs its exported launcher.
     func testAFlatpakOnlyAppsPATHShimRunsItsExportedLauncher() throws {
         let exports = home.root + "/flatpak/exports"

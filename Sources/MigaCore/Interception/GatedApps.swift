@@ -90,8 +90,19 @@ public struct GatedApps {
             // exported launcher (what the entry runs, as a program) stands in for it.
             return flatpakExport(of: entries) ?? command
         }
+        // A desktop-file ID (`io.github.Hexchat`, as menus and `gio launch` name apps): the
+        // program that entry runs.
+        if let found = installer.installedEntries.first(where: { $0.id == command || $0.id == command + ".desktop" }),
+           let exec = found.entry.rawValue("Exec"), let line = try? ExecLine(rawValue: exec) {
+            let launched = LaunchedProgram(line)
+            if let flatpak = launched.flatpak {
+                return flatpakExport(of: [found]) ?? flatpak.command ?? flatpak.appName ?? command
+            }
+            if let program = launched.program { return program }
+        }
         let suggestions = AppNameSuggestions(searchPath: resolver.searchPath, skipping: context.paths.shimDirectory,
                                              entries: installer.installedEntries).suggestions(for: command)
+            .filter { $0 != command } // never "did you mean" the very name typed
         throw InstallError.appNotFound(name: name, command: command, suggestions: suggestions)
     }
 }
