@@ -111,6 +111,13 @@ struct ConfigApps: ParsableCommand {
                     if installer.manifest.file(at: installer.layout.pathShim(app.name)) == nil {
                         print("  no shims yet: run `miga install`")
                     }
+                    // An entry another app claimed first stays that app's (one entry, one gate).
+                    for found in installer.desktopEntries(running: app.command) {
+                        let path = installer.layout.desktopShim(id: found.id)
+                        if let owner = installer.manifest.file(at: path)?.app, owner != app.name {
+                            print("  desktop entry \(found.id) is gated as \(owner)")
+                        }
+                    }
                 }
             }
         }

@@ -219,6 +219,14 @@ final class GateWithoutTerminalTests: XCTestCase {
         XCTAssertEqual(detached.stderr, "miga: \(home.root)/no/such/app: No such file or directory; check the path\n")
     }
 
+    /// Every key the gate takes is in its --help (and so in the man page made from it).
+    func testHelpNamesEveryKey() throws {
+        let help = try home.miga(["gate", "--help"]).stdout
+        for key in ["Esc", "Space", "Enter", "PgUp", "Home End", "Ctrl-Z", "Ctrl-C", "window"] {
+            XCTAssertTrue(help.contains(key), "gate --help lacks \(key):\n\(help)")
+        }
+    }
+
     func testUsageErrors() throws {
         let noCommand = try home.miga(["gate", "--app", "chat"])
         XCTAssertEqual(noCommand.status, 64)

@@ -165,6 +165,27 @@ final class InterceptionTests: XCTestCase {
         XCTAssertEqual(validation.status, 0, validation.stdout + validation.stderr)
     }
 
+    /// Two gated apps whose commands one entry runs: it belongs to the first that claimed it,
+    /// `apps list` and `doctor` say so, installs stop rewriting it, and it passes to the other
+    /// when the first goes.
+    func testTwoAppsSharingAnEntryDoNotFight() throws {
+        XCTAssertEqual(try miga("config", "apps", "add", "chat").status, 0)
+        let second = try miga("config", "apps", "add", "talk", "--command", "chat")
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertTrue(second.stderr.contains("~/.local/share/applications/chat.desktop is already gated as chat, so talk leaves it to that"), second.stderr)
+        XCTAssertTrue(read(applications + "/chat.desktop")?.contains("gate --app chat ") == true)
+        XCTAssertEqual(try miga("install").status, 0)
+        let again = try miga("install")
+        XCTAssertEqual(again.stdout, "miga is installed; nothing needed changing.\n", "no entry rewritten in turn")
+        let doctor = try miga("doctor").stdout
+        XCTAssertTrue(doctor.contains("ok       app talk:") && doctor.contains("chat.desktop is gated as chat"), doctor)
+        XCTAssertFalse(doctor.contains("problem  app"), doctor)
+        XCTAssertTrue(try miga("config", "apps", "list").stdout.contains("desktop entry chat.desktop is gated as chat"))
+
+        XCTAssertEqual(try miga("config", "apps", "remove", "chat").status, 0)
+        XCTAssertTrue(read(applications + "/chat.desktop")?.contains("gate --app talk ") == true, "the entry passes to talk")
+    }
+
     /// An app named by its desktop-file ID (as menus and `gio launch` name it) gates the
     /// program that entry runs; no "did you mean" the very name typed, no stale shim after.
     func testAnAppNamedByItsDesktopFileIDGatesWhatTheEntryRuns() throws {

@@ -107,11 +107,17 @@ public struct Doctor {
                 }
             }
             let shadowed = Set(recorded.map { $0.path })
+            var shared: [String] = []
             for found in installer.desktopEntries(running: app.command) where !shadowed.contains(layout.desktopShim(id: found.id)) {
-                issues.append("\(found.path) has no desktop shim")
+                if let owner = manifest.file(at: layout.desktopShim(id: found.id))?.app, owner != app.name {
+                    shared.append("\(found.id) is gated as \(owner)")
+                } else {
+                    issues.append("\(found.path) has no desktop shim")
+                }
             }
             if issues.isEmpty {
-                ok("app \(app.name)", "PATH shim and \(recorded.count) desktop shim\(recorded.count == 1 ? "" : "s") current")
+                ok("app \(app.name)", "PATH shim and \(recorded.count) desktop shim\(recorded.count == 1 ? "" : "s") current"
+                   + (shared.isEmpty ? "" : " (\(shared.joined(separator: "; ")))"))
             } else {
                 problem("app \(app.name)", issues.joined(separator: "; "), fix: "miga install")
             }

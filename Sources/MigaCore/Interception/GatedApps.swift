@@ -70,6 +70,10 @@ public struct GatedApps {
         try file.update({ $0.removeApp(name) }, expect: { $0.apps[name] == nil })
         let installer = try Installer(context: context)
         try installer.remove(app: name)
+        // An entry it held may run another gated app's command: that app takes it now.
+        for other in config.apps.values.sorted(by: { $0.name < $1.name }) where other.name != name {
+            try installer.sync(other)
+        }
         try installer.finishDesktopChanges()
         return installer
     }

@@ -34,6 +34,12 @@ public final class Installer {
         var wanted = Set<String>()
         for found in desktopEntries(running: app.command) {
             let path = layout.desktopShim(id: found.id)
+            // One entry, one gate: it belongs to the first app that claimed it, or two apps
+            // would rewrite it in turn on every install.
+            if let owner = manifest.file(at: path)?.app, owner != app.name {
+                say("miga: note: \(layout.display(path)) is already gated as \(owner), so \(app.name) leaves it to that")
+                continue
+            }
             let text: String
             do {
                 text = try DesktopShim.text(for: found.entry, migaPath: migaPath, app: app.name)
@@ -136,10 +142,11 @@ public final class Installer {
         try writeManaged(.environment, path: layout.environmentFile, text: shell.environmentFileText, mode: 0o644,
                          what: "PATH for graphical launchers")
 
-        for app in config.apps.values.sorted(by: { $0.name < $1.name }) { try sync(app) }
+        // Shims of apps no longer gated go first, so an entry they held is free for another.
         for file in manifest.files.reversed() where file.app != nil && config.apps[file.app!] == nil {
             try removeManaged(file, what: file.kind == .pathShim ? "PATH shim" : "desktop shim")
         }
+        for app in config.apps.values.sorted(by: { $0.name < $1.name }) { try sync(app) }
         try installURLHandler()
         warnIfLinksAreOutranked()
         try installBrowserHosts()
