@@ -159,34 +159,9 @@ def find_window(display):
 
 
 def request_close(display, wid):
-    """What a window manager's close button does: a WM_DELETE_WINDOW client message
-    (`xdotool windowclose` destroys the X window instead, which GTK treats as a lost window)."""
-    import ctypes
-    x11 = ctypes.CDLL("libX11.so.6")
-    x11.XOpenDisplay.restype = ctypes.c_void_p
-    x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
-    x11.XInternAtom.restype = ctypes.c_ulong
-    x11.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
-    x11.XSendEvent.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_long, ctypes.c_void_p]
-    x11.XFlush.argtypes = [ctypes.c_void_p]
-    x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
-
-    class ClientMessage(ctypes.Structure):
-        _fields_ = [("type", ctypes.c_int), ("serial", ctypes.c_ulong), ("send_event", ctypes.c_int),
-                    ("display", ctypes.c_void_p), ("window", ctypes.c_ulong), ("message_type", ctypes.c_ulong),
-                    ("format", ctypes.c_int), ("data", ctypes.c_long * 5), ("pad", ctypes.c_long * 12)]
-
-    connection = x11.XOpenDisplay(display.encode())
-    event = ClientMessage()
-    event.type = 33  # ClientMessage
-    event.window = int(wid)
-    event.message_type = x11.XInternAtom(connection, b"WM_PROTOCOLS", 0)
-    event.format = 32
-    event.data[0] = x11.XInternAtom(connection, b"WM_DELETE_WINDOW", 0)
-    event.data[1] = 0  # CurrentTime
-    x11.XSendEvent(connection, int(wid), 0, 0, ctypes.byref(event))
-    x11.XFlush(connection)
-    x11.XCloseDisplay(connection)
+    """What a window manager's close button does (see Tests/Fixtures/x11/close-window.py)."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "x11", "close-window.py")
+    subprocess.run([sys.executable, script, str(wid)], env=dict(os.environ, DISPLAY=display), check=True)
 
 
 def bench(args, display):
