@@ -54,7 +54,7 @@ final class GatewayWindowTests: XCTestCase {
         recorded = []
     }
 
-    func run(_ steps: [(Double, [WindowToGate])], animations: Bool = true) throws -> (GatewayEnding, ScriptedWindow) {
+    func run(_ steps: [(Double, [WindowToGate])], animations: Bool = true, shown: Bool = true) throws -> (GatewayEnding, ScriptedWindow) {
         let items = (1...3).map { ContentItem(id: "item-\($0)", kind: .quote, category: "calm", text: "Text \($0)\twith a tab", author: "A") }
         var next = 0
         let session = GatewaySession(app: "chat", timerSeconds: 15, item: items[0], startedAt: clock.monotonicNanoseconds())
@@ -66,7 +66,7 @@ final class GatewayWindowTests: XCTestCase {
         let signals = try SignalPipe()
         let style = GatewayStyle(color: false, breathing: true, animations: animations)
         let ending = try GatewayWindow(driver: driver, channel: window, signals: signals, clock: clock, style: style)
-            .run(celebration: { "You chose not to open it." })
+            .run(celebration: { "You chose not to open it." }, shown: { shown })
         return (ending, window)
     }
 
@@ -104,6 +104,16 @@ final class GatewayWindowTests: XCTestCase {
             XCTAssertTrue(error is WindowUnavailable, "\(error)")
         }
         XCTAssertTrue(recorded.isEmpty)
+    }
+
+    /// A gate started by a hand-off that was given up meanwhile (its report file gone) ends
+    /// once the window shows, opening nothing and recording nothing: the app is open already.
+    func testAWithdrawnHandOffEndsWithoutAChoice() throws {
+        let (ending, window) = try run([(0, [.shown]), (1, [.open])], shown: false)
+        XCTAssertTrue(ending.withdrawn)
+        XCTAssertEqual(ending.outcome, .exit)
+        XCTAssertTrue(recorded.isEmpty)
+        XCTAssertEqual(window.finished, 0.5)
     }
 
     func testTheLineProtocolKeepsEveryCharacter() {

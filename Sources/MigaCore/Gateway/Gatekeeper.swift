@@ -189,7 +189,7 @@ public final class Gatekeeper {
             }
             let style = GatewayStyle(config: config, environment: context.environment)
             ending = try GatewayWindow(driver: driver, channel: process, signals: signals, clock: clock, style: style)
-                .run(celebration: { self.celebrationMessage(store: store) })
+                .run(celebration: { self.celebrationMessage(store: store) }, shown: shown)
         } else if request.plain || term.isEmpty || term == "dumb" {
             ending = PlainGateway(driver: driver, clock: clock, signals: signals, write: { text in
                 LinuxSystem.say(text, to: STDOUT_FILENO) // a hang-up arrives as a signal
