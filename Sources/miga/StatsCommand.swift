@@ -50,7 +50,7 @@ struct StatsCommand: ParsableCommand {
                 print(report.json)
             } else {
                 print(StatsView(color: CommandSupport.useColor,
-                                columns: LinuxSystem.terminalColumns(STDOUT_FILENO) ?? Int(context.environment["COLUMNS"] ?? "") ?? 80)
+                                columns: LinuxSystem.terminalSize(STDOUT_FILENO)?.columns ?? Int(context.environment["COLUMNS"] ?? "") ?? 80)
                     .render(report, app: app), terminator: "")
             }
         }

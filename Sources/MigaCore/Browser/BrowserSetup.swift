@@ -38,15 +38,9 @@ struct BrowserSetup {
 
     var gating: Bool { reason == nil }
 
-    /// The name events and grace use for a listed site (as `open-url` names it).
-    static func appName(site: String) -> String {
-        let bare = site.hasPrefix("*.") ? String(site.dropFirst(2)) : site
-        return MigaConfig.isValidAppName(bare) ? bare : MigaConfig.appName(derivedFrom: bare)
-    }
-
     /// When grace for `site` ends, in Unix milliseconds, if it is running now.
     func graceUntil(site: String, store: EventStore, now: Date) -> Int64? {
-        guard config.graceMinutes > 0, let last = try? store.lastOpen(app: Self.appName(site: site)) else { return nil }
+        guard config.graceMinutes > 0, let last = try? store.lastOpen(app: SiteMatcher.appName(site: site)) else { return nil }
         let until = last.addingTimeInterval(Double(config.graceMinutes * 60))
         guard last <= now.addingTimeInterval(1), until > now else { return nil }
         return Int64((until.timeIntervalSince1970 * 1000).rounded())

@@ -109,7 +109,7 @@ public final class NativeHostService {
 
         case "next":
             let (session, gate) = try session()
-            guard let item = try draw(excluding: gate.itemID) else { throw ReplyError(message: "no other content to show", id: id) }
+            guard let item = try draw(excluding: gate.itemID, config: BrowserSetup.load(context: context).config) else { throw ReplyError(message: "no other content to show", id: id) }
             gates[session]?.itemID = item.id
             try record(.contentRead, app: gate.app, session: session, contentID: item.id)
             return reply("next", [("item", Self.json(item))])
@@ -148,7 +148,7 @@ public final class NativeHostService {
                   setup.graceUntil(site: site, store: try store(), now: context.clock.now()) != nil else {
                 return reply("grace_pass", [("recorded", .bool(false))])
             }
-            try record(.gracePass, app: BrowserSetup.appName(site: site), session: Self.newSession())
+            try record(.gracePass, app: SiteMatcher.appName(site: site), session: Self.newSession())
             return reply("grace_pass", [("recorded", .bool(true))])
 
         case "stats":
@@ -178,14 +178,14 @@ public final class NativeHostService {
         guard let site = setup.matcher.site(for: url) else {
             return [("action", .string("go")), ("reason", .string("not_gated"))]
         }
-        let app = BrowserSetup.appName(site: site)
+        let app = SiteMatcher.appName(site: site)
         let store = try store()
-        let key = setup.matcher.sites.first { BrowserSetup.appName(site: $0) == app } ?? site
+        let key = setup.matcher.sites.first { SiteMatcher.appName(site: $0) == app } ?? site
         if let until = setup.graceUntil(site: site, store: store, now: context.clock.now()) {
             try record(.gracePass, app: app, session: Self.newSession())
             return [("action", .string("go")), ("reason", .string("grace")), ("site", .string(key)), ("grace_until", .int(until))]
         }
-        guard let item = try draw(excluding: nil) else {
+        guard let item = try draw(excluding: nil, config: setup.config) else {
             throw ReplyError(message: "no content to show", id: .null)
         }
         let session = Self.newSession()
@@ -247,8 +247,7 @@ public final class NativeHostService {
         return store
     }
 
-    private func draw(excluding current: String?) throws -> ContentItem? {
-        let config = BrowserSetup.load(context: context).config
+    private func draw(excluding current: String?, config: MigaConfig) throws -> ContentItem? {
         let library = try ContentLibrary.load(userFolder: context.paths.userContentDirectory) {
             context.messages.say("miga: warning: \($0)")
         }

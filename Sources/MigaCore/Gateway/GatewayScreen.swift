@@ -47,6 +47,13 @@ public struct GatewayScreen {
         return (labels[(second / 4) % 4], second % 4 + 1)
     }
 
+    /// The cue as shown: "Breathe in ●●○○", or the label alone without motion.
+    public static func breathingCue(elapsedMilliseconds: Int, dots: Bool) -> String {
+        let phase = breathingPhase(elapsedMilliseconds: elapsedMilliseconds)
+        guard dots else { return phase.label }
+        return "\(phase.label) " + String(repeating: "●", count: phase.count) + String(repeating: "○", count: 4 - phase.count)
+    }
+
     /// How far an item scrolls on this screen: the first line offset that shows its end, and
     /// how many lines a page moves (one line of overlap keeps the reader's place).
     public struct Scroll: Equatable, Sendable {
@@ -102,10 +109,7 @@ public struct GatewayScreen {
             styled: tint("36", String(bar.prefix(filled))) + dim(String(bar.dropFirst(filled))) + "  " + countdown)
 
         if style.breathing {
-            let phase = Self.breathingPhase(elapsedMilliseconds: session.elapsedMilliseconds(at: now))
-            let cue = style.animations
-                ? "\(phase.label) " + String(repeating: "●", count: phase.count) + String(repeating: "○", count: 4 - phase.count)
-                : phase.label
+            let cue = Self.breathingCue(elapsedMilliseconds: session.elapsedMilliseconds(at: now), dots: style.animations)
             add(&layout.bottom, cue, styled: tint("2;36", cue))
         }
         add(&layout.bottom, "")

@@ -143,9 +143,8 @@ public final class GatewayWindow {
             sentNotice = notice
             channel.send(.notice(notice))
         }
-        let phase = GatewayScreen.breathingPhase(elapsedMilliseconds: session.elapsedMilliseconds(at: now))
         let breath = style.breathing
-            ? "\(phase.label) " + String(repeating: "●", count: phase.count) + String(repeating: "○", count: 4 - phase.count) : ""
+            ? GatewayScreen.breathingCue(elapsedMilliseconds: session.elapsedMilliseconds(at: now), dots: true) : ""
         let tick = GateToWindow.tick(secondsLeft: session.secondsLeft(at: now),
                                      permille: Int(session.progress(at: now) * 1000), breath: breath)
         if sentTick != tick {

@@ -14,6 +14,7 @@ public final class Installer {
     /// What changed, one line each, for the person to read.
     public internal(set) var changes: [String] = []
     private var desktopFilesChanged = false
+    private var reportedCache: [String]?
 
     public init(context: MigaContext) throws {
         self.context = context
@@ -107,19 +108,28 @@ public final class Installer {
 
     var brokenEntriesRecord: String { layout.paths.stateDirectory + "/broken-desktop-entries" }
 
+    /// What `broken-desktop-entries` held when this run began, plus what it has said since.
+    private var reportedBrokenEntries: [String] {
+        get {
+            if let reportedCache { return reportedCache }
+            let lines = String(decoding: AtomicFile.read(brokenEntriesRecord) ?? Data(), as: UTF8.self).split(separator: "\n").map(String.init)
+            reportedCache = lines
+            return lines
+        }
+        set { reportedCache = newValue }
+    }
+
     func noteBrokenEntry(_ path: String, _ message: String) {
         brokenEntries.append((path, message))
         guard announcesBrokenEntries else { return }
-        let record = brokenEntriesRecord
         var info = stat()
         let stamp = stat(path, &info) == 0 ? "\(info.st_size)\t\(info.st_mtim.tv_sec)" : "gone"
         let line = "\(path)\t\(stamp)"
-        let known = String(decoding: AtomicFile.read(record) ?? Data(), as: UTF8.self).split(separator: "\n").map(String.init)
-        guard !known.contains(line) else { return }
+        guard !reportedBrokenEntries.contains(line) else { return }
         say(message + " (said once; `miga doctor` lists such files)")
-        let kept = known.filter { !$0.hasPrefix(path + "\t") } + [line]
+        reportedBrokenEntries = reportedBrokenEntries.filter { !$0.hasPrefix(path + "\t") } + [line]
         try? LinuxSystem.makeDirectories(layout.paths.stateDirectory, mode: 0o700)
-        try? AtomicFile.write(kept.joined(separator: "\n") + "\n", to: record, mode: 0o600)
+        try? AtomicFile.write(reportedBrokenEntries.joined(separator: "\n") + "\n", to: brokenEntriesRecord, mode: 0o600)
     }
 
     // MARK: - Install and uninstall

@@ -27,6 +27,13 @@ public struct SiteMatcher: Equatable {
         return nil
     }
 
+    /// The name a site's events and grace go by: the site (without `*.`), made a valid app
+    /// name if it is not one (an address such as [::1]).
+    public static func appName(site: String) -> String {
+        let bare = site.hasPrefix("*.") ? String(site.dropFirst(2)) : site
+        return MigaConfig.isValidAppName(bare) ? bare : MigaConfig.appName(derivedFrom: bare)
+    }
+
     /// Whether `url` is a link `open-url` handles at all: an http or https URL that parses.
     public static func isWebLink(_ url: String) -> Bool {
         guard let parsed = WebURL.parse(url) else { return false }

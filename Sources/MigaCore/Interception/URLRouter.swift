@@ -58,7 +58,7 @@ public struct URLRouter {
             let command = [context.executablePath, "open-url", "--forward", "--"] + gated
             // The site names the gate, its events and its grace; an address such as [::1] is
             // made into a valid name.
-            let app = MigaConfig.isValidAppName(site) ? site : MigaConfig.appName(derivedFrom: site)
+            let app = SiteMatcher.appName(site: site)
             let gateStatus = Gatekeeper(context: gateContext).run(GateRequest(app: app, command: command, detach: true))
             if status == 0 { status = gateStatus }
         }

@@ -299,11 +299,11 @@ extension LinuxSystem {
 }
 
 extension LinuxSystem {
-    /// The width of the terminal on `fd`, or nil when it is not one.
-    public static func terminalColumns(_ fd: Int32) -> Int? {
+    /// The size of the terminal on `fd`, or nil when it is not one.
+    public static func terminalSize(_ fd: Int32) -> (columns: Int, rows: Int)? {
         var window = winsize()
-        guard ioctl(fd, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0 else { return nil }
-        return Int(window.ws_col)
+        guard ioctl(fd, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else { return nil }
+        return (Int(window.ws_col), Int(window.ws_row))
     }
 }
 

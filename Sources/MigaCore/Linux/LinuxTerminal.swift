@@ -53,13 +53,7 @@ public final class LinuxTerminal {
         self.closesOnDeinit = closesOnDeinit
     }
 
-    public var size: (columns: Int, rows: Int) {
-        var window = winsize()
-        if ioctl(output, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 {
-            return (Int(window.ws_col), Int(window.ws_row))
-        }
-        return (80, 24)
-    }
+    public var size: (columns: Int, rows: Int) { LinuxSystem.terminalSize(output) ?? (80, 24) }
 
     /// Raw input (no echo, no line buffering, no signal keys: Ctrl-C and Ctrl-Z arrive as bytes
     /// so they can be handled as choices), alternate screen, hidden cursor.
