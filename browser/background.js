@@ -265,7 +265,10 @@ async function handleGateMessage(page, gate, message) {
       return reply;
     }
     case "open": {
-      const reply = await ask({ type: "open", session: gate.session });
+      // The answer to "What are you here to do?", when the page asked: miga cleans and cuts it.
+      const open = { type: "open", session: gate.session };
+      if (typeof message.intention === "string") open.intention = message.intention.slice(0, 1000);
+      const reply = await ask(open);
       if (reply.type === "error") return reply;
       gate.ended = true;
       if (reply.grace_until && state) {

@@ -20,6 +20,7 @@ let startedAt = 0;
 let completedSent = false;
 let finished = false;
 let ticker = null;
+let asking = false; // "What are you here to do?" is showing (intention = true)
 
 function webAddress(text) {
   try {
@@ -85,6 +86,19 @@ function showItem(item) {
   }
 }
 
+// The host's lines under the site's name ("3rd time today", "Last time: reply to Sam"), as
+// plain text; hidden when there are none.
+function showNotes(notes) {
+  const lines = Array.isArray(notes) ? notes.filter((note) => typeof note === "string" && note.trim()) : [];
+  const element = $("notes");
+  element.replaceChildren();
+  lines.forEach((line, index) => {
+    if (index > 0) element.append(document.createElement("br"));
+    element.append(document.createTextNode(line.trim()));
+  });
+  element.hidden = lines.length === 0;
+}
+
 function secondsLeft() {
   const left = gate.timer_seconds * 1000 - (performance.now() - startedAt);
   return left <= 0 ? 0 : Math.ceil(left / 1000);
@@ -125,6 +139,7 @@ async function chooseExit() {
   } catch (error) {
     // the choice stands even if it could not be recorded
   }
+  hideQuestion();
   setState("exited");
   $("choices").hidden = true;
   $("timer").hidden = true;
@@ -154,13 +169,34 @@ async function readNext() {
   }
 }
 
+// intention = true: Open first asks "What are you here to do?"; Enter in the field opens
+// (an empty answer too), Esc comes back to the three choices.
+function showQuestion() {
+  asking = true;
+  root.dataset.question = "shown";
+  $("intention").hidden = false;
+  say("");
+  $("intention-text").focus();
+}
+
+function hideQuestion() {
+  if (!asking) return;
+  asking = false;
+  delete root.dataset.question;
+  $("intention").hidden = true;
+  if (document.activeElement === $("intention-text")) $("intention-text").blur();
+}
+
 async function chooseOpen() {
   if (finished || !gate) return;
   const left = secondsLeft();
   if (left > 0) return say(`Open unlocks in ${left} s. Take this moment; Exit is always free.`);
+  if (gate.intention === true && !asking) return showQuestion();
+  const message = { type: "open" };
+  if (asking) message.intention = $("intention-text").value;
   finished = true;
   try {
-    const reply = await request({ type: "open" });
+    const reply = await request(message);
     if (reply.type === "error") {
       finished = false;
       return say(reply.error);
@@ -175,6 +211,15 @@ async function chooseOpen() {
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.altKey || event.metaKey) return;
   const key = event.key;
+  if (asking) {
+    // Everything else is typed into the field: the page's keys do not act.
+    if (event.isComposing) return;
+    if (key === "Escape") { if (!finished) hideQuestion(); }
+    else if (key === "Enter" && event.target === $("intention-text")) chooseOpen();
+    else return;
+    event.preventDefault();
+    return;
+  }
   if (key === "e" || key === "q" || key === "Escape") chooseExit();
   else if (key === "n" || key === " ") readNext();
   else if (key === "o" || key === "Enter") chooseOpen();
@@ -217,6 +262,7 @@ async function start() {
   $("site").textContent = `miga · ${reply.site}`;
   document.title = `A pause before ${reply.site} · miga`;
   showItem(reply.item);
+  showNotes(reply.notes);
   $("timer").hidden = false;
   $("choices").hidden = false;
   $("post-note").hidden = !isPost;

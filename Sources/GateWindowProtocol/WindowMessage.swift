@@ -12,6 +12,12 @@ public enum GateToWindow: Equatable, Sendable {
     case tick(secondsLeft: Int, permille: Int, breath: String)
     /// A line under the buttons ("Open unlocks in 12 s. …"); empty clears it.
     case notice(String)
+    /// Lines under the title ("3rd time today", "Last time: …", why the wait is longer),
+    /// separated by newlines; empty for none.
+    case notes(String)
+    /// Open was chosen after the countdown and `intention = true`: ask "What are you here to
+    /// do?" in a text field; the answer comes back as `intention`, Esc as `back`.
+    case askIntention
     /// Exit was chosen: show the celebration with this line, then end.
     case celebrate(String)
     /// End now (Open, or the gate going away).
@@ -24,6 +30,10 @@ public enum WindowToGate: Equatable, Sendable {
     case exit, readNext, open
     /// The window's close button: an explicit Exit.
     case closeButton
+    /// The answer to the question (may be empty): Open.
+    case intention(String)
+    /// Esc in the answer field: back to the gate.
+    case back
 }
 
 public enum WindowLine {
@@ -36,6 +46,8 @@ public enum WindowLine {
         case .tick(let secondsLeft, let permille, let breath):
             return line(["tick", String(secondsLeft), String(permille), breath])
         case .notice(let text): return line(["notice", text])
+        case .notes(let text): return line(["notes", text])
+        case .askIntention: return line(["ask-intention"])
         case .celebrate(let text): return line(["celebrate", text])
         case .close: return line(["close"])
         }
@@ -48,6 +60,8 @@ public enum WindowLine {
         case .readNext: return "next\n"
         case .open: return "open\n"
         case .closeButton: return "close-button\n"
+        case .intention(let text): return line(["intention", text])
+        case .back: return "back\n"
         }
     }
 
@@ -61,6 +75,8 @@ public enum WindowLine {
             guard let left = Int(fields[1]), let permille = Int(fields[2]) else { return nil }
             return .tick(secondsLeft: max(0, left), permille: min(1000, max(0, permille)), breath: fields[3])
         case ("notice", 2): return .notice(fields[1])
+        case ("notes", 2): return .notes(fields[1])
+        case ("ask-intention", 1): return .askIntention
         case ("celebrate", 2): return .celebrate(fields[1])
         case ("close", 1): return .close
         default: return nil
@@ -68,12 +84,17 @@ public enum WindowLine {
     }
 
     public static func windowMessage(_ line: Substring) -> WindowToGate? {
+        if line.hasPrefix("intention\t") {
+            let fields = split(line)
+            return fields.count == 2 ? .intention(fields[1]) : nil
+        }
         switch line {
         case "shown": return .shown
         case "exit": return .exit
         case "next": return .readNext
         case "open": return .open
         case "close-button": return .closeButton
+        case "back": return .back
         default: return nil
         }
     }

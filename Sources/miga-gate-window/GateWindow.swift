@@ -169,6 +169,8 @@ final class GateWindow {
             celebrate(text)
         case .close:
             quit()
+        case .notes, .askIntention:
+            break // not drawn yet
         }
     }
 

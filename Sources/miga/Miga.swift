@@ -22,7 +22,7 @@ struct Miga: ParsableCommand {
         version: MigaVersion.current,
         // Every command names itself: otherwise ArgumentParser derives names with
         // String(describing:), a conformance scan that costs milliseconds on the gate's path.
-        subcommands: [Gate.self, OpenURL.self, Config.self, StatsCommand.self, EventsCommand.self, DataCommand.self, LicenseCommand.self, ContentCommand.self,
+        subcommands: [Gate.self, OpenURL.self, Config.self, StatsCommand.self, StatusCommand.self, EventsCommand.self, DataCommand.self, LicenseCommand.self, ContentCommand.self,
                       Install.self, Uninstall.self, DoctorCommand.self, NativeHostCommand.self]
     )
 

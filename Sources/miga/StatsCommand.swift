@@ -12,9 +12,12 @@ struct StatsCommand: ParsableCommand {
             the current streak ends today, or yesterday while today has none yet. Streaks ignore \
             --days and --app.
 
+            --week compares this week (Monday to Sunday, local) with the last one, per app, with             the intentions you gave most often before Open.
+
             Examples:
               miga stats
               miga stats --days 30 --app discord
+              miga stats --week
               miga stats --json | jq .streak.current     # for waybar, polybar, i3blocks
             """
     )
@@ -26,10 +29,16 @@ struct StatsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only this app (or site).", valueName: "name"), completion: .custom(CommandSupport.configuredApps))
     var app: String?
 
-    @Flag(help: "Print the numbers as JSON (the keys of DESIGN's stats definitions).")
+    @Flag(help: "This week against last: per app, minutes waited, top intentions, the streak.")
+    var week = false
+
+    @Flag(help: "Print the numbers as JSON (the keys of DESIGN's stats definitions; with --week its own keys).")
     var json = false
 
     func validate() throws {
+        if week, app != nil {
+            throw ValidationError("--week shows every app; leave out --app, or use --days 7 --app NAME")
+        }
         guard StatsReport.dayRange.contains(days) else {
             throw ValidationError("--days must be a whole number from 1 to \(StatsReport.dayRange.upperBound) (60 years), not \(days)")
         }
@@ -41,6 +50,11 @@ struct StatsCommand: ParsableCommand {
             let now = context.clock.now()
             let today = CivilDay(unixMilliseconds: Int64(now.timeIntervalSince1970 * 1000),
                                  offsetMinutes: context.clock.utcOffsetMinutes(at: now))
+            if week {
+                let report = try WeekReport.build(store: store, weekOf: today, today: today)
+                print(json ? report.json : WeekView(color: CommandSupport.useColor).render(report, today: today), terminator: json ? "\n" : "")
+                return
+            }
             if let app {
                 let known = try store?.appsWithEvents() ?? []
                 guard known.contains(app) else { throw StatsError.noSuchApp(app, known: known) }

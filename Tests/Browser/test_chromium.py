@@ -305,6 +305,138 @@ class TestGate(ChromiumCase):
             self.h.write_config(sites=self.sites)
 
 
+class PausePage:
+    """Reading the gate page's notes and its "What are you here to do?" question."""
+
+    def notes(self):
+        """The lines under the site's name, or None while they are hidden."""
+        return self.b.script("""
+            const n = document.getElementById('notes');
+            return n.hidden ? null : [...n.childNodes].filter(c => c.nodeType === 3).map(c => c.data);""")
+
+    def question(self):
+        return self.b.script("""
+            const q = document.getElementById('intention'), f = document.getElementById('intention-text');
+            const shown = id => getComputedStyle(document.getElementById(id)).display !== 'none';
+            return {shown: !q.hidden, text: q.textContent.replace(/\\s+/g, ' ').trim(), value: f.value,
+                    maxLength: f.maxLength, focused: document.activeElement ? document.activeElement.id : null,
+                    buttons: ['exit', 'next', 'open'].filter(shown), state: document.documentElement.dataset.state};""")
+
+    def wait_question(self, shown=True):
+        return wait_for(lambda: (lambda q: q if q["shown"] == shown else None)(self.question()), 5,
+                        message=f"the question {'shown' if shown else 'hidden'}")
+
+
+class TestHabits(ChromiumCase, PausePage):
+    """`intention = true`: Open asks "What are you here to do?" and the answer is kept with the
+    Open; the lines under the site's name say how often today and what was said last time."""
+    sites = ["open.test", "gated.test", "exit.test"]
+
+    @classmethod
+    def prepare_home(cls):
+        cls.home.extra_config = "intention = true\n"
+        cls.home.write_config(grace_minutes=0)  # the next gate of a site comes at once
+
+    def test_intention_typed_then_enter_opens(self):
+        target = self.s.url("open.test", "/page/intent?x=1")
+        mark = self.s.mark()
+        self.b.driver.get(target)
+        self.b.wait_for_gate(state="counting")
+        session = self.session_of("open.test")
+        self.assertIsNone(self.notes(), "the first gate today has no notes")
+        self.assertFalse(self.question()["shown"])
+        self.b.wait_for_gate(state="ready", timeout=TIMER + 10)
+
+        self.b.press("o")  # Open asks first, and opens nothing
+        q = self.wait_question()
+        self.assertEqual(q["text"], "What are you here to do? Enter opens · Esc goes back")
+        self.assertEqual((q["focused"], q["value"], q["maxLength"]), ("intention-text", "", 120))
+        self.assertEqual(q["buttons"], ["exit"], "Exit stays; Read Next and Open wait behind the question")
+        # The page's keys are typed into the field, not acted on.
+        self.b.press("qen " + Keys.BACKSPACE * 4 + "reply to Sam")
+        wait_for(lambda: self.question()["value"] == "reply to Sam", 5, message="the typed intention")
+        q = self.question()
+        self.assertEqual((q["shown"], q["state"]), (True, "ready"))
+        self.assertTrue(self.b.is_gate(self.b.url()))
+        self.assertEqual([t for t in by_session(self.new_events(), session)
+                          if t in ("exit_selected", "content_read", "open_selected", "abandoned")], [])
+        self.assert_nothing_for(["open.test"], mark, "while the question is asked")
+
+        opened_at = self.s.mark()
+        self.b.press(Keys.ENTER)
+        self.b.wait_for_page("open.test", "/page/intent", timeout=10)
+        self.assertEqual(self.b.url(), target)
+        self.assertTrue(self.s.hits("open.test", "/page/intent", opened_at), "the site is fetched after Enter")
+        opened = self.wait_event("open_selected", "open.test")
+        self.assertEqual(opened["session"], session)
+        self.assertEqual(json.loads(opened["detail"]), {"intention": "reply to Sam"})
+
+        # The next gate of the site says how often, and what was meant last time.
+        self.b.fresh_tab(self.s.url("open.test", "/page/again"))
+        self.b.wait_for_gate(state="counting")
+        self.assertEqual(self.notes(), ["2nd time today", "Last time: reply to Sam"])
+
+    def test_intention_escape_goes_back_then_empty_answer_opens(self):
+        target = self.s.url("gated.test", "/page/no-intention")
+        self.b.driver.get(target)
+        self.b.wait_for_gate(state="counting")
+        session = self.session_of("gated.test")
+        self.b.wait_for_gate(state="ready", timeout=TIMER + 10)
+
+        self.b.click("#open")
+        self.assertEqual(self.wait_question()["focused"], "intention-text")
+        self.b.press(Keys.ESCAPE)  # back to the three choices, not Exit
+        q = self.wait_question(shown=False)
+        self.assertEqual((q["state"], q["buttons"]), ("ready", ["exit", "next", "open"]))
+        self.assertTrue(self.b.is_gate(self.b.url()))
+        self.assertNotIn("exit_selected", by_session(self.new_events(), session))
+        self.b.press("n")  # the page's keys act again
+        wait_for(lambda: "content_read" in by_session(self.new_events(), session), 10, message="content_read")
+
+        self.b.press(Keys.ENTER)  # Open: the question again
+        q = self.wait_question()
+        self.assertEqual((q["focused"], q["value"]), ("intention-text", ""))
+        self.b.press(Keys.ENTER)  # an empty answer opens too, and stores nothing
+        self.b.wait_for_page("gated.test", "/page/no-intention", timeout=10)
+        opened = self.wait_event("open_selected", "gated.test")
+        self.assertEqual(opened["session"], session)
+        self.assertIsNone(opened["detail"])
+
+    def test_notes_say_how_often_today(self):
+        for visit, expected in ((1, None), (2, ["2nd time today"]), (3, ["3rd time today"])):
+            self.b.fresh_tab(self.s.url("exit.test", f"/page/visit-{visit}"))
+            self.b.wait_for_gate(state="counting")
+            wait_for(lambda: len(self.new_events(app="exit.test", types=["session_start"])) == visit, 10,
+                     message=f"session_start {visit}")
+            self.assertEqual(self.notes(), expected, f"visit {visit}")
+            if visit < 3:
+                self.b.press("e")
+                wait_for(lambda: len(self.new_events(app="exit.test", types=["exit_selected"])) == visit, 10,
+                         message=f"exit_selected {visit}")
+
+
+class TestScheduleWithoutGate(ChromiumCase):
+    """A `[[schedule]]` with `gate = false` in force: the site loads with no pause, and the
+    pass is recorded as `gateway_skipped` (reason `schedule`)."""
+    sites = ["gated.test"]
+
+    @classmethod
+    def prepare_home(cls):
+        cls.home.extra_config = '\n[[schedule]]\ndays = "daily"\nfrom = "00:00"\nto = "24:00"\ngate = false\n'
+        cls.home.write_config()
+
+    def test_schedule_without_gate_goes_straight_on(self):
+        target = self.s.url("gated.test", "/page/scheduled")
+        mark = self.s.mark()
+        self.b.driver.get(target)
+        self.b.wait_for_page("gated.test", "/page/scheduled", timeout=10)
+        self.assertEqual(self.b.url(), target)
+        self.assertTrue(self.s.hits("gated.test", "/page/scheduled", mark))
+        skipped = self.wait_event("gateway_skipped", "gated.test")
+        self.assertEqual(json.loads(skipped["detail"]), {"reason": "schedule"})
+        self.assertEqual(self.new_events(types=["session_start"]), [])
+
+
 class TestNoHost(ChromiumCase):
     """miga's host manifest removed: the extension fails open and its popup says how to install."""
     sites = ["gated.test"]

@@ -124,6 +124,55 @@ class TestFirefoxGate(FirefoxCase):
                           and e["app"] == "open.test"], 10, message="a grace_pass for open.test")
 
 
+class TestFirefoxIntention(FirefoxCase):
+    """`intention = true`: Open asks "What are you here to do?"; Esc goes back, Enter opens
+    and the answer is kept with the Open."""
+    sites = ["open.test"]
+
+    @classmethod
+    def prepare_home(cls):
+        cls.home.extra_config = "intention = true\n"
+        cls.home.write_config()
+
+    def question(self):
+        return self.b.script("""
+            const q = document.getElementById('intention');
+            return {shown: !q.hidden, value: document.getElementById('intention-text').value,
+                    focused: document.activeElement ? document.activeElement.id : null,
+                    state: document.documentElement.dataset.state};""")
+
+    def test_intention_asked_then_recorded(self):
+        from marionette_driver.by import By
+        from marionette_driver.keys import Keys
+        target = self.s.url("open.test", "/page/intent")
+        mark = self.s.mark()
+        self.b.navigate(target)
+        self.b.wait_for_gate(state="counting")
+        session = self.session_of("open.test")
+        self.b.wait_for_gate(state="ready", timeout=TIMER + 10)
+        self.b.click("#open")
+        wait_for(lambda: self.question()["shown"], 5, message="the question")
+        self.assertEqual(self.question()["focused"], "intention-text")
+        field = self.b.client.find_element(By.CSS_SELECTOR, "#intention-text")
+        field.send_keys(Keys.ESCAPE)  # back to the three choices, not Exit
+        wait_for(lambda: not self.question()["shown"], 5, message="the question hidden")
+        self.assertEqual(self.question()["state"], "ready")
+        self.b.click("#open")
+        wait_for(lambda: self.question()["shown"], 5, message="the question again")
+        field.send_keys("qen " + Keys.BACK_SPACE * 4 + "reply to Sam")
+        wait_for(lambda: self.question()["value"] == "reply to Sam", 5, message="the typed intention")
+        self.assertEqual(self.question()["state"], "ready")
+        self.assert_nothing_for(["open.test"], mark, "before Enter")
+        self.assertEqual([t for t in by_session(self.new_events(), session)
+                          if t in ("exit_selected", "content_read", "open_selected")], [])
+        field.send_keys(Keys.ENTER)
+        self.b.wait_for_page("open.test", "/page/intent", timeout=10)
+        self.assertTrue(self.s.hits("open.test", "/page/intent", mark))
+        opened = self.wait_event("open_selected", "open.test")
+        self.assertEqual(opened["session"], session)
+        self.assertEqual(json.loads(opened["detail"]), {"intention": "reply to Sam"})
+
+
 class TestFirefoxNoHost(FirefoxCase):
     """No host manifest for Firefox: gated sites load directly; the popup says how to install."""
     sites = ["gated.test"]

@@ -85,7 +85,7 @@ final class GatewaySessionTests: XCTestCase {
         var pool = ["b", "c"]
         let driver = GatewayDriver(
             session: GatewaySession(app: "x", timerSeconds: 15, item: .sample("a"), startedAt: clock.monotonic),
-            record: { recorded.append(($0, $1, $2)) },
+            record: { recorded.append(($0, $1, $2)); _ = $3 },
             nextItem: { pool.isEmpty ? nil : .sample(pool.removeFirst()) })
         driver.start()
         clock.advance(seconds: 2)

@@ -48,6 +48,7 @@ final class GatewayWindowTests: XCTestCase {
 
     var clock: FakeClock!
     var recorded: [(EventType, String?, Int?)] = []
+    var details: [String?] = []
 
     override func setUp() {
         clock = FakeClock()
@@ -58,7 +59,7 @@ final class GatewayWindowTests: XCTestCase {
         let items = (1...3).map { ContentItem(id: "item-\($0)", kind: .quote, category: "calm", text: "Text \($0)\twith a tab", author: "A") }
         var next = 0
         let session = GatewaySession(app: "chat", timerSeconds: 15, item: items[0], startedAt: clock.monotonicNanoseconds())
-        let driver = GatewayDriver(session: session, record: { [self] in recorded.append(($0, $1, $2)) }, nextItem: {
+        let driver = GatewayDriver(session: session, record: { [self] in recorded.append(($0, $1, $2)); details.append($3) }, nextItem: {
             next += 1
             return items[next % items.count]
         })

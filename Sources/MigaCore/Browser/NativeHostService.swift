@@ -20,6 +20,8 @@ public final class NativeHostService {
         var startedAt: UInt64
         var itemID: String
         var completed = false
+        /// `intention = true`: the page asks before Open, and the answer comes with `open`.
+        var asksIntention = false
     }
 
     private let context: MigaContext
@@ -129,7 +131,10 @@ public final class NativeHostService {
         case "open":
             let (session, gate) = try session()
             try complete(session, gate, id: id)
-            try throwing(end(session, as: .openSelected), id: id)
+            // The answer to "What are you here to do?", cleaned and cut to 120 characters here:
+            // the page's word is kept only as text.
+            let intention = gate.asksIntention ? request.string("intention", limit: 1 << 16).flatMap(Intention.detail) : nil
+            try throwing(end(session, as: .openSelected, detail: intention), id: id)
             let minutes = BrowserSetup.load(context: context).config.graceMinutes
             let until = minutes > 0 ? HostJSON.int(milliseconds(context.clock.now()) + Int64(minutes) * 60_000) : .null
             return reply("open", [("site", .string(gate.site)), ("grace_until", until)])
@@ -185,19 +190,28 @@ public final class NativeHostService {
             try record(.gracePass, app: app, session: Self.newSession())
             return [("action", .string("go")), ("reason", .string("grace")), ("site", .string(key)), ("grace_until", .int(until))]
         }
+        let moment = LocalMoment(clock: context.clock)
+        if let schedule = Schedule.matching(setup.config.schedules, app: app, at: moment), !schedule.gate {
+            try record(.gatewaySkipped, app: app, session: Self.newSession(), detail: Event.reasonDetail("schedule"))
+            return [("action", .string("go")), ("reason", .string("schedule")), ("site", .string(key))]
+        }
         guard let item = try draw(excluding: nil, config: setup.config) else {
             throw ReplyError(message: "no content to show", id: .null)
         }
+        let history = (try? store.history(app: app, on: moment.day)) ?? AppHistory()
+        let plan = GatePlan(config: setup.config, app: app, isSite: true, at: moment, history: history)
         let session = Self.newSession()
-        let timer = setup.config.timerSeconds(for: nil)
+        let timer = plan.timerSeconds
         try record(.sessionStart, app: app, session: session, contentID: item.id)
         if gateOrder.count >= Self.sessionLimit { _ = end(gateOrder[0], as: .abandoned) }
-        gates[session] = Gate(app: app, site: key, timerSeconds: timer, startedAt: context.clock.monotonicNanoseconds(), itemID: item.id)
+        gates[session] = Gate(app: app, site: key, timerSeconds: timer, startedAt: context.clock.monotonicNanoseconds(),
+                              itemID: item.id, asksIntention: plan.asksIntention)
         gateOrder.append(session)
         return [
             ("action", .string("gate")), ("session", .string(session)), ("site", .string(key)), ("app", .string(app)),
             ("timer_seconds", .int(timer)), ("breathing", .string(setup.config.breathing.rawValue)),
             ("animations", .bool(setup.config.animations)), ("item", Self.json(item)),
+            ("notes", .array(plan.notes.map(HostJSON.string))), ("intention", .bool(plan.asksIntention)),
         ]
     }
 
@@ -225,11 +239,11 @@ public final class NativeHostService {
     }
 
     /// Ends a gate with its choice; the problem recording it, if any.
-    private func end(_ session: String, as type: EventType) -> String? {
+    private func end(_ session: String, as type: EventType, detail: String? = nil) -> String? {
         guard let gate = gates.removeValue(forKey: session) else { return nil }
         gateOrder.removeAll { $0 == session }
         do {
-            try record(type, app: gate.app, session: session, waitMilliseconds: elapsedMilliseconds(gate))
+            try record(type, app: gate.app, session: session, waitMilliseconds: elapsedMilliseconds(gate), detail: detail)
             return nil
         } catch {
             return "\(error)"
@@ -264,11 +278,11 @@ public final class NativeHostService {
     }
 
     private func record(_ type: EventType, app: String, session: String, contentID: String? = nil,
-                        waitMilliseconds: Int? = nil) throws {
+                        waitMilliseconds: Int? = nil, detail: String? = nil) throws {
         let now = context.clock.now()
         try store().record(Event(timestamp: milliseconds(now), utcOffsetMinutes: context.clock.utcOffsetMinutes(at: now),
                                  session: session, type: type, app: app, contentID: contentID,
-                                 waitMilliseconds: waitMilliseconds, detail: nil))
+                                 waitMilliseconds: waitMilliseconds, detail: detail))
     }
 
     private func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }

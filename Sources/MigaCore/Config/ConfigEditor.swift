@@ -34,7 +34,7 @@ public struct ConfigEditor: Equatable {
     @discardableResult
     public mutating func removeApp(_ name: String) -> Bool {
         guard let header = lines.firstIndex(where: { Self.headerPath($0) == ["apps", name] }) else { return false }
-        let next = lines[(header + 1)...].firstIndex { Self.headerPath($0) != nil } ?? lines.count
+        let next = lines[(header + 1)...].firstIndex { Self.isHeader($0) } ?? lines.count
         // Comments and blank lines just above the next table belong to it.
         var end = next
         while end > header + 1, Self.isBlankOrComment(lines[end - 1]) { end -= 1 }
@@ -55,11 +55,11 @@ public struct ConfigEditor: Equatable {
     /// False when the table is not written as a table header.
     @discardableResult
     public mutating func setValue(_ value: String, forKey key: String, table: [String]? = nil) -> Bool {
-        let firstTable = lines.firstIndex { Self.headerPath($0) != nil } ?? lines.count
+        let firstTable = lines.firstIndex { Self.isHeader($0) } ?? lines.count
         let range: Range<Int>
         if let table {
             guard let header = lines.firstIndex(where: { Self.headerPath($0) == table }) else { return false }
-            let next = lines[(header + 1)...].firstIndex { Self.headerPath($0) != nil } ?? lines.count
+            let next = lines[(header + 1)...].firstIndex { Self.isHeader($0) } ?? lines.count
             range = (header + 1)..<next
         } else {
             range = 0..<firstTable
@@ -169,6 +169,13 @@ public struct ConfigEditor: Equatable {
             }
         }
         return nil
+    }
+
+    /// Any table header, `[[schedule]]` too: where the keys of the table above end.
+    static func isHeader(_ line: String) -> Bool {
+        if headerPath(line) != nil { return true }
+        let text = line.trimmingCharacters(in: .whitespaces)
+        return text.hasPrefix("[[") && text.contains("]]")
     }
 
     static func assignedKey(_ line: String) -> String? {

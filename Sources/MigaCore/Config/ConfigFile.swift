@@ -80,6 +80,18 @@ extension ConfigFile {
             } else {
                 lines.append("# timer_seconds = \(config.timerSeconds)  (the global timer)")
             }
+            if let intention = app.intention { lines.append("intention = \(intention)") }
+            if let step = app.escalateSeconds { lines.append("escalate_seconds = \(step)") }
+        }
+        for schedule in config.schedules {
+            lines.append("")
+            lines.append("[[schedule]]")
+            lines.append("days = \(ConfigEditor.string(schedule.daysText))")
+            lines.append("from = \(ConfigEditor.string(Schedule.clock(schedule.from)))")
+            lines.append("to = \(ConfigEditor.string(Schedule.clock(schedule.to)))")
+            if let timer = schedule.timerSeconds { lines.append("timer_seconds = \(timer)") }
+            if !schedule.gate { lines.append("gate = false") }
+            if let apps = schedule.apps { lines.append("apps = [" + apps.map(ConfigEditor.string).joined(separator: ", ") + "]") }
         }
         return lines.joined(separator: "\n") + "\n"
     }

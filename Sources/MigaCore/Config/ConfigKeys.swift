@@ -10,8 +10,9 @@ public struct ConfigKeyPath: Equatable, Sendable {
 }
 
 public enum ConfigKeys {
-    public static let topLevel = ["timer_seconds", "grace_minutes", "categories", "breathing", "animations", "terminal", "sites"]
-    public static let perApp = ["command", "timer_seconds"]
+    public static let topLevel = ["timer_seconds", "grace_minutes", "categories", "breathing", "animations", "terminal", "sites",
+                                  "intention", "escalate_seconds", "weekly_summary"]
+    public static let perApp = ["command", "timer_seconds", "intention", "escalate_seconds"]
 
     /// Every key that can be set now, for completion and suggestions.
     public static func all(in config: MigaConfig) -> [String] {
@@ -39,10 +40,18 @@ public enum ConfigKeys {
     /// The value as `get` prints it: plain text for scripts, lists one item per line.
     public static func display(_ path: ConfigKeyPath, in config: MigaConfig) -> String {
         if let app = path.app, let entry = config.apps[app] {
-            return path.key == "command" ? entry.command : String(config.timerSeconds(for: app))
+            switch path.key {
+            case "command": return entry.command
+            case "intention": return String(entry.intention ?? config.intention)
+            case "escalate_seconds": return String(entry.escalateSeconds ?? config.escalateSeconds)
+            default: return String(config.timerSeconds(for: app))
+            }
         }
         switch path.key {
         case "timer_seconds": return String(config.timerSeconds)
+        case "intention": return String(config.intention)
+        case "escalate_seconds": return String(config.escalateSeconds)
+        case "weekly_summary": return String(config.weeklySummary)
         case "grace_minutes": return String(config.graceMinutes)
         case "categories": return config.categories.map(\.categoryName).joined(separator: "\n")
         case "breathing": return config.breathing.rawValue
@@ -56,7 +65,7 @@ public enum ConfigKeys {
     public static func toml(_ path: ConfigKeyPath, in config: MigaConfig) -> String {
         func array(_ items: [String]) -> String { "[" + items.map(ConfigEditor.string).joined(separator: ", ") + "]" }
         if let app = path.app, let entry = config.apps[app] {
-            return path.key == "command" ? ConfigEditor.string(entry.command) : String(config.timerSeconds(for: app))
+            return path.key == "command" ? ConfigEditor.string(entry.command) : display(path, in: config)
         }
         switch path.key {
         case "categories": return array(config.categories.map(\.categoryName))
@@ -86,7 +95,8 @@ public enum ConfigKeys {
                 throw ConfigValueError.badChoice(path.name, choices: MigaConfig.Breathing.allCases.map(\.rawValue))
             }
             return ConfigEditor.string(trimmed)
-        case "animations":
+        case "escalate_seconds": return try integer(MigaConfig.escalateRange, unit: "seconds")
+        case "animations", "intention", "weekly_summary":
             switch trimmed.lowercased() {
             case "true", "on", "yes": return "true"
             case "false", "off", "no": return "false"

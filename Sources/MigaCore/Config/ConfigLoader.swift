@@ -72,6 +72,21 @@ public struct ConfigLoader {
                 config.terminal = reader.string(value, key: key) ?? config.terminal
             case "sites":
                 config.sites = reader.strings(value, key: key) ?? config.sites
+            case "intention", "weekly_summary":
+                if let flag = reader.bool(value, key: key) {
+                    if key == "intention" { config.intention = flag } else { config.weeklySummary = flag }
+                }
+            case "escalate_seconds":
+                config.escalateSeconds = reader.integer(value, key: key, range: MigaConfig.escalateRange,
+                                                        default: config.escalateSeconds)
+            case "schedule":
+                guard let tables = value.array, tables.allSatisfy({ $0.table != nil }) else {
+                    reader.warn(key, "schedule must be [[schedule]] tables; ignoring it")
+                    continue
+                }
+                for (offset, table) in tables.enumerated() {
+                    if let schedule = reader.schedule(table.table!, index: offset + 1) { config.schedules.append(schedule) }
+                }
             case "apps":
                 guard let apps = value.table else {
                     reader.warn(key, "apps must be tables like [apps.discord]; ignoring it")
@@ -85,6 +100,7 @@ public struct ConfigLoader {
                 reader.warn(key, "unknown key \"\(key)\" ignored")
             }
         }
+        reader.checkScheduledNames(config)
         // Keys come in document order, but a table's own problems are found at its header.
         let ordered = reader.warnings.enumerated().sorted {
             ($0.element.line ?? .max, $0.offset) < ($1.element.line ?? .max, $1.offset)
@@ -132,6 +148,12 @@ private struct Reader {
             return clamped
         }
         return number
+    }
+
+    mutating func bool(_ value: TOMLValue, key: String) -> Bool? {
+        if let flag = value.bool { return flag }
+        warn(key, "\(key) must be true or false; ignoring it")
+        return nil
     }
 
     mutating func timer(_ value: TOMLValue, key: String, default fallback: Int) -> Int {
@@ -197,10 +219,89 @@ private struct Reader {
                 }
             case "timer_seconds":
                 app.timerSeconds = timer(entry, key: "apps.\(name).timer_seconds", default: 30)
+            case "intention":
+                app.intention = bool(entry, key: "apps.\(name).intention")
+            case "escalate_seconds":
+                app.escalateSeconds = integer(entry, key: "apps.\(name).escalate_seconds", range: MigaConfig.escalateRange, default: 0)
             default:
                 warn("apps.\(name).\(key)", "unknown key \"\(key)\" in [apps.\(name)] ignored")
             }
         }
         return app
+    }
+
+    /// Names a schedule narrows to: a name that is neither an app nor a site is most likely a
+    /// typo, and the table would quietly never apply.
+    mutating func checkScheduledNames(_ config: MigaConfig) {
+        let known = Set(config.apps.keys).union(config.sites.map { SiteMatcher.appName(site: $0) })
+        for schedule in config.schedules {
+            for name in schedule.apps ?? [] where !known.contains(name) {
+                warnings.append((scheduleLines[schedule.index], "\(scheduleLines[schedule.index].map { "\(path):\($0)" } ?? path): "
+                                 + "[[schedule]] \(schedule.index): \"\(name)\" is neither an app in [apps] nor a site; it will never match"))
+            }
+        }
+    }
+
+    /// The line of each schedule table's first key, for messages about the whole table.
+    var scheduleLines: [Int: Int] = [:]
+
+    /// One `[[schedule]]` table, or nil (with a warning saying why) when it cannot be used:
+    /// a table that half works would change someone's hours in a way they did not write.
+    mutating func schedule(_ table: TOMLTable, index: Int) -> Schedule? {
+        self.table = table
+        let first = table.keys.compactMap { table.position(of: $0)?.line }.min()
+        scheduleLines[index] = first
+        let label = "[[schedule]] \(index)"
+        func fail(_ key: String?, _ problem: String) -> Schedule? {
+            let number = key.flatMap { line(of: $0) } ?? first
+            warnings.append((number, "\(number.map { "\(path):\($0)" } ?? path): \(label): \(problem); ignoring this table"))
+            return nil
+        }
+        var daysText = "daily", days: UInt8 = 0x7F
+        var from: Int?, to: Int?, timer: Int?, gate = true, apps: [String]?
+        for key in table.keys {
+            guard let value = table[key] else { continue }
+            switch key {
+            case "days":
+                guard let text = value.string, let mask = Schedule.days(text) else {
+                    return fail(key, "days must be like \"daily\", \"mon-fri\" or \"sat,sun\"")
+                }
+                daysText = text
+                days = mask
+            case "from", "to":
+                guard let text = value.string, let minutes = Schedule.minutes(text, allowEndOfDay: key == "to") else {
+                    return fail(key, "\(key) must be a local time like \"09:00\" (24-hour, in quotes)")
+                }
+                if key == "from" { from = minutes } else { to = minutes }
+            case "timer_seconds":
+                guard let number = value.int, MigaConfig.timerRange.contains(number) else {
+                    return fail(key, "timer_seconds must be a whole number from 15 to 45")
+                }
+                timer = number
+            case "gate":
+                guard let flag = value.bool else { return fail(key, "gate must be true or false") }
+                gate = flag
+            case "apps":
+                guard let names = value.array?.compactMap(\.string), names.count == value.array?.count, !names.isEmpty else {
+                    return fail(key, "apps must be a list of app or site names, like [\"discord\"]")
+                }
+                apps = names
+            default:
+                warn(key, "\(label): unknown key \"\(key)\" ignored")
+            }
+        }
+        guard let from, let to else {
+            return fail(nil, "give both from and to, like from = \"09:00\" and to = \"17:00\"")
+        }
+        guard from != to else {
+            return fail("to", "from and to are the same time; for the whole day write from = \"00:00\", to = \"24:00\"")
+        }
+        if timer != nil && !gate {
+            return fail("gate", "give timer_seconds or gate = false, not both")
+        }
+        if timer == nil && gate {
+            return fail(nil, "give timer_seconds (a stricter or gentler timer) or gate = false (no gate in these hours)")
+        }
+        return Schedule(index: index, daysText: daysText, days: days, from: from, to: to, timerSeconds: timer, gate: gate, apps: apps)
     }
 }

@@ -2,6 +2,7 @@
 public struct MigaConfig: Equatable, Sendable {
     public static let timerRange = 15...45
     public static let graceRange = 0...120
+    public static let escalateRange = 0...30
     public static let defaultSites = ["reddit.com", "x.com", "twitter.com", "instagram.com",
                                       "facebook.com", "tiktok.com", "youtube.com"]
 
@@ -11,11 +12,17 @@ public struct MigaConfig: Equatable, Sendable {
         public var name: String
         public var command: String
         public var timerSeconds: Int?
+        /// Overrides of the global `intention` and `escalate_seconds`.
+        public var intention: Bool?
+        public var escalateSeconds: Int?
 
-        public init(name: String, command: String, timerSeconds: Int? = nil) {
+        public init(name: String, command: String, timerSeconds: Int? = nil, intention: Bool? = nil,
+                    escalateSeconds: Int? = nil) {
             self.name = name
             self.command = command
             self.timerSeconds = timerSeconds
+            self.intention = intention
+            self.escalateSeconds = escalateSeconds
         }
     }
 
@@ -27,6 +34,11 @@ public struct MigaConfig: Equatable, Sendable {
     public var terminal = ""
     public var sites = MigaConfig.defaultSites
     public var apps: [String: App] = [:]
+    public var intention = false
+    public var escalateSeconds = 0
+    public var weeklySummary = false
+    /// The `[[schedule]]` tables that read cleanly, in file order.
+    public var schedules: [Schedule] = []
 
     public init() {}
 

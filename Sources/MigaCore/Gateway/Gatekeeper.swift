@@ -90,6 +90,16 @@ public final class Gatekeeper {
             return failOpen(app: app, reason: "database_error", problem: "\(error)", store: nil, launch: launch)
         }
 
+        let moment = LocalMoment(clock: context.clock)
+        if let schedule = Schedule.matching(config.schedules, app: app, at: moment), !schedule.gate {
+            // Hours the person chose to have no gate: not a fault, so nothing is said.
+            if let problem = record(.gatewaySkipped, app: app, detail: Event.reasonDetail("schedule"), store: store) {
+                context.messages.say("miga: could not record the pass: \(problem)")
+            }
+            store.closeBeforeExec()
+            return launch.run()
+        }
+
         if config.graceMinutes > 0, let last = try? store.lastOpen(app: app) {
             let since = context.clock.now().timeIntervalSince(last)
             if since >= 0, since < Double(config.graceMinutes * 60) {
@@ -101,18 +111,25 @@ public final class Gatekeeper {
             }
         }
 
+        if config.weeklySummary {
+            WeeklySummary(context: context, resolver: resolver).sendIfDue(store: store, today: moment.day)
+        }
+        // What today has held for this app; a failed read only loses the notes, never the gate.
+        let history = (try? store.history(app: app, on: moment.day)) ?? AppHistory()
+        let plan = GatePlan(config: config, app: app, at: moment, history: history)
+
         // Plain mode reads and writes stdio itself, so through a pipe it has no terminal.
         let term = context.environment["TERM"] ?? ""
         let plain = request.plain || term.isEmpty || term == "dumb"
         guard context.hasTerminal, context.terminalDevice == nil || !plain else {
-            return showWithoutTerminal(request, app: app, config: config, store: store, launch: launch)
+            return showWithoutTerminal(request, app: app, config: config, plan: plan, store: store, launch: launch)
         }
         if let report = request.handOff, !HandOffReport.isAwaited(report) {
             return 0 // the gate that started this one gave up waiting and opened the app itself
         }
 
         do {
-            return finish(try runFrontEnd(request, app: app, config: config, store: store), store: store, launch: launch)
+            return finish(try runFrontEnd(request, app: app, config: config, plan: plan, store: store), store: store, launch: launch)
         } catch {
             return failOpen(app: app, reason: "gateway_error", problem: "\(error)", store: store, launch: launch)
         }
@@ -132,12 +149,12 @@ public final class Gatekeeper {
 
     /// No terminal (a desktop launcher, a key binding): the gate window when there is a
     /// graphical session and it shows, else a terminal emulator, else fail open.
-    private func showWithoutTerminal(_ request: GateRequest, app: String, config: MigaConfig, store: EventStore,
-                                     launch: Launch) -> Int32 {
+    private func showWithoutTerminal(_ request: GateRequest, app: String, config: MigaConfig, plan: GatePlan,
+                                     store: EventStore, launch: Launch) -> Int32 {
         if TerminalEmulators.graphicalSessionPresent(in: context.environment),
            let window = GateWindowLocator.find(executablePath: context.executablePath, environment: context.environment) {
             do {
-                return finish(try runFrontEnd(request, app: app, config: config, store: store, window: window),
+                return finish(try runFrontEnd(request, app: app, config: config, plan: plan, store: store, window: window),
                               store: store, launch: launch)
             } catch let unavailable as WindowUnavailable {
                 context.messages.say("miga: \(unavailable); trying a terminal")
@@ -149,8 +166,8 @@ public final class Gatekeeper {
     }
 
     /// The gate in this terminal, or in the window program at `window`.
-    private func runFrontEnd(_ request: GateRequest, app: String, config: MigaConfig, store: EventStore,
-                             window: String? = nil) throws -> GatewayEnding {
+    private func runFrontEnd(_ request: GateRequest, app: String, config: MigaConfig, plan: GatePlan,
+                             store: EventStore, window: String? = nil) throws -> GatewayEnding {
         // Once the first frame is up, tell the gate that started this one; if it gave up
         // meanwhile it has opened the app, and this gate must end without doing so again.
         let shown: () -> Bool = { request.handOff.map(HandOffReport.reportShown) ?? true }
@@ -169,10 +186,11 @@ public final class Gatekeeper {
 
         let clock = context.clock
         var recordFailures: [String] = []
-        let session = GatewaySession(app: app, timerSeconds: config.timerSeconds(for: app), item: first,
-                                     startedAt: clock.monotonicNanoseconds())
-        let driver = GatewayDriver(session: session, record: { [self] type, contentID, wait in
-            if let problem = record(type, app: app, contentID: contentID, waitMilliseconds: wait, store: store) {
+        let session = GatewaySession(app: app, timerSeconds: plan.timerSeconds, item: first,
+                                     startedAt: clock.monotonicNanoseconds(), notes: plan.notes,
+                                     asksIntention: plan.asksIntention)
+        let driver = GatewayDriver(session: session, record: { [self] type, contentID, wait, detail in
+            if let problem = record(type, app: app, contentID: contentID, waitMilliseconds: wait, detail: detail, store: store) {
                 recordFailures.append(problem)
             }
         }, nextItem: draw)

@@ -2,11 +2,11 @@
 /// and plain front ends so both follow exactly the same rules.
 public final class GatewayDriver {
     public private(set) var session: GatewaySession
-    private let record: (EventType, String?, Int?) -> Void
+    private let record: (EventType, String?, Int?, String?) -> Void
     private let nextItem: () -> ContentItem?
 
     public init(session: GatewaySession,
-                record: @escaping (EventType, _ contentID: String?, _ waitMilliseconds: Int?) -> Void,
+                record: @escaping (EventType, _ contentID: String?, _ waitMilliseconds: Int?, _ detail: String?) -> Void,
                 nextItem: @escaping () -> ContentItem?) {
         self.session = session
         self.record = record
@@ -24,13 +24,17 @@ public final class GatewayDriver {
 
     public func abandon(at now: UInt64) { apply(session.abandon(at: now), at: now) }
 
+    public func answer(_ intention: String, at now: UInt64) { apply(session.answer(intention, at: now), at: now) }
+
+    public func withdrawQuestion() { session.withdrawQuestion() }
+
     public func resume(afterSuspending nanoseconds: UInt64) { session.resume(afterSuspending: nanoseconds) }
 
     private func apply(_ effects: [GatewayEffect], at now: UInt64) {
         for effect in effects {
             switch effect {
-            case .record(let type, let contentID, let wait):
-                record(type, contentID, wait)
+            case .record(let type, let contentID, let wait, let detail):
+                record(type, contentID, wait, detail)
             case .fetchNextItem:
                 if let item = nextItem() { apply(session.show(item, at: now), at: now) }
             case .finish:

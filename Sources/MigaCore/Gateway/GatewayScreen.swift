@@ -74,7 +74,7 @@ public struct GatewayScreen {
         var scroll: Scroll { Scroll(limit: max(0, body.count - room), page: max(1, room - 1)) }
     }
 
-    private func layout(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int) -> Layout {
+    private func layout(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int, answer: String? = nil) -> Layout {
         let width = max(8, min(Self.maxTextWidth, columns >= 24 ? columns - 4 : columns - 1))
         var layout = Layout()
         layout.width = width
@@ -84,6 +84,12 @@ public struct GatewayScreen {
 
         let header = "miga · \(TerminalText.forScreen(session.app))"
         add(&layout.top, header, styled: dim(header))
+        // "3rd time today", "Last time: …", why the wait is longer: a line each.
+        for note in session.notes {
+            for line in TextLayout.wrap(TerminalText.forScreen(note), width: width) {
+                add(&layout.top, line, styled: tint("33", line))
+            }
+        }
         add(&layout.top, "")
 
         let item = session.item
@@ -114,6 +120,15 @@ public struct GatewayScreen {
         }
         add(&layout.bottom, "")
 
+        if let answer, session.askingIntention {
+            // The question takes the choices' place until it is answered or withdrawn.
+            add(&layout.bottom, Intention.question, styled: bold(Intention.question))
+            let field = "> " + TextLayout.tail(TerminalText.forScreen(answer), width: width - 3) + "_"
+            add(&layout.bottom, field, styled: tint("36", field))
+            let hint = "Enter open · Esc back · Ctrl-C exit"
+            add(&layout.bottom, hint, styled: dim(hint))
+            return finishLayout(&layout, session: session, now: now, rows: rows, answer: answer)
+        }
         let open = left > 0 ? "Open in \(left) s" : "Open"
         let exitKey = "[e] Exit"
         let nextKey = "[n] Read Next"
@@ -132,6 +147,10 @@ public struct GatewayScreen {
             add(&layout.bottom, "")
             for line in TextLayout.wrap(notice, width: width) { add(&layout.bottom, line, styled: tint("33", line)) }
         }
+        return finishLayout(&layout, session: session, now: now, rows: rows, answer: nil)
+    }
+
+    private func finishLayout(_ layout: inout Layout, session: GatewaySession, now: UInt64, rows: Int, answer: String?) -> Layout {
         // Whatever the screen leaves after the fixed parts (and two lines for a gap and the
         // scroll hint), but always a few lines of text, even if that pushes the frame off a
         // tiny screen.
@@ -141,14 +160,14 @@ public struct GatewayScreen {
         } else if fixed + 3 + 2 <= rows {
             layout.room = rows - fixed - 2
         } else {
-            compact(&layout, session: session, now: now, rows: rows)
+            compact(&layout, session: session, now: now, rows: rows, answer: answer)
         }
         return layout
     }
 
     /// A small terminal (80×13, 40×10, 20×5): whatever the size, one row keeps the keys and
     /// the seconds left; the text is what gets cut, with a sign that more is below.
-    private func compact(_ layout: inout Layout, session: GatewaySession, now: UInt64, rows: Int) {
+    private func compact(_ layout: inout Layout, session: GatewaySession, now: UInt64, rows: Int, answer: String?) {
         let width = layout.width
         func fit(_ text: String) -> String {
             DisplayWidth.of(text) <= width ? text : String(text.prefix(max(1, width - 1))) + "…"
@@ -168,7 +187,13 @@ public struct GatewayScreen {
             let line = fit(notice)
             layout.bottom.append((tint("33", line), DisplayWidth.of(line)))
         }
-        layout.bottom.append((tint("1;32", keys), DisplayWidth.of(keys)))
+        if let answer, session.askingIntention {
+            let field = fit("> " + TextLayout.tail(TerminalText.forScreen(answer), width: width - 3) + "_")
+            if rows >= 4 { layout.bottom.append((bold(fit(Intention.question)), DisplayWidth.of(fit(Intention.question)))) }
+            layout.bottom.append((tint("36", field), DisplayWidth.of(field)))
+        } else {
+            layout.bottom.append((tint("1;32", keys), DisplayWidth.of(keys)))
+        }
         let free = max(1, rows - layout.top.count - layout.bottom.count)
         layout.room = layout.body.count <= free ? layout.body.count : max(1, free - 1) // a line for the sign
     }
@@ -181,8 +206,8 @@ public struct GatewayScreen {
     /// The lines of one frame, each paired with its visible width (for centring). `scroll` is
     /// the first line of the item's text to show; it is clamped to what the text allows.
     public func lines(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int,
-                      scroll: Int = 0) -> [(text: String, width: Int)] {
-        let layout = layout(for: session, at: now, columns: columns, rows: rows)
+                      scroll: Int = 0, answer: String? = nil) -> [(text: String, width: Int)] {
+        let layout = layout(for: session, at: now, columns: columns, rows: rows, answer: answer)
         var out = layout.top
         let limit = layout.scroll.limit
         let offset = min(max(0, scroll), limit)
@@ -202,8 +227,10 @@ public struct GatewayScreen {
     }
 
     /// A whole frame: clear, then each line centred as a block.
-    public func frame(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int, scroll: Int = 0) -> String {
-        compose(lines(for: session, at: now, columns: columns, rows: rows, scroll: scroll), columns: columns, rows: rows,
+    /// `answer`: the intention typed so far, while the question is on screen.
+    public func frame(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int, scroll: Int = 0,
+                      answer: String? = nil) -> String {
+        compose(lines(for: session, at: now, columns: columns, rows: rows, scroll: scroll, answer: answer), columns: columns, rows: rows,
                 blockWidth: blockWidth(for: session, at: now, columns: columns, rows: rows))
     }
 

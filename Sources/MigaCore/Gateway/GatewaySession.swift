@@ -12,7 +12,7 @@ public enum GatewayChoice: Equatable, Sendable {
 
 /// What the state machine asks its runner to do.
 public enum GatewayEffect: Equatable, Sendable {
-    case record(EventType, contentID: String?, waitMilliseconds: Int?)
+    case record(EventType, contentID: String?, waitMilliseconds: Int?, detail: String? = nil)
     /// Draw another item and pass it to `show(_:at:)`.
     case fetchNextItem
     case finish(GatewayOutcome)
@@ -34,12 +34,22 @@ public struct GatewaySession: Sendable {
     public private(set) var showsLockedNotice = false
     public private(set) var outcome: GatewayOutcome?
     public private(set) var completionRecorded = false
+    /// Lines under the app's name ("3rd time today", "Last time: …"), from the `GatePlan`.
+    public let notes: [String]
+    /// Open first asks "What are you here to do?" (`intention = true`).
+    public let asksIntention: Bool
+    /// Open was chosen after the countdown and the question is on screen: the answer (or
+    /// going back) comes next.
+    public private(set) var askingIntention = false
 
-    public init(app: String, timerSeconds: Int, item: ContentItem, startedAt: UInt64) {
+    public init(app: String, timerSeconds: Int, item: ContentItem, startedAt: UInt64, notes: [String] = [],
+                asksIntention: Bool = false) {
         self.app = app
         self.timerSeconds = timerSeconds
         self.item = item
         self.startedAt = startedAt
+        self.notes = notes
+        self.asksIntention = asksIntention
     }
 
     /// The events the session begins with.
@@ -87,14 +97,32 @@ public struct GatewaySession: Sendable {
             return finish(.exit, type: .exitSelected, at: now)
         case .readNext:
             showsLockedNotice = false
+            askingIntention = false
             return [.fetchNextItem]
         case .open:
             guard isUnlocked(at: now) else {
                 showsLockedNotice = true
                 return []
             }
+            if asksIntention {
+                askingIntention = true
+                return tick(at: now)
+            }
             return tick(at: now) + finish(.open, type: .openSelected, at: now)
         }
+    }
+
+    /// The answer to "What are you here to do?" (empty is allowed): opens, keeping it in the
+    /// `open_selected` detail. Only after the question was asked.
+    public mutating func answer(_ intention: String, at now: UInt64) -> [GatewayEffect] {
+        guard outcome == nil, askingIntention else { return [] }
+        askingIntention = false
+        return finish(.open, type: .openSelected, at: now, detail: Intention.detail(intention))
+    }
+
+    /// Back from the question to the gate, nothing opened.
+    public mutating func withdrawQuestion() {
+        askingIntention = false
     }
 
     /// The next item drawn after Read Next.
@@ -117,9 +145,11 @@ public struct GatewaySession: Sendable {
         return finish(.abandoned, type: .abandoned, at: now)
     }
 
-    private mutating func finish(_ result: GatewayOutcome, type: EventType, at now: UInt64) -> [GatewayEffect] {
+    private mutating func finish(_ result: GatewayOutcome, type: EventType, at now: UInt64,
+                                 detail: String? = nil) -> [GatewayEffect] {
         outcome = result
         showsLockedNotice = false
-        return [.record(type, contentID: nil, waitMilliseconds: elapsedMilliseconds(at: now)), .finish(result)]
+        askingIntention = false
+        return [.record(type, contentID: nil, waitMilliseconds: elapsedMilliseconds(at: now), detail: detail), .finish(result)]
     }
 }

@@ -12,6 +12,8 @@ public final class GatewayTUI {
     private let clock: any MigaClock
     /// The first line of the item's text on screen; back to 0 for each new item.
     private var scrollOffset = 0
+    /// The answer being typed while the intention question is on screen.
+    private var field = IntentionField()
 
     public init(driver: GatewayDriver, screen: GatewayScreen, terminal: LinuxTerminal,
                 signals: SignalPipe, clock: any MigaClock) {
@@ -30,7 +32,13 @@ public final class GatewayTUI {
     /// article; other escape sequences are ignored; a lone Esc is Exit. Ctrl-C arrives as a
     /// byte because ISIG is off.
     static func keys(from bytes: [UInt8]) -> [Key] {
-        var keys: [Key] = []
+        keysWithEnds(from: bytes).map(\.key)
+    }
+
+    /// The keys, each with the index just after its bytes (where an answer field takes over).
+    static func keysWithEnds(from bytes: [UInt8]) -> [(key: Key, end: Int)] {
+        var keys: [(key: Key, end: Int)] = []
+        func append(_ key: Key, _ end: Int) { keys.append((key, end)) }
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
@@ -43,26 +51,26 @@ public final class GatewayTUI {
                     while index < bytes.count, !(0x40...0x7E).contains(bytes[index]) { index += 1 }
                     if index < bytes.count,
                        let scroll = scroll(final: bytes[index], parameters: Array(bytes[parameters..<index])) {
-                        keys.append(.scroll(scroll))
+                        append(.scroll(scroll), index + 1)
                     }
                     index += 1
                 } else {
-                    keys.append(.choice(.exit))
+                    append(.choice(.exit), index)
                 }
             case UInt8(ascii: "j"):
-                keys.append(.scroll(.lineDown))
+                append(.scroll(.lineDown), index)
             case UInt8(ascii: "k"):
-                keys.append(.scroll(.lineUp))
+                append(.scroll(.lineUp), index)
             case UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "q"), UInt8(ascii: "Q"), 0x03:
-                keys.append(.choice(.exit))
+                append(.choice(.exit), index)
             case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: " "):
-                keys.append(.choice(.readNext))
+                append(.choice(.readNext), index)
             case UInt8(ascii: "o"), UInt8(ascii: "O"), 0x0D, 0x0A:
-                keys.append(.choice(.open))
+                append(.choice(.open), index)
             case 0x1A:
-                keys.append(.suspend)
+                append(.suspend, index)
             case 0x0C:
-                keys.append(.redraw)
+                append(.redraw, index)
             default:
                 break
             }
@@ -128,16 +136,31 @@ public final class GatewayTUI {
                 }
             }
             if wakeup.hungUp, driver.outcome == nil { abandon(SIGHUP) }
-            for key in Self.keys(from: wakeup.bytes) where driver.outcome == nil {
-                switch key {
-                case .choice(let choice):
-                    let shown = driver.session.item.id
-                    driver.choose(choice, at: at)
-                    if driver.session.item.id != shown { scrollOffset = 0 }
-                case .scroll(let step): scroll(step, at: at)
-                case .suspend: if !suspend() { abandon(SIGHUP) }
-                case .redraw: break
+            var bytes = wakeup.bytes[...]
+            while !bytes.isEmpty, driver.outcome == nil {
+                if driver.session.askingIntention {
+                    bytes = answer(bytes, at: at, abandon: abandon)
+                    continue
                 }
+                var rest: ArraySlice<UInt8> = []
+                for (key, end) in Self.keysWithEnds(from: Array(bytes)) where driver.outcome == nil {
+                    switch key {
+                    case .choice(let choice):
+                        let shown = driver.session.item.id
+                        driver.choose(choice, at: at)
+                        if driver.session.item.id != shown { scrollOffset = 0 }
+                    case .scroll(let step): scroll(step, at: at)
+                    case .suspend: if !suspend() { abandon(SIGHUP) }
+                    case .redraw: break
+                    }
+                    if driver.session.askingIntention {
+                        // What was typed after Open in the same read belongs to the answer.
+                        rest = bytes.dropFirst(end)
+                        field = IntentionField()
+                        break
+                    }
+                }
+                bytes = rest
             }
             if driver.outcome == nil { draw() }
         }
@@ -145,6 +168,22 @@ public final class GatewayTUI {
             celebrate(message: message)
         }
         return GatewayEnding(outcome: driver.outcome ?? .abandoned, signal: abandonSignal)
+    }
+
+    /// Typing the answer to "What are you here to do?"; what is left of `bytes` once the
+    /// field is done with (after Esc, the gate's keys again).
+    private func answer(_ bytes: ArraySlice<UInt8>, at now: UInt64, abandon: (Int32) -> Void) -> ArraySlice<UInt8> {
+        for action in field.feed(Array(bytes)) where driver.outcome == nil {
+            switch action {
+            case .submit: driver.answer(field.text, at: now)
+            case .exit: driver.choose(.exit, at: now)
+            case .back:
+                driver.withdrawQuestion()
+                field = IntentionField()
+            case .suspend: if !suspend() { abandon(SIGHUP) }
+            }
+        }
+        return []
     }
 
     /// Ctrl-Z: give the shell a sane terminal, stop, and take the screen back on resume.
@@ -162,7 +201,8 @@ public final class GatewayTUI {
     private func draw() {
         let size = terminal.size
         terminal.write(screen.frame(for: driver.session, at: clock.monotonicNanoseconds(),
-                                    columns: size.columns, rows: size.rows, scroll: scrollOffset))
+                                    columns: size.columns, rows: size.rows, scroll: scrollOffset,
+                                    answer: driver.session.askingIntention ? field.text : nil))
     }
 
     /// Moves through an article longer than the screen, within what the current size allows

@@ -51,6 +51,7 @@ public final class GatewayWindow {
     /// window never showed (nothing is recorded then, so the caller can try a terminal).
     public func run(celebration: () -> String, shown: () -> Bool = { true }) throws -> GatewayEnding {
         channel.send(.setUp(app: driver.session.app, animations: style.animations, breathing: style.breathing))
+        if !driver.session.notes.isEmpty { channel.send(.notes(driver.session.notes.joined(separator: "\n"))) }
         sendState()
         if let signal = try awaitShown() {
             channel.finish(within: 0.5)
@@ -90,7 +91,11 @@ public final class GatewayWindow {
                 switch message {
                 case .exit, .closeButton: driver.choose(.exit, at: now)
                 case .readNext: driver.choose(.readNext, at: now)
-                case .open: driver.choose(.open, at: now)
+                case .open:
+                    driver.choose(.open, at: now)
+                    if driver.session.askingIntention { channel.send(.askIntention) }
+                case .intention(let text): driver.answer(text, at: now)
+                case .back: driver.withdrawQuestion()
                 case .shown: break
                 }
             }

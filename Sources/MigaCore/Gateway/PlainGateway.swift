@@ -20,10 +20,12 @@ public final class PlainGateway {
     static let prompt = "Choose: e = Exit, n = Read Next, o = Open > "
 
     /// `shown` as for `GatewayTUI.run`.
+    /// The signal that ended the gate as abandoned, if one did.
+    private var abandonSignal: Int32?
+
     public func run(shown: () -> Bool = { true }) -> GatewayEnding {
-        var abandonSignal: Int32?
         driver.start()
-        show(driver.session.item, heading: "miga · \(driver.session.app)")
+        show(driver.session.item, heading: "miga · \(driver.session.app)", notes: driver.session.notes)
         write("Open unlocks in \(driver.session.timerSeconds) s. Type e and Enter to exit now, n for another.\n")
         guard shown() else { return GatewayEnding(outcome: .exit, signal: nil, withdrawn: true) }
         var announced = driver.session.timerSeconds
@@ -109,6 +111,7 @@ public final class PlainGateway {
         case "o", "open":
             driver.choose(.open, at: now)
             if let notice = driver.session.notice(at: now) { write(notice + "\n") }
+            if driver.session.askingIntention { askIntention() }
         case "":
             break
         default:
@@ -116,8 +119,22 @@ public final class PlainGateway {
         }
     }
 
-    private func show(_ item: ContentItem, heading: String?) {
-        var text = heading.map { "\(TerminalText.forScreen($0))\n\n" } ?? "\n"
+    /// "What are you here to do?" on its own readline prompt; Enter (even on an empty line)
+    /// opens, Ctrl-C or Ctrl-D leaves as an Exit.
+    private func askIntention() {
+        let reply = LineReader(signals: signals).read(prompt: Intention.question + " > ")
+        let at = clock.monotonicNanoseconds()
+        switch reply {
+        case .line(let answer): driver.answer(answer, at: at)
+        case .endOfInput, .interrupted: driver.choose(.exit, at: at)
+        case .hungUp(let signal):
+            abandonSignal = abandonSignal ?? signal ?? SIGHUP
+            driver.abandon(at: at)
+        }
+    }
+
+    private func show(_ item: ContentItem, heading: String?, notes: [String] = []) {
+        var text = heading.map { "\(TerminalText.forScreen($0))\n" + notes.map { TerminalText.forScreen($0) + "\n" }.joined() + "\n" } ?? "\n"
         if let title = item.title { text += TerminalText.forScreen(title) + "\n\n" }
         text += TextLayout.wrap(TerminalText.forScreen(item.text), width: GatewayScreen.maxTextWidth).joined(separator: "\n") + "\n"
         if let author = item.author { text += "— \(TerminalText.forScreen(author))\n" }

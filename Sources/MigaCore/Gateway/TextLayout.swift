@@ -53,6 +53,21 @@ public enum TextLayout {
             .filter { !$0.isEmpty }
     }
 
+    /// The end of `text` that fits in `width` cells, led by "…" when cut: a field shows
+    /// where the typing is.
+    public static func tail(_ text: String, width: Int) -> String {
+        guard DisplayWidth.of(text) > max(1, width) else { return text }
+        var kept = ""
+        var cells = 1
+        for character in text.reversed() {
+            let size = DisplayWidth.of(String(character))
+            guard cells + size <= width else { break }
+            kept.insert(character, at: kept.startIndex)
+            cells += size
+        }
+        return "…" + kept
+    }
+
     /// Left padding that centres a block of `blockWidth` cells in `columns`.
     public static func leftPadding(blockWidth: Int, columns: Int) -> Int {
         max(0, (columns - blockWidth) / 2)

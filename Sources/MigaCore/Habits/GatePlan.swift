@@ -1,0 +1,73 @@
+/// What one app's gate has seen today, read from the events before this gate starts.
+public struct AppHistory: Equatable, Sendable {
+    /// `session_start` events today (grace and schedule passes are not attempts).
+    public var sessionsToday: Int
+    /// `open_selected` events today: what escalation counts.
+    public var opensToday: Int
+    /// The intention given at the app's last Open, when it gave one.
+    public var lastIntention: String?
+
+    public init(sessionsToday: Int = 0, opensToday: Int = 0, lastIntention: String? = nil) {
+        self.sessionsToday = sessionsToday
+        self.opensToday = opensToday
+        self.lastIntention = lastIntention
+    }
+}
+
+/// How one gate goes, decided before it is shown: the timer (the app's, or a schedule's, plus
+/// escalation, within 15..45), whether a schedule lets it pass, whether it asks for an
+/// intention, and the lines that tell the person why (DESIGN "Habits beyond the pause").
+public struct GatePlan: Equatable, Sendable {
+    public var timerSeconds: Int
+    /// The table in force, if any.
+    public var schedule: Schedule?
+    /// A schedule with `gate = false`: no gate, the app opens at once.
+    public var passes: Bool { schedule?.gate == false }
+    /// Seconds escalation added (after the cap).
+    public var escalationSeconds: Int
+    public var asksIntention: Bool
+    public var history: AppHistory
+    /// The lines under the app's name: how often today, the last intention, why the wait is longer.
+    public var notes: [String]
+
+    /// `app` is the gated app's name or, for a site, its app name (`isSite`: no per-app keys).
+    public init(config: MigaConfig, app: String, isSite: Bool = false, at moment: LocalMoment, history: AppHistory) {
+        let entry = isSite ? nil : config.apps[app]
+        schedule = Schedule.matching(config.schedules, app: app, at: moment)
+        let base = schedule?.timerSeconds ?? entry?.timerSeconds ?? config.timerSeconds
+        let step = entry?.escalateSeconds ?? config.escalateSeconds
+        let range = MigaConfig.timerRange
+        let wanted = min(max(base, range.lowerBound), range.upperBound)
+        timerSeconds = min(range.upperBound, wanted + step * max(0, history.opensToday))
+        escalationSeconds = timerSeconds - wanted
+        asksIntention = entry?.intention ?? config.intention
+        self.history = history
+
+        var notes: [String] = []
+        let attempt = history.sessionsToday + 1
+        if attempt >= 2 { notes.append("\(Self.ordinal(attempt)) time today") }
+        if let last = history.lastIntention { notes.append("Last time: \(last)") }
+        if let schedule, let timer = schedule.timerSeconds, timer != (entry?.timerSeconds ?? config.timerSeconds) {
+            notes.append("\(wanted) s during \(schedule.hours) (schedule \(schedule.index))")
+        }
+        if escalationSeconds > 0 {
+            let opens = history.opensToday == 1 ? "once" : history.opensToday == 2 ? "twice" : "\(history.opensToday) times"
+            notes.append("\(escalationSeconds) s longer: opened \(opens) today"
+                         + (timerSeconds == range.upperBound ? " (\(range.upperBound) s at most)" : ""))
+        }
+        self.notes = notes
+    }
+
+    /// 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st.
+    public static func ordinal(_ number: Int) -> String {
+        let suffix: String
+        switch (number % 10, number % 100) {
+        case (_, 11...13): suffix = "th"
+        case (1, _): suffix = "st"
+        case (2, _): suffix = "nd"
+        case (3, _): suffix = "rd"
+        default: suffix = "th"
+        }
+        return "\(number)\(suffix)"
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The one line a person may give before Open ("What are you here to do?"), kept in the
+/// `open_selected` event's detail as `{"intention":"…"}` and shown at the app's next gate.
+public enum Intention {
+    public static let question = "What are you here to do?"
+    /// Grapheme clusters, so an emoji or an accented letter counts as one.
+    public static let limit = 120
+
+    /// What is stored: control characters (line breaks, escapes, bidi controls) removed,
+    /// runs of space made one, trimmed, at most `limit` characters.
+    public static func clean(_ text: String) -> String {
+        var out = ""
+        var lastWasSpace = true
+        var count = 0
+        for character in text {
+            guard count < limit else { break }
+            let scalars = character.unicodeScalars.filter { !isControl($0) }
+            guard !scalars.isEmpty else { continue }
+            var kept = String(String.UnicodeScalarView(scalars))
+            if kept.allSatisfy(\.isWhitespace) {
+                if lastWasSpace { continue }
+                kept = " "
+                lastWasSpace = true
+            } else {
+                lastWasSpace = false
+            }
+            out += kept
+            count += 1
+        }
+        while out.last == " " { out.removeLast() }
+        return out
+    }
+
+    /// Cc, and the format characters that reorder or hide text (bidi overrides, zero-width).
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control: return true
+        case .format: return scalar.value != 0x200D // keep the joiner inside emoji sequences
+        case .lineSeparator, .paragraphSeparator: return true
+        default: return false
+        }
+    }
+
+    /// The `open_selected` detail for an answer; nil for an empty one (nothing to show later).
+    public static func detail(_ answer: String) -> String? {
+        let text = clean(answer)
+        return text.isEmpty ? nil : "{\"intention\":\(JSONText.string(text))}"
+    }
+
+    /// The intention in a stored detail, cleaned again (the file is not trusted); nil when
+    /// there is none.
+    public static func from(detail: String?) -> String? {
+        guard let detail, detail.utf8.count <= 64 * 1024, let data = detail.data(using: .utf8),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let text = object["intention"] as? String else { return nil }
+        let cleaned = clean(text)
+        return cleaned.isEmpty ? nil : cleaned
+    }
+}

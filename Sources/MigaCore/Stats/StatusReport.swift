@@ -1,0 +1,67 @@
+/// `miga status`: one line for a status bar (waybar, polybar, i3blocks) — today's exits and
+/// opens, the streak, any grace running, the schedule in force (DESIGN "Habits beyond the pause").
+public struct StatusReport: Equatable, Sendable {
+    public struct Grace: Equatable, Sendable {
+        public var app: String
+        /// Unix ms.
+        public var until: Int64
+    }
+
+    public var date: CivilDay
+    public var exits = 0
+    public var opens = 0
+    public var streak = 0
+    public var grace: [Grace] = []
+    /// The first `[[schedule]]` table in force now that applies to every app, else the first
+    /// in force for some.
+    public var schedule: Schedule?
+    /// For the ISO 8601 times of `grace`.
+    public var offsetMinutes: Int
+    public var nowMilliseconds: Int64
+
+    public static func build(store: EventStore?, config: MigaConfig, nowMilliseconds: Int64, offsetMinutes: Int) throws -> StatusReport {
+        let moment = LocalMoment(unixMilliseconds: nowMilliseconds, offsetMinutes: offsetMinutes)
+        var report = StatusReport(date: moment.day, offsetMinutes: offsetMinutes, nowMilliseconds: nowMilliseconds)
+        let active = config.schedules.filter { $0.isActive(weekday: moment.day.weekday, minute: moment.minute) }
+        report.schedule = active.first { $0.apps == nil } ?? active.first
+        guard let store else { return report }
+        let today = try StatsReport.build(store: store, today: moment.day, days: 1)
+        report.exits = today.exits
+        report.opens = today.opens
+        report.streak = today.streak.current
+        if config.graceMinutes > 0 {
+            let span = Int64(config.graceMinutes) * 60_000
+            report.grace = try store.lastOpens(since: nowMilliseconds - span)
+                .filter { $0.at <= nowMilliseconds }
+                .map { Grace(app: $0.app, until: $0.at + span) }
+        }
+        return report
+    }
+
+    public var json: String {
+        let grace = self.grace.map {
+            "{\"app\":\(JSONText.string($0.app)),\"until\":\"\(EventTimestamp.format(unixMilliseconds: $0.until, offsetMinutes: offsetMinutes))\"}"
+        }
+        var schedule = "null"
+        if let table = self.schedule {
+            schedule = "{\"index\":\(table.index),\"from\":\"\(Schedule.clock(table.from))\",\"to\":\"\(Schedule.clock(table.to))\","
+                + (table.gate ? "\"timer_seconds\":\(table.timerSeconds ?? 0)" : "\"gate\":false")
+                + (table.apps.map { ",\"apps\":[" + $0.map(JSONText.string).joined(separator: ",") + "]" } ?? "") + "}"
+        }
+        return "{\"date\":\"\(date)\",\"exits\":\(exits),\"opens\":\(opens),\"streak\":\(streak),"
+            + "\"grace\":[\(grace.joined(separator: ","))],\"schedule\":\(schedule)}"
+    }
+
+    /// "miga 3 exits · 1 open · streak 5 · grace discord 4 min · 09:00–17:00 45 s".
+    public var line: String {
+        var parts = ["\(exits) exit\(exits == 1 ? "" : "s")", "\(opens) open\(opens == 1 ? "" : "s")", "streak \(streak)"]
+        if !grace.isEmpty {
+            parts.append("grace " + grace.map { "\($0.app) \(max(1, Int(($0.until - nowMilliseconds + 59_999) / 60_000))) min" }
+                .joined(separator: ", "))
+        }
+        if let schedule {
+            parts.append("\(schedule.hours) " + (schedule.gate ? "\(schedule.timerSeconds ?? 0) s" : "no gate"))
+        }
+        return "miga " + parts.joined(separator: " · ")
+    }
+}

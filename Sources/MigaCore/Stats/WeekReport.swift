@@ -1,0 +1,104 @@
+/// `miga stats --week`: a week (Monday to Sunday, local) against the one before, per app,
+/// with the intentions given most often and the streak (DESIGN "Habits beyond the pause").
+public struct WeekReport: Equatable, Sendable {
+    public struct Totals: Equatable, Sendable {
+        public var sessions = 0, exits = 0, opens = 0, reads = 0
+        public var waitedMilliseconds: Int64 = 0
+
+        public var minutesWaited: Double { Double(waitedMilliseconds) / 60_000 }
+        public var exitRate: Double { exits + opens == 0 ? 0 : Double(exits) / Double(exits + opens) }
+
+        mutating func add(_ row: EventStore.DailyCount) {
+            switch EventType(rawValue: row.type) {
+            case .sessionStart?: sessions += row.count
+            case .contentRead?: reads += row.count
+            case .exitSelected?: exits += row.count; waitedMilliseconds += row.waitMilliseconds
+            case .openSelected?: opens += row.count; waitedMilliseconds += row.waitMilliseconds
+            case .abandoned?: waitedMilliseconds += row.waitMilliseconds
+            default: break
+            }
+        }
+    }
+
+    public struct AppRow: Equatable, Sendable {
+        public var app: String
+        public var week = Totals()
+        public var lastWeek = Totals()
+    }
+
+    public struct IntentionCount: Equatable, Sendable {
+        public var text: String
+        public var count: Int
+    }
+
+    /// The week's Monday; `to` is its Sunday (the week may still be running).
+    public var from: CivilDay
+    public var to: CivilDay { from.adding(days: 6) }
+    public var week = Totals()
+    public var lastWeek = Totals()
+    public var apps: [AppRow] = []
+    public var intentions: [IntentionCount] = []
+    public var streak = Streaks(current: 0, longest: 0)
+    public var hasHistory = false
+
+    public static let intentionLimit = 5
+
+    /// The week holding `day`, against the week before, with the streak as of `today`.
+    public static func build(store: EventStore?, weekOf day: CivilDay, today: CivilDay) throws -> WeekReport {
+        let monday = day.adding(days: -day.weekday)
+        var report = WeekReport(from: monday)
+        guard let store else { return report }
+        report.hasHistory = try store.hasEvents()
+        var apps: [String: AppRow] = [:]
+        for row in try store.dailyCounts(from: monday.adding(days: -7), to: monday.adding(days: 6), app: nil) {
+            var app = apps[row.app] ?? AppRow(app: row.app)
+            if row.day >= monday {
+                report.week.add(row)
+                app.week.add(row)
+            } else {
+                report.lastWeek.add(row)
+                app.lastWeek.add(row)
+            }
+            apps[row.app] = app
+        }
+        report.apps = apps.values.sorted { ($0.week.sessions, $0.lastWeek.sessions, $1.app) > ($1.week.sessions, $1.lastWeek.sessions, $0.app) }
+        // Intentions by local day: the same ±18 h widening as the counts, then each event's day.
+        let margin: Int64 = 18 * 3_600_000 + 60_000
+        let lower = Int64(monday.daysSinceEpoch) * 86_400_000 - margin
+        let upper = Int64(monday.daysSinceEpoch + 7) * 86_400_000 + margin
+        var counts: [String: (text: String, count: Int, order: Int)] = [:]
+        for (order, entry) in try store.intentions(from: lower, to: upper, within: monday...monday.adding(days: 6)).enumerated() {
+            let key = entry.text.lowercased()
+            counts[key, default: (entry.text, 0, order)].count += 1 // the newest spelling is kept
+        }
+        report.intentions = counts.values.sorted { ($0.count, -$0.order) > ($1.count, -$1.order) }
+            .prefix(intentionLimit).map { IntentionCount(text: $0.text, count: $0.count) }
+        report.streak = Streaks(mindfulDays: try store.mindfulDays(), today: today)
+        return report
+    }
+
+    public var json: String {
+        func totals(_ value: Totals, range: (CivilDay, CivilDay)? = nil) -> String {
+            (range.map { "\"from\":\"\($0.0)\",\"to\":\"\($0.1)\"," } ?? "")
+                + "\"sessions\":\(value.sessions),\"exits\":\(value.exits),\"opens\":\(value.opens),\"reads\":\(value.reads),"
+                + "\"exit_rate\":\(JSONText.number(value.exitRate, places: 4)),"
+                + "\"minutes_waited\":\(JSONText.number(value.minutesWaited, places: 2))"
+        }
+        let apps = self.apps.map { "{\"app\":\(JSONText.string($0.app)),\"week\":{\(totals($0.week))},\"last_week\":{\(totals($0.lastWeek))}}" }
+        let intentions = self.intentions.map { "{\"text\":\(JSONText.string($0.text)),\"count\":\($0.count)}" }
+        return "{\"week\":{\(totals(week, range: (from, to)))},"
+            + "\"last_week\":{\(totals(lastWeek, range: (from.adding(days: -7), from.adding(days: -1))))},"
+            + "\"apps\":[\(apps.joined(separator: ","))],\"intentions\":[\(intentions.joined(separator: ","))],"
+            + "\"streak\":{\"current\":\(streak.current),\"longest\":\(streak.longest)}}"
+    }
+
+    /// The notification's few lines: what the week held, against the one before.
+    public var summary: String {
+        var lines = ["\(week.exits) exit\(week.exits == 1 ? "" : "s"), \(week.opens) open\(week.opens == 1 ? "" : "s") "
+                     + "(last week \(lastWeek.exits) and \(lastWeek.opens)); "
+                     + "\(JSONText.number(week.minutesWaited, places: 0)) min of pauses."]
+        if let top = intentions.first { lines.append("Most often you came to: \(top.text)") }
+        lines.append("Streak: \(streak.current) day\(streak.current == 1 ? "" : "s").")
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,58 @@
+import GRDB
+
+extension EventStore {
+    /// What `app`'s gate needs to know about today (`day`, local): three lookups on the
+    /// `(type, app, ts)` index, each bounded to the day (widened by the largest UTC offsets and
+    /// narrowed again by each event's own offset), so a million events cost what a dozen do.
+    public func history(app: String, on day: CivilDay) throws -> AppHistory {
+        let margin: Int64 = 18 * 3_600_000 + 60_000
+        let lower = Int64(day.daysSinceEpoch) * 86_400_000 - margin
+        let upper = Int64(day.daysSinceEpoch + 1) * 86_400_000 + margin
+        let count = """
+            SELECT count(*) FROM events WHERE type = ? AND app = ? AND ts BETWEEN ? AND ?
+                AND utc_offset_min BETWEEN -1080 AND 1080
+                AND (ts + utc_offset_min * 60000) / 86400000 = ?
+            """
+        return try queue.read { db in
+            func today(_ type: EventType) throws -> Int {
+                try Int.fetchOne(db, sql: count, arguments: [type.rawValue, app, lower, upper, day.daysSinceEpoch]) ?? 0
+            }
+            let detail = try DatabaseValue.fetchOne(db, sql: """
+                SELECT detail FROM events WHERE type = ? AND app = ? AND ts BETWEEN ? AND ?
+                ORDER BY ts DESC LIMIT 1
+                """, arguments: [EventType.openSelected.rawValue, app,
+                                 EventBounds.timestamps.lowerBound, EventBounds.timestamps.upperBound])
+            return AppHistory(sessionsToday: try today(.sessionStart), opensToday: try today(.openSelected),
+                              lastIntention: Intention.from(detail: detail.flatMap(StoredValue.text)))
+        }
+    }
+
+    /// The intentions given at Opens between two instants (Unix ms) whose local day is in
+    /// `days`, newest first.
+    public func intentions(from lower: Int64, to upper: Int64, within days: ClosedRange<CivilDay>) throws -> [(app: String, text: String)] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT app, detail, (ts + utc_offset_min * 60000) / 86400000 FROM events
+                WHERE type = ? AND ts BETWEEN ? AND ? AND detail IS NOT NULL
+                    AND utc_offset_min BETWEEN -1080 AND 1080 ORDER BY ts DESC
+                """, arguments: [EventType.openSelected.rawValue, lower, upper]).compactMap { row in
+                guard let day = StoredValue.integer(row[2]), days.contains(CivilDay(daysSinceEpoch: Int(day))),
+                      let app = StoredValue.text(row[0]), let text = Intention.from(detail: StoredValue.text(row[1])) else { return nil }
+                return (app, text)
+            }
+        }
+    }
+
+    /// For `miga status`: the apps and sites whose last Open is after `since` (Unix ms), with
+    /// when that was.
+    public func lastOpens(since: Int64) throws -> [(app: String, at: Int64)] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT app, max(ts) FROM events WHERE type = ? AND ts BETWEEN ? AND ? GROUP BY app ORDER BY app
+                """, arguments: [EventType.openSelected.rawValue, since, EventBounds.timestamps.upperBound]).compactMap { row in
+                guard let app = StoredValue.text(row[0]), let at = StoredValue.integer(row[1]) else { return nil }
+                return (app, at)
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import MigaCore
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "One line for status bars: today's exits and opens, the streak, grace, the schedule.",
+        discussion: """
+            Prints something like `miga 3 exits · 1 open · streak 5 · grace discord 4 min`; \
+            with --json the same as an object (grace times in ISO 8601, the schedule in force or null). \
+            It reads only; a home without miga's files prints zeros.
+
+            Examples:
+              miga status
+              miga status --json | jq .streak
+              # waybar: "custom/miga": {"exec": "miga status", "interval": 60}
+              # i3blocks: [miga] command=miga status interval=60
+            """
+    )
+
+    @Flag(help: "Print {\"date\",\"exits\",\"opens\",\"streak\",\"grace\",\"schedule\"} as JSON.")
+    var json = false
+
+    func run() throws {
+        try CommandSupport.run { context in
+            // A broken config still gives the day's numbers: a status bar should not go blank.
+            let config = (try? ConfigLoader().load(path: context.paths.configFile).config) ?? MigaConfig()
+            let store = try EventStore.openExisting(path: context.paths.database)
+            let now = context.clock.now()
+            let report = try StatusReport.build(store: store, config: config,
+                                                nowMilliseconds: Int64((now.timeIntervalSince1970 * 1000).rounded(.down)),
+                                                offsetMinutes: context.clock.utcOffsetMinutes(at: now))
+            print(json ? report.json : report.line)
+        }
+    }
+}
