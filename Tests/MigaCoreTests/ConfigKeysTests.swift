@@ -135,7 +135,9 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertEqual(shell.completions(before: [], word: "s", installedNames: installed), ["save", "set", "show", "site"])
         XCTAssertEqual(shell.completions(before: ["add"], word: "hex", installedNames: installed), ["hexchat", "hexedit"])
         XCTAssertEqual(shell.completions(before: ["remove"], word: "", installedNames: installed), ["matrix", "signal"])
-        XCTAssertEqual(shell.completions(before: ["set"], word: "apps.s", installedNames: installed), ["apps.signal.command", "apps.signal.timer_seconds"])
+        XCTAssertEqual(shell.completions(before: ["set"], word: "apps.s", installedNames: installed), ["apps.signal.command", "apps.signal.escalate_seconds", "apps.signal.intention", "apps.signal.timer_seconds"])
+        XCTAssertEqual(shell.completions(before: ["set"], word: "w", installedNames: installed), ["weekly_summary"])
+        XCTAssertEqual(shell.completions(before: ["set", "intention"], word: "", installedNames: installed), ["false", "true"])
         XCTAssertEqual(shell.completions(before: ["site", "remove"], word: "red", installedNames: installed), ["reddit.com"])
         XCTAssertEqual(shell.completions(before: ["breathing"], word: "", installedNames: installed), ["box", "off"])
     }

@@ -118,6 +118,55 @@ final class GatekeeperTests: XCTestCase {
         XCTAssertEqual(try events(paths).last?.type, .gatewaySkipped, "grace is per app")
     }
 
+    /// Hours with `gate = false` pass straight through, recorded as skipped for `schedule`;
+    /// outside them (or for an app the table does not name) the gate runs.
+    func testAScheduleWithoutAGatePassesThroughInItsHoursOnly() throws {
+        let (gate, paths) = gatekeeper()
+        // The fake clock's now is Wednesday 12:06 at +01:00.
+        _ = try root.write("[apps.chat]\ncommand = \"chat\"\n\n[[schedule]]\ndays = \"wed\"\nfrom = \"12:00\"\nto = \"12:10\"\ngate = false\napps = [\"chat\"]\n",
+                           to: "home/.config/miga/config.toml")
+        XCTAssertEqual(gate.run(GateRequest(app: "chat", command: ["chat", "x"])), 126, "FakeLauncher's exec throws")
+        XCTAssertEqual(launcher.calls.map(\.command.arguments), [["chat", "x"]])
+        XCTAssertEqual(launcher.calls[0].environment["MIGA_GATED"], "1")
+        XCTAssertEqual(messages.lines, ["miga: Exec()"], "a chosen pass is not a fault: nothing to say (but the fake exec's throw)")
+        XCTAssertEqual(try events(paths).map(\.type), [.gatewaySkipped])
+        XCTAssertEqual(try events(paths).last?.detail, #"{"reason":"schedule"}"#)
+
+        _ = gate.run(GateRequest(app: "other", command: ["chat"]))
+        XCTAssertEqual(try events(paths).last?.detail, #"{"reason":"no_terminal"}"#, "another app still meets its gate")
+        clock.advance(seconds: 4 * 60)
+        _ = gate.run(GateRequest(app: "chat", command: ["chat"]))
+        XCTAssertEqual(try events(paths).last?.detail, #"{"reason":"no_terminal"}"#, "12:10 is past the table's end")
+    }
+
+    /// `weekly_summary = true`: one notification at the first gate of a week, none after.
+    func testTheWeeklySummaryGoesOnceAWeek() throws {
+        _ = try root.write("#!/bin/sh\n", to: "usr/bin/notify-send", mode: 0o755)
+        _ = try root.write("weekly_summary = true\n", to: "home/.config/miga/config.toml")
+        let (gate, paths) = gatekeeper(environment: ["DISPLAY": ":0", "MIGA_GATE_WINDOW": ""])
+        let store = try EventStore(path: paths.database)
+        // Last week: two Exits.
+        for day in 7...8 {
+            try store.record(Event(timestamp: Int64(clock.wall.timeIntervalSince1970 * 1000) - Int64(day) * 86_400_000,
+                                   utcOffsetMinutes: 60, session: "s\(day)", type: .exitSelected, app: "chat", waitMilliseconds: 20_000))
+        }
+        func notifications() -> [[String]] {
+            launcher.calls.filter { $0.command.arguments.count == 4 && $0.command.arguments[2].hasPrefix("miga · your week") }
+                .map(\.command.arguments)
+        }
+        clock.advance(seconds: 4 * 86_400) // Sunday 22 November: the week before this one was 9–15
+        _ = gate.run(GateRequest(app: "chat", command: ["chat"], detach: true))
+        XCTAssertEqual(notifications().count, 1)
+        XCTAssertEqual(notifications().first?[2], "miga · your week 2026-11-09 – 2026-11-15")
+        XCTAssertTrue(notifications().first?[3].hasPrefix("2 exits, 0 opens (last week 0 and 0)") == true, notifications().first?[3] ?? "")
+        _ = gate.run(GateRequest(app: "chat", command: ["chat"], detach: true))
+        XCTAssertEqual(notifications().count, 1, "once a week")
+        clock.advance(seconds: 86_400) // Monday 23 November (still in the trial)
+        _ = gate.run(GateRequest(app: "chat", command: ["chat"], detach: true))
+        XCTAssertEqual(notifications().count, 2)
+        XCTAssertEqual(notifications().last?[2], "miga · your week 2026-11-16 – 2026-11-22")
+    }
+
     func testGraceZeroDisablesIt() throws {
         let (gate, paths) = gatekeeper()
         _ = try root.write("grace_minutes = 0\n", to: "home/.config/miga/config.toml")

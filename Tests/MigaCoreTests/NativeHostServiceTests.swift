@@ -196,4 +196,38 @@ final class NativeHostServiceTests: XCTestCase {
         decoder.append(Data(bytes: &length, count: 4))
         XCTAssertEqual(decoder.next(), .oversized(length))
     }
+
+    /// The habits reach the page: how often today, the last intention, escalation, the
+    /// question before Open (the answer is cleaned here, not trusted), and schedules.
+    func testNotesIntentionEscalationAndSchedulesForSites() throws {
+        try config("timer_seconds = 15\ngrace_minutes = 0\nintention = true\nescalate_seconds = 10\nsites = [\"reddit.com\"]\n")
+        let first = try ask(["type": "gate", "id": 1, "url": "https://reddit.com/"])
+        XCTAssertEqual(first["notes"] as? [String], [])
+        XCTAssertEqual(first["intention"] as? Bool, true)
+        let session = try XCTUnwrap(first["session"] as? String)
+        clock.advance(seconds: 15)
+        let opened = try ask(["type": "open", "id": 2, "session": session,
+                              "intention": "reply to Sam\u{202E}\n" + String(repeating: "x", count: 200)])
+        XCTAssertEqual(opened["type"] as? String, "open")
+        let detail = try XCTUnwrap(events().last?.detail)
+        XCTAssertEqual(Intention.from(detail: detail), "reply to Sam " + String(repeating: "x", count: 107))
+
+        let second = try ask(["type": "gate", "id": 3, "url": "https://reddit.com/r/x"])
+        XCTAssertEqual(second["timer_seconds"] as? Int, 25, "one Open today adds escalate_seconds")
+        XCTAssertEqual(second["notes"] as? [String], [
+            "2nd time today", "Last time: reply to Sam " + String(repeating: "x", count: 107), "10 s longer: opened once today",
+        ])
+        let again = try XCTUnwrap(second["session"] as? String)
+        clock.advance(seconds: 25)
+        _ = try ask(["type": "open", "id": 4, "session": again])
+        XCTAssertNil(try events().last?.detail, "no answer, nothing kept")
+
+        // Wednesday 12:06 local: a table without a gate lets the site through.
+        try config("sites = [\"reddit.com\"]\n[[schedule]]\ndays = \"daily\"\nfrom = \"12:00\"\nto = \"13:00\"\ngate = false\n")
+        let passed = try ask(["type": "gate", "id": 5, "url": "https://reddit.com/"])
+        XCTAssertEqual(passed["action"] as? String, "go")
+        XCTAssertEqual(passed["reason"] as? String, "schedule")
+        XCTAssertEqual(try events().last?.type, .gatewaySkipped)
+        XCTAssertEqual(try events().last?.detail, #"{"reason":"schedule"}"#)
+    }
 }

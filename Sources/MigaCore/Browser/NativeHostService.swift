@@ -186,14 +186,15 @@ public final class NativeHostService {
         let app = SiteMatcher.appName(site: site)
         let store = try store()
         let key = setup.matcher.sites.first { SiteMatcher.appName(site: $0) == app } ?? site
-        if let until = setup.graceUntil(site: site, store: store, now: context.clock.now()) {
-            try record(.gracePass, app: app, session: Self.newSession())
-            return [("action", .string("go")), ("reason", .string("grace")), ("site", .string(key)), ("grace_until", .int(until))]
-        }
+        // As the gate does: hours without a gate first, then grace.
         let moment = LocalMoment(clock: context.clock)
         if let schedule = Schedule.matching(setup.config.schedules, app: app, at: moment), !schedule.gate {
             try record(.gatewaySkipped, app: app, session: Self.newSession(), detail: Event.reasonDetail("schedule"))
             return [("action", .string("go")), ("reason", .string("schedule")), ("site", .string(key))]
+        }
+        if let until = setup.graceUntil(site: site, store: store, now: context.clock.now()) {
+            try record(.gracePass, app: app, session: Self.newSession())
+            return [("action", .string("go")), ("reason", .string("grace")), ("site", .string(key)), ("grace_until", .int(until))]
         }
         guard let item = try draw(excluding: nil, config: setup.config) else {
             throw ReplyError(message: "no content to show", id: .null)

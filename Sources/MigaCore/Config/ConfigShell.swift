@@ -155,7 +155,10 @@ public final class ConfigShell {
                                gate an app (its shims are made on save)
         remove NAME            stop gating an app
         site add|remove HOST   gated web sites (site: list them)
-        set KEY VALUE          any key, e.g. set apps.discord.timer_seconds 20
+        set KEY VALUE          any key, e.g. set apps.discord.timer_seconds 20,
+                               set intention true (ask "What are you here to do?"),
+                               set escalate_seconds 10, set weekly_summary true
+                               ([[schedule]] tables: edit config.toml, see man miga)
         show                   the settings as they would be saved
         save                   write config.toml (comments kept) and update shims
         quit                   leave (asks first if something is unsaved)
@@ -172,6 +175,10 @@ public final class ConfigShell {
         case "set" where before.count == 1: candidates = ConfigKeys.all(in: config)
         case "breathing" where before.count == 1: candidates = MigaConfig.Breathing.allCases.map(\.rawValue)
         case "animations" where before.count == 1: candidates = ["on", "off"]
+        case "set" where before.count == 2:
+            // The values a yes/no key takes.
+            let key = before[1].split(separator: ".").last.map(String.init) ?? before[1]
+            candidates = ["intention", "weekly_summary", "animations"].contains(key) ? ["true", "false"] : []
         case "categories": candidates = ContentKind.allCases.map(\.categoryName)
         case "site" where before.count == 1, "sites" where before.count == 1: candidates = ["add", "remove"]
         case "site" where before.count == 2 && before[1] == "remove": candidates = config.sites

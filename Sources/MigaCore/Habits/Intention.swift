@@ -15,6 +15,14 @@ public enum Intention {
         var count = 0
         for character in text {
             guard count < limit else { break }
+            // Tabs and line breaks are spaces; every other control character goes.
+            if character.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) {
+                if lastWasSpace { continue }
+                out += " "
+                lastWasSpace = true
+                count += 1
+                continue
+            }
             let scalars = character.unicodeScalars.filter { !isControl($0) }
             guard !scalars.isEmpty else { continue }
             var kept = String(String.UnicodeScalarView(scalars))
