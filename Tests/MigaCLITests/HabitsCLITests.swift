@@ -1,0 +1,141 @@
+import Foundation
+import XCTest
+import MigaCore
+
+/// DESIGN "Habits beyond the pause" through the built binary: "3rd time today", the last
+/// intention and a longer wait on screen, the question before Open (full screen and plain),
+/// `status`, `stats --week` and the config's schedule checks.
+final class HabitsCLITests: XCTestCase {
+    var home: MigaHome!
+
+    override func setUpWithError() throws {
+        home = try MigaHome()
+    }
+
+    /// Today's earlier gates of `app`, imported as a person's export would be (UTC, so the
+    /// binary's local day is the test's).
+    func importToday(_ lines: [(EventType, String, Int, String?)]) throws {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        // Never across midnight: a test run at 00:00:30 counts from 00:00:00.
+        let startOfDay = now - now % 86_400_000
+        let text = lines.enumerated().map { index, line in
+            let ts = max(startOfDay, now - Int64(line.2) * 1000)
+            return "{\"ts\":\"\(EventTimestamp.format(unixMilliseconds: ts, offsetMinutes: 0))\",\"type\":\"\(line.0.rawValue)\","
+                + "\"app\":\"\(line.1)\",\"session\":\"s\(index)\",\"content_id\":null,\"wait_ms\":null,\"detail\":\(line.3 ?? "null")}"
+        }.joined(separator: "\n") + "\n"
+        let file = try home.writeFile("today.jsonl", text)
+        let imported = try home.miga(["events", "import", file])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+    }
+
+    func gate(_ app: String = "discord", plain: Bool = false) throws -> TmuxTerminal {
+        let command = "\(shellQuote(home.binary)) gate \(plain ? "--plain " : "")--app \(app) -- \(shellQuote(home.recorder)) x"
+        return try TmuxTerminal(home: home, command: command, environment: home.environment(["TZ": "UTC"]))
+    }
+
+    func testTheThirdGateSaysSoAndTheQuestionBeforeOpenKeepsTheAnswer() throws {
+        try home.writeConfig("timer_seconds = 15\ngrace_minutes = 0\nintention = true\nescalate_seconds = 5\n")
+        try importToday([(.sessionStart, "discord", 90, nil), (.sessionStart, "discord", 60, nil),
+                         (.openSelected, "discord", 50, #"{"intention":"check the event"}"#),
+                         (.sessionStart, "slack", 40, nil)])
+        let terminal = try gate()
+        let screen = terminal.waitFor("[e] Exit")
+        XCTAssertTrue(screen.contains("3rd time today"), screen)
+        XCTAssertTrue(screen.contains("Last time: check the event"), screen)
+        XCTAssertTrue(screen.contains("5 s longer: opened once today"), screen)
+        let left = screen.range(of: #"Open in \d+ s"#, options: .regularExpression).map { Int(screen[$0].dropFirst(8).dropLast(2)) ?? 0 } ?? 0
+        XCTAssertTrue((16...20).contains(left), "15 s and 5 s for today's one Open: \(left)\n\(screen)")
+
+        terminal.waitFor("━  ready", timeout: 40)
+        try terminal.press("o")
+        terminal.waitFor("What are you here to do?")
+        XCTAssertNil(home.recordedArguments(), "Open asks first")
+        try terminal.press("-l", "not this")
+        terminal.waitFor("> not this_")
+        try terminal.press("Escape")
+        terminal.waitFor("[o] Open")
+        XCTAssertFalse(terminal.screen().contains("What are you here to do?"), "Esc goes back to the choices")
+        try terminal.press("o")
+        terminal.waitFor("> _")
+        // Keys that are choices elsewhere are letters here.
+        try terminal.press("-l", "reply to Sam, e n o q")
+        terminal.waitFor("> reply to Sam, e n o q_")
+        try terminal.press("Enter")
+        terminal.waitFor("STATUS=0")
+        terminal.assertTerminalRestored()
+        XCTAssertEqual(home.recordedArguments(), ["x"])
+        let last = try home.events().last
+        XCTAssertEqual(last?.type, .openSelected)
+        XCTAssertEqual(last?.detail, #"{"intention":"reply to Sam, e n o q"}"#)
+
+        // The next gate of the app shows it.
+        let next = try gate()
+        let shown = next.waitFor("Last time: reply to Sam, e n o q")
+        XCTAssertTrue(shown.contains("4th time today") && shown.contains("10 s longer: opened twice today"), shown)
+        try next.press("e")
+        next.waitFor("STATUS=0")
+    }
+
+    func testPlainModeAsksOnItsOwnLine() throws {
+        try home.writeConfig("timer_seconds = 15\nintention = true\n")
+        try importToday([(.sessionStart, "chat", 30, nil)])
+        let terminal = try gate("chat", plain: true)
+        let start = terminal.waitFor("Open unlocks in")
+        XCTAssertTrue(start.contains("miga · chat\n2nd time today"), start)
+        terminal.waitForPrompt(PlainModeTests.prompt, timeout: 40)
+        try terminal.enter("o")
+        terminal.waitForPrompt(Intention.question + " > ")
+        try terminal.enter("look up the address")
+        terminal.waitFor("STATUS=0")
+        XCTAssertEqual(home.recordedArguments(), ["x"])
+        XCTAssertEqual(try home.events().last?.detail, #"{"intention":"look up the address"}"#)
+    }
+
+    func testStatusAndTheWeek() throws {
+        try home.writeConfig("""
+            [[schedule]]
+            days = "daily"
+            from = "00:00"
+            to = "24:00"
+            timer_seconds = 40
+            """)
+        let empty = try home.miga(["status", "--json"], environment: home.environment(["TZ": "UTC"]))
+        XCTAssertEqual(empty.status, 0, empty.stderr)
+        XCTAssertTrue(empty.stdout.contains(#""exits":0,"opens":0,"streak":0,"grace":[],"schedule":{"index":1,"from":"00:00","to":"24:00","timer_seconds":40}"#), empty.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.root + "/home/.local/share/miga/miga.sqlite3"), "status only reads")
+
+        try importToday([(.exitSelected, "chat", 50, nil), (.openSelected, "chat", 20, #"{"intention":"say hi"}"#)])
+        let status = try home.miga(["status"], environment: home.environment(["TZ": "UTC"]))
+        XCTAssertEqual(status.stdout, "miga 1 exit · 1 open · streak 1 · grace chat 5 min · 00:00–24:00 40 s\n")
+        let week = try home.miga(["stats", "--week", "--json"], environment: home.environment(["TZ": "UTC"]))
+        XCTAssertEqual(week.status, 0, week.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(week.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((object["week"] as? [String: Any])?["exits"] as? Int, 1)
+        XCTAssertEqual((object["intentions"] as? [[String: Any]])?.first?["text"] as? String, "say hi")
+        let human = try home.miga(["stats", "--week"], environment: home.environment(["TZ": "UTC", "NO_COLOR": "1"]))
+        XCTAssertTrue(human.stdout.contains("What you came to do") && human.stdout.contains("1× say hi"), human.stdout)
+        let both = try home.miga(["stats", "--week", "--app", "chat"])
+        XCTAssertEqual(both.status, 64)
+        XCTAssertTrue(both.stderr.contains("--week shows every app"), both.stderr)
+    }
+
+    func testConfigSaysWhatIsWrongWithASchedule() throws {
+        try home.writeConfig("""
+            intention = true
+
+            [[schedule]]
+            days = "mon-fri"
+            from = "9:00"
+            to = "17:00"
+            timer_seconds = 45
+            """)
+        let shown = try home.miga(["config", "show"])
+        XCTAssertEqual(shown.status, 0)
+        XCTAssertTrue(shown.stderr.contains("config.toml:5: [[schedule]] 1: from must be a local time like \"09:00\""), shown.stderr)
+        XCTAssertTrue(shown.stdout.contains("intention = true\nescalate_seconds = 0\nweekly_summary = false\n"), shown.stdout)
+        XCTAssertFalse(shown.stdout.contains("[[schedule]]"), "a table that cannot be read is not shown as if in force")
+        let set = try home.miga(["config", "set", "escalate_seconds", "45"])
+        XCTAssertEqual(set.status, 1)
+        XCTAssertTrue(set.stderr.contains("escalate_seconds must be between 0 and 30"), set.stderr)
+    }
+}
