@@ -10,8 +10,27 @@ struct Config: ParsableCommand {
             On a terminal `miga config` opens an editor (tab completion, history): type `help` \
             there. Elsewhere it prints the settings, like `miga config show`.
 
+            Keys: timer_seconds (15–45), grace_minutes (0–120), categories, breathing (box, off), \
+            animations, terminal, sites, intention (ask "What are you here to do?" before Open), \
+            escalate_seconds (0–30: each Open of an app today adds this), weekly_summary (a \
+            notification at the first gate of a week); per app [apps.NAME]: command, \
+            timer_seconds, intention, escalate_seconds.
+
+            Schedules are [[schedule]] tables in config.toml, edited by hand; the first that \
+            matches wins, in local time, and a range may cross midnight (it belongs to the day \
+            it starts on):
+              [[schedule]]
+              days = "mon-fri"        # daily, weekdays, weekends, sat,sun, mon,wed-fri
+              from = "09:00"
+              to = "17:00"            # "24:00" ends the day
+              timer_seconds = 45      # or: gate = false (no gate in these hours)
+              apps = ["discord"]      # optional: only these apps and sites
+            A table with a mistake is reported with its line (by show, get, set and the gate) \
+            and left out; `miga status --json` names the table in force.
+
             Examples:
               miga config
+              miga config set intention true
               miga config set timer_seconds 20
               miga config get apps.discord.timer_seconds
               miga config apps add discord --timer 20
@@ -61,7 +80,7 @@ struct Config: ParsableCommand {
             discussion: "Examples:\n  miga config get timer_seconds\n  miga config get apps.discord.timer_seconds\n  miga config get sites"
         )
 
-        @Argument(help: ArgumentHelp("A key: timer_seconds, grace_minutes, categories, breathing, animations, terminal, sites, apps.NAME.command, apps.NAME.timer_seconds.",
+        @Argument(help: ArgumentHelp("A key: timer_seconds, grace_minutes, categories, breathing, animations, terminal, sites, intention, escalate_seconds, weekly_summary, apps.NAME.command, apps.NAME.timer_seconds, apps.NAME.intention, apps.NAME.escalate_seconds.",
                                      valueName: "key"),
                   completion: .custom(CommandSupport.configKeys))
         var key: String

@@ -13,6 +13,12 @@ struct Gate: ParsableCommand {
                   Home End             the article's start and end
                   Ctrl-Z               suspend (`fg` resumes; stopped time does not count)
 
+            Under the app's name the gate says how often today ("3rd time today"), the last \
+            intention ("Last time: reply to Sam") and why a wait is longer (escalate_seconds, a \
+            schedule). With `intention = true` Open first asks "What are you here to do?": type \
+            a line and press Enter (an empty one too); Esc goes back, Ctrl-C is Exit. A \
+            [[schedule]] with `gate = false` lets the app through in its hours.
+
             On Open the command replaces miga (its exit status is the app's); with --detach it \
             starts in its own session and miga returns at once. Without a terminal, in a \
             graphical session, the pause shows as a small window (miga-gate-window); failing \
