@@ -361,4 +361,33 @@ final class HabitsTests: XCTestCase {
         let empty = try StatusReport.build(store: nil, config: MigaConfig(), nowMilliseconds: now, offsetMinutes: 60)
         XCTAssertEqual(empty.json, #"{"date":"2026-11-18","exits":0,"opens":0,"streak":0,"grace":[],"schedule":null}"#)
     }
+
+    // MARK: - Hostile input
+
+    /// A few thousand random inputs through each small parser of this issue: nothing traps,
+    /// and what comes out keeps its promises (no control characters, at most 120 characters).
+    func testRandomInputKeepsThePromises() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        let alphabet = Array("monwedfrisatsun,- :0123456789daily\t\n")
+        for _ in 0..<3_000 {
+            let text = String((0..<Int(next() % 24)).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] })
+            if let mask = Schedule.days(text) { XCTAssertTrue(mask > 0 && mask < 0x80, text) }
+            if let minutes = Schedule.minutes(text, allowEndOfDay: true) { XCTAssertTrue((0...1440).contains(minutes), text) }
+            let bytes = (0..<Int(next() % 300)).map { _ in UInt8(truncatingIfNeeded: next()) }
+            var field = IntentionField()
+            _ = field.feed(bytes)
+            XCTAssertLessThanOrEqual(field.text.count, Intention.limit)
+            let scalars = String(decoding: bytes, as: UTF8.self).unicodeScalars + (0..<Int(next() % 200)).compactMap { _ in
+                Unicode.Scalar(UInt32(next() % 0x3_0000))
+            }
+            let cleaned = Intention.clean(String(String.UnicodeScalarView(scalars)))
+            XCTAssertLessThanOrEqual(cleaned.count, Intention.limit)
+            XCTAssertFalse(cleaned.unicodeScalars.contains { $0.properties.generalCategory == .control }, cleaned.debugDescription)
+            XCTAssertEqual(Intention.clean(cleaned), cleaned, "cleaning is idempotent")
+        }
+    }
 }

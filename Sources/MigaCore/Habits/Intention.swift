@@ -10,32 +10,20 @@ public enum Intention {
     /// What is stored: control characters (line breaks, escapes, bidi controls) removed,
     /// runs of space made one, trimmed, at most `limit` characters.
     public static func clean(_ text: String) -> String {
-        var out = ""
+        // Scalar by scalar first (tabs and line breaks become spaces, other controls go), then
+        // characters are counted on what is left, so cleaning twice changes nothing.
+        var scalars = String.UnicodeScalarView()
         var lastWasSpace = true
-        var count = 0
-        for character in text {
-            guard count < limit else { break }
-            // Tabs and line breaks are spaces; every other control character goes.
-            if character.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) {
-                if lastWasSpace { continue }
-                out += " "
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                if !lastWasSpace { scalars.append(" ") }
                 lastWasSpace = true
-                count += 1
-                continue
-            }
-            let scalars = character.unicodeScalars.filter { !isControl($0) }
-            guard !scalars.isEmpty else { continue }
-            var kept = String(String.UnicodeScalarView(scalars))
-            if kept.allSatisfy(\.isWhitespace) {
-                if lastWasSpace { continue }
-                kept = " "
-                lastWasSpace = true
-            } else {
+            } else if !isControl(scalar) {
+                scalars.append(scalar)
                 lastWasSpace = false
             }
-            out += kept
-            count += 1
         }
+        var out = String(String(scalars).prefix(limit))
         while out.last == " " { out.removeLast() }
         return out
     }
