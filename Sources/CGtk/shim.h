@@ -12,6 +12,8 @@ static inline GtkBox *miga_box(GtkWidget *widget) { return GTK_BOX(widget); }
 static inline GtkButton *miga_button(GtkWidget *widget) { return GTK_BUTTON(widget); }
 static inline GtkProgressBar *miga_progress_bar(GtkWidget *widget) { return GTK_PROGRESS_BAR(widget); }
 static inline GtkScrolledWindow *miga_scrolled_window(GtkWidget *widget) { return GTK_SCROLLED_WINDOW(widget); }
+static inline GtkEntry *miga_entry(GtkWidget *widget) { return GTK_ENTRY(widget); }
+static inline GtkEditable *miga_editable(GtkWidget *widget) { return GTK_EDITABLE(widget); }
 
 /// The accessible name a screen reader speaks for a widget without a label of its own
 /// (the countdown bar, the seconds).

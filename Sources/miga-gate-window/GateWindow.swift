@@ -8,7 +8,9 @@ typealias Widget = UnsafeMutablePointer<GtkWidget>
 /// decision (how long is left, what comes next, whether Open may open) is the gate's.
 final class GateWindow {
     let window: Widget
+    private let page: Widget
     private let header: Widget
+    private let notesLabel: Widget
     private let scroller: Widget
     private let titleLabel: Widget
     private let textLabel: Widget
@@ -25,6 +27,10 @@ final class GateWindow {
     private let celebration: Widget
     private let sparkle: Widget
     private let celebrationLabel: Widget
+    /// The question before Open ("What are you here to do?"), built the first time it is
+    /// asked: most gates never ask, and a text field (its input method above all) is work the
+    /// first frame should not wait for.
+    private var question: (box: Widget, entry: Widget)?
 
     /// Where the window's messages go (set once the link exists).
     var send: (WindowToGate) -> Void = { _ in }
@@ -34,6 +40,9 @@ final class GateWindow {
     /// Motion allowed: by the gate's `animations` and by GTK's own setting.
     private(set) var motion = true
     private(set) var celebrating = false
+    /// The question is on screen: keys are typing, not choices.
+    private(set) var asking = false
+    private var answered = false
     /// The person has moved the focus with Tab or the arrows: Return and Space then press the
     /// focused button, as they would in any dialog, instead of meaning Open and Read Next.
     var navigated = false
@@ -49,10 +58,15 @@ final class GateWindow {
         gtk_window_set_title(miga_window(window), "miga")
         gtk_window_set_default_size(miga_window(window), 560, -1)
 
-        let page = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        page = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_widget_add_css_class(page, "miga-page")
         header = Self.label(classes: ["miga-header"], wrap: false)
         gtk_label_set_ellipsize(miga_label(header), PANGO_ELLIPSIZE_END)
+        // What the gate knows about today ("3rd time today", "Last time: …"): quiet, under the
+        // header, one line each; an intention can be long, so it wraps rather than widening.
+        notesLabel = Self.label(classes: ["miga-notes"], wrap: true)
+        gtk_label_set_max_width_chars(miga_label(notesLabel), 72)
+        gtk_widget_set_visible(notesLabel, 0)
 
         // The item: a title (articles), the text, the author. Long articles scroll inside a
         // bounded area so the window never grows past a small screen (60 % of 768 px).
@@ -123,7 +137,7 @@ final class GateWindow {
         gtk_box_append(miga_box(celebration), celebrationLabel)
         gtk_widget_set_visible(celebration, 0)
 
-        for widget in [header, scroller, countdown, noticeLabel, choices, celebration] {
+        for widget in [header, notesLabel, scroller, countdown, noticeLabel, choices, celebration] {
             gtk_box_append(miga_box(page), widget)
         }
         gtk_window_set_child(miga_window(window), page)
@@ -165,12 +179,21 @@ final class GateWindow {
             guard setText(noticeLabel, text) else { break }
             gtk_widget_set_visible(noticeLabel, text.isEmpty ? 0 : 1)
             fitHeight() // a shown notice would otherwise squeeze the item into a scroll
+        case .notes(let text):
+            guard setText(notesLabel, text) else { break }
+            gtk_widget_set_visible(notesLabel, text.isEmpty ? 0 : 1)
+            if text.isEmpty {
+                gtk_widget_remove_css_class(header, "with-notes")
+            } else {
+                gtk_widget_add_css_class(header, "with-notes")
+            }
+            fitHeight()
+        case .askIntention:
+            ask()
         case .celebrate(let text):
             celebrate(text)
         case .close:
             quit()
-        case .notes, .askIntention:
-            break // not drawn yet
         }
     }
 
@@ -244,12 +267,80 @@ final class GateWindow {
         return true
     }
 
+    // MARK: The question before Open
+
+    /// The countdown (over by now) makes way for the question; Exit stays, as a button, since
+    /// its key is typing now. Next and Open go: Enter is Open, and Esc brings them back.
+    private func ask() {
+        guard !celebrating, !asking else { return }
+        let (box, entry) = question ?? buildQuestion()
+        asking = true
+        answered = false
+        gtk_editable_set_text(miga_editable(entry), "")
+        gtk_editable_set_editable(miga_editable(entry), 1)
+        showChoices(false)
+        gtk_widget_set_visible(box, 1)
+        fitHeight()
+        gtk_widget_grab_focus(entry)
+    }
+
+    private func buildQuestion() -> (box: Widget, entry: Widget) {
+        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
+        gtk_widget_add_css_class(box, "miga-question")
+        let prompt = Self.label(classes: ["miga-question-label"], wrap: true)
+        gtk_label_set_text(miga_label(prompt), "What are you here to do?")
+        let entry = gtk_entry_new()!
+        gtk_widget_set_hexpand(entry, 1)
+        // 120 characters, as the gate keeps (it counts again, by grapheme, and cleans).
+        gtk_entry_set_max_length(miga_entry(entry), 120)
+        miga_accessible_set_label(entry, "What are you here to do?")
+        let hint = Self.label(classes: ["miga-hint"], wrap: false)
+        gtk_label_set_text(miga_label(hint), "Enter opens · Esc goes back")
+        for widget in [prompt, entry, hint] { gtk_box_append(miga_box(box), widget) }
+        gtk_box_insert_child_after(miga_box(page), box, countdown)
+
+        // Enter in the field: the answer, even an empty one, is the Open.
+        let activate: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { entry, context in
+            let gate = GateWindow.from(context)
+            guard gate.asking, !gate.answered, !gate.celebrating, let entry else { return }
+            gate.answered = true
+            let field = entry.assumingMemoryBound(to: GtkWidget.self)
+            gtk_editable_set_editable(miga_editable(field), 0)
+            let text = gtk_editable_get_text(miga_editable(field)).map { String(cString: $0) } ?? ""
+            gate.send(.intention(text))
+        }
+        connectSignal(UnsafeMutableRawPointer(entry), "activate", activate, context)
+        question = (box, entry)
+        return (box, entry)
+    }
+
+    /// Esc in the question: the usual choices again, the answer dropped.
+    func goBack() {
+        guard asking, !answered, let (box, _) = question else { return }
+        asking = false
+        gtk_widget_set_visible(box, 0)
+        showChoices(true)
+        fitHeight()
+        // Out of the hidden field, onto the choice the person was making.
+        gtk_widget_grab_focus(openButton)
+        send(.back)
+    }
+
+    private func showChoices(_ all: Bool) {
+        gtk_widget_set_visible(countdown, all ? 1 : 0)
+        gtk_widget_set_visible(nextButton, all ? 1 : 0)
+        gtk_widget_set_visible(openButton, all ? 1 : 0)
+        gtk_button_set_label(miga_button(exitButton), all ? "Exit (e)" : "Exit")
+        // Alone, Exit keeps a button's size, at the end of the row, instead of the row's width.
+        gtk_widget_set_halign(choices, all ? GTK_ALIGN_FILL : GTK_ALIGN_END)
+    }
+
     /// Exit was chosen: the choices and countdown make way for the gate's line and a brief
     /// sparkle, then the window ends by itself (1.5 s, well inside the gate's 3 s wait).
     private func celebrate(_ text: String) {
         guard !celebrating else { return }
         celebrating = true
-        for widget in [countdown, choices, noticeLabel] { gtk_widget_set_visible(widget, 0) }
+        for widget in [countdown, choices, noticeLabel] + (question.map { [$0.box] } ?? []) { gtk_widget_set_visible(widget, 0) }
         gtk_label_set_text(miga_label(celebrationLabel), text)
         gtk_widget_set_visible(celebrationLabel, text.isEmpty ? 0 : 1)
         // Without motion the sparkle stands still rather than vanishing, so the celebration
@@ -310,8 +401,8 @@ final class GateWindow {
         guard !celebrating, let button else { return }
         switch button {
         case UnsafeMutableRawPointer(exitButton): send(.exit)
-        case UnsafeMutableRawPointer(nextButton): send(.readNext)
-        case UnsafeMutableRawPointer(openButton): send(.open)
+        case UnsafeMutableRawPointer(nextButton) where !asking: send(.readNext)
+        case UnsafeMutableRawPointer(openButton) where !asking: send(.open)
         default: break
         }
     }

@@ -4,7 +4,8 @@ import GateWindowProtocol
 /// The same keys as the terminal gate: e/E/q/Esc Exit, n/N/Space Read Next, o/O/Return Open.
 /// The controller runs in the capture phase, before the focused button sees the key; otherwise
 /// Space and Return would press whichever button has the focus. Open is sent even while it is
-/// locked: the gate answers with a notice saying how long is left.
+/// locked: the gate answers with a notice saying how long is left. While the gate asks what
+/// the person is here to do, the keys belong to the answer field instead.
 enum KeyBindings {
     enum Action { case send(WindowToGate), pressFocused, scroll(pages: Double, lines: Double), navigate, pass }
 
@@ -25,6 +26,13 @@ enum KeyBindings {
         let modifiers = GDK_CONTROL_MASK.rawValue | GDK_ALT_MASK.rawValue | GDK_SUPER_MASK.rawValue | GDK_META_MASK.rawValue
         guard state.rawValue & modifiers == 0 else { return false }
         if gate.celebrating { return true }
+        // The question is a text field: every key is typing (e, n, o, q and Space are letters
+        // of the answer, Return is the field's own Enter), but Esc, which goes back.
+        if gate.asking {
+            guard Int32(keyval) == GDK_KEY_Escape else { return false }
+            gate.goBack()
+            return true
+        }
         switch action(for: keyval, navigated: gate.navigated) {
         case .send(let message):
             gate.send(message)

@@ -11,6 +11,8 @@ enum Style {
     static let css = """
     .miga-page { padding: 18px 32px 20px 32px; }
     .miga-header { font-size: 0.85em; opacity: 0.6; letter-spacing: 1px; margin-bottom: 14px; }
+    .miga-header.with-notes { margin-bottom: 4px; }
+    .miga-notes { font-size: 0.9em; opacity: 0.7; line-height: 1.25; margin-bottom: 14px; }
     .miga-title { font-weight: bold; font-size: 1.1em; margin-bottom: 8px; }
     .miga-text { font-size: 1.05em; line-height: 1.3; }
     .miga-text.quote { font-size: 1.25em; }
@@ -23,6 +25,10 @@ enum Style {
     .miga-countdown progressbar { min-width: 120px; }
     .miga-seconds { font-feature-settings: "tnum"; }
     .miga-cue { opacity: 0.75; font-feature-settings: "tnum"; }
+    .miga-question { margin-top: 22px; }
+    .miga-question-label { font-size: 1.05em; }
+    .miga-question entry { min-height: 36px; padding-left: 10px; padding-right: 10px; }
+    .miga-hint { font-size: 0.85em; opacity: 0.6; }
     .miga-notice { color: mix(#c98500, currentColor, 0.4); margin-top: 12px; }
     .miga-choices { margin-top: 16px; }
     .miga-celebration { margin-top: 22px; }

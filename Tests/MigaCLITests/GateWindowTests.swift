@@ -80,8 +80,33 @@ final class GateWindowTests: XCTestCase {
         return path
     }
 
-    func startGate(_ extra: [String] = ["--flag", "a b", ""]) throws -> MigaHome.Child {
-        try home.start(home.binary, ["gate", "--app", "chat", "--detach", "--", home.recorder] + extra, environment: environment)
+    func startGate(_ extra: [String] = ["--flag", "a b", ""], environment extra2: [String: String] = [:]) throws -> MigaHome.Child {
+        try home.start(home.binary, ["gate", "--app", "chat", "--detach", "--", home.recorder] + extra,
+                       environment: environment.merging(extra2) { $1 })
+    }
+
+    /// The window's height in pixels: it fits its content, so a question or a block of notes
+    /// shows as a taller window.
+    func height(_ id: String) throws -> Int {
+        let shell = try xdotool(["getwindowgeometry", "--shell", id]).stdout
+        return shell.split(separator: "\n").first { $0.hasPrefix("HEIGHT=") }.flatMap { Int($0.dropFirst("HEIGHT=".count)) } ?? 0
+    }
+
+    /// Waits until the window is no longer `height` tall (the question opened or closed), so
+    /// the next keys go to what is now on screen.
+    @discardableResult
+    func waitForHeight(of id: String, otherThan height: Int, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws -> Int {
+        var now = height
+        try eventually(what, file: file, line: line) {
+            now = try self.height(id)
+            return now != height && now > 0
+        }
+        return now
+    }
+
+    /// The open_selected rows' detail, as stored (`NULL` for none).
+    func openDetails() throws -> String {
+        try home.sqlite("SELECT quote(detail) FROM events WHERE type = 'open_selected' ORDER BY id")
     }
 
     func testDoctorSaysHowDesktopLaunchesShowTheGate() throws {
@@ -155,5 +180,107 @@ final class GateWindowTests: XCTestCase {
         _ = second.wait()
         XCTAssertEqual(try home.events().map(\.type).last, .abandoned)
         XCTAssertNil(home.recordedArguments(), "a lost window never opens the app")
+    }
+
+    // MARK: Habits: the question before Open, the notes
+
+    func testWithIntentionOnKeysAreTypedIntoTheQuestionAndEnterOpensWithTheAnswer() throws {
+        try home.writeConfig("intention = true\ntimer_seconds = 15\n")
+        let gate = try startGate()
+        let id = try window()
+        try eventually(timeout: 30, "the countdown to end") { try home.events().contains { $0.type == .gatewayCompleted } }
+        let ready = try height(id)
+        try press("o", in: id)
+        try waitForHeight(of: id, otherThan: ready, "the question to show")
+        _ = try screenshot("window-question")
+        // e, n, o, q and Space are letters here, not Exit, Read Next, Open: the tail is typed
+        // and then erased, and nothing but the answer may come of it.
+        XCTAssertEqual(try xdotool(["type", "--delay", "20", "reply to Sam on queue"]).status, 0)
+        XCTAssertEqual(try xdotool(["key", "--delay", "20"] + Array(repeating: "BackSpace", count: " on queue".count)).status, 0)
+        XCTAssertFalse(processEnded(gate.pid), "typing is not a choice")
+        XCTAssertNil(home.recordedArguments())
+        XCTAssertFalse(try home.events().contains { [.exitSelected, .contentRead, .openSelected].contains($0.type) })
+        try press("Return", in: id)
+        eventually("the app to start") { home.recordedInfo() != nil }
+        XCTAssertEqual(home.recordedArguments(), ["--flag", "a b", ""])
+        XCTAssertEqual(gate.wait().status, 0)
+        XCTAssertTrue(try windowGone(id))
+        XCTAssertEqual(try openDetails(), "'{\"intention\":\"reply to Sam\"}'")
+    }
+
+    func testEscInTheQuestionGoesBackAndAnEmptyAnswerStillOpens() throws {
+        try home.writeConfig("intention = true\ntimer_seconds = 15\n")
+        let gate = try startGate()
+        let id = try window()
+        try eventually(timeout: 30, "the countdown to end") { try home.events().contains { $0.type == .gatewayCompleted } }
+        let ready = try height(id)
+        try press("o", in: id)
+        let asking = try waitForHeight(of: id, otherThan: ready, "the question to show")
+        try press("Escape", in: id)
+        try eventually("the three choices again") { try self.height(id) == ready }
+        XCTAssertFalse(try windowGone(id), "Esc in the question is not Exit")
+        XCTAssertFalse(processEnded(gate.pid))
+        XCTAssertFalse(try home.events().contains { [.exitSelected, .openSelected].contains($0.type) })
+        XCTAssertNil(home.recordedArguments())
+        try press("o", in: id)
+        try eventually("the question asked again") { try self.height(id) == asking }
+        try press("Return", in: id)
+        eventually("the app to start") { home.recordedInfo() != nil }
+        XCTAssertEqual(gate.wait().status, 0)
+        XCTAssertEqual(try openDetails(), "NULL", "an empty answer opens and stores nothing")
+    }
+
+    /// "3rd time today" for real: two gates exited, then a third. The window is started through
+    /// a recorder (`MIGA_GATE_WINDOW`, the documented way to name the window program) that keeps
+    /// what the gate told it; the gate's lines replayed to a bare window give exactly that
+    /// window's height, and the same lines without the notes give a shorter one: the notes are
+    /// drawn, not only sent.
+    func testTheThirdGateTodaySaysSoUnderTheHeader() throws {
+        for attempt in 1...2 {
+            let gate = try startGate()
+            let id = try window()
+            try eventually("gate \(attempt) to start") { try home.events().filter { $0.type == .sessionStart }.count == attempt }
+            try press("e", in: id)
+            XCTAssertEqual(gate.wait().status, 0)
+            try eventually("window \(attempt) to go") { try windowGone(id) }
+        }
+        let real = URL(fileURLWithPath: home.binary).deletingLastPathComponent().appendingPathComponent("miga-gate-window").path
+        let log = home.root + "/window-input.log"
+        let recorder = try home.writeFile("bin/recording-window", mode: 0o755,
+                                          "#!/bin/sh\ntee \(shellQuote(log)) | exec \(shellQuote(real))\n")
+        let gate = try startGate(environment: ["MIGA_GATE_WINDOW": recorder])
+        let id = try window()
+        var lines: [String] = []
+        try eventually("the gate's first lines to the window") {
+            lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            return lines.contains { $0.hasPrefix("item\t") } && lines.contains { $0.hasPrefix("tick\t") }
+        }
+        XCTAssertTrue(lines.contains("notes\t3rd time today"), "\(lines.filter { !$0.hasPrefix("tick") })")
+        _ = try screenshot("window-notes")
+        let shown = try height(id)
+        try press("e", in: id)
+        XCTAssertEqual(gate.wait().status, 0)
+        try eventually("the gate's window to go") { try windowGone(id) }
+
+        let drawing = lines.filter { ["setup", "item", "tick", "notes"].contains($0.prefix { $0 != "\t" }) }
+        XCTAssertEqual(try replay(drawing, to: real), shown, "the gate's lines replayed draw the same window")
+        let withoutNotes = try replay(drawing.filter { !$0.hasPrefix("notes\t") }, to: real)
+        XCTAssertGreaterThanOrEqual(shown - withoutNotes, 12, "a line of notes takes room: \(shown) against \(withoutNotes) without")
+    }
+
+    /// Shows a bare window drawing `lines` and returns its height once it has painted.
+    func replay(_ lines: [String], to window: String) throws -> Int {
+        let input = try home.writeFile("replay.txt", lines.joined(separator: "\n") + "\n")
+        let child = try home.start("/bin/sh", ["-c", "{ cat \"$1\"; exec sleep 60; } | exec \"$2\"", "sh", input, window],
+                                   environment: environment, ownGroup: true)
+        eventually("the replayed window to paint") {
+            ((try? String(contentsOfFile: child.stdoutPath, encoding: .utf8)) ?? "").contains("shown")
+        }
+        let id = try self.window()
+        let drawn = try height(id)
+        kill(-child.pid, SIGKILL)
+        _ = child.wait()
+        try eventually("the replayed window to go") { try windowGone(id) }
+        return drawn
     }
 }
