@@ -127,7 +127,7 @@ class TestFirefoxGate(FirefoxCase):
 class TestFirefoxIntention(FirefoxCase):
     """`intention = true`: Open asks "What are you here to do?"; Esc goes back, Enter opens
     and the answer is kept with the Open."""
-    sites = ["open.test"]
+    sites = ["open.test", "gated.test"]  # the harness is ready once gated.test has a rule
 
     @classmethod
     def prepare_home(cls):
