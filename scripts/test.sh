@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds miga and runs every test (unit tests, and the built binary in temporary homes driven
 # through tmux), in parallel, then the browser extension in real browsers, then checks
-# `make install`/`make uninstall`.
+# `make install`/`make uninstall` and the Debian package (`make deb`, lintian, apt install,
+# apt purge; it needs root or sudo, as installing any package does).
 set -eu
 cd "$(dirname "$0")/.."
 swift build --build-tests
@@ -10,4 +11,5 @@ scripts/run-suite.sh || status=$?
 # The extension and the native host in real Chromium and Firefox (installed by deps.sh).
 MIGA_REQUIRE_BROWSERS=1 scripts/browser-tests.sh || status=1
 [ "$status" -eq 0 ] && scripts/check-make-install.sh || status=1
+[ "$status" -eq 0 ] && scripts/check-deb.sh || status=1
 exit "$status"

@@ -21,6 +21,20 @@ final class BrowserExtensionTests: XCTestCase {
         XCTAssertEqual(id, BrowserExtension.chromiumID)
     }
 
+    /// The Debian package's system host manifests say what `miga install` writes, naming
+    /// the package's host path; and the package's version is the project's.
+    func testThePackagesManifestsAndVersionAreTheProjects() throws {
+        for target in BrowserHostTarget.all where target.name == "Firefox" || target.name == "Chromium" {
+            let file = MigaHome.repository + "/debian/host-manifest.\(target.family == .firefox ? "firefox" : "chromium").json"
+            let packaged = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? NSDictionary
+            let written = try JSONSerialization.jsonObject(with: Data(target.manifestText(hostPath: "/usr/lib/miga/miga-native-host").utf8)) as? NSDictionary
+            XCTAssertEqual(packaged, written, file)
+        }
+        let changelog = try String(contentsOfFile: MigaHome.repository + "/debian/changelog", encoding: .utf8)
+        XCTAssertTrue(changelog.hasPrefix("miga (\(MigaVersion.current)) "), "debian/changelog's first entry is not \(MigaVersion.current)")
+        XCTAssertEqual(try manifest()["version"] as? String, MigaVersion.current, "browser/manifest.json's version")
+    }
+
     func testOneManifestForFirefoxAndChromium() throws {
         let manifest = try manifest()
         XCTAssertEqual(manifest["manifest_version"] as? Int, 3)
