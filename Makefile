@@ -69,15 +69,15 @@ install-files: release
 	@echo "installed miga in $(root)/bin; run \`miga install\` to put it in front of your apps"
 
 # A Debian package, miga_VERSION_ARCH.deb, in this folder: `sudo apt install ./miga_*.deb`.
-# dpkg-buildpackage writes beside the source tree; the package is moved here and the
-# .buildinfo and .changes it writes there are removed.
+# Everything dpkg-buildpackage writes goes to .build/deb (not beside the source tree).
 deb: deps
 	@changelog=$$(dpkg-parsechangelog -S Version); [ "$$changelog" = "$(VERSION)" ] || { \
 		echo "debian/changelog is at $$changelog but Sources/MigaCore/Version.swift says $(VERSION):" \
 			"add an entry with \`dch -v $(VERSION)\`" >&2; exit 1; }
-	dpkg-buildpackage -b -us -uc
-	arch=$$(dpkg-architecture -qDEB_HOST_ARCH); mv ../miga_$(VERSION)_$$arch.deb . && \
-		rm -f ../miga_$(VERSION)_$$arch.buildinfo ../miga_$(VERSION)_$$arch.changes
+	rm -rf .build/deb && mkdir -p .build/deb
+	dpkg-buildpackage -b -us -uc --buildinfo-option=-u.build/deb --changes-option=-u.build/deb \
+		--buildinfo-file=.build/deb/miga.buildinfo --changes-file=.build/deb/miga.changes
+	mv .build/deb/miga_$(VERSION)_*.deb .
 	@echo "built $$(ls miga_$(VERSION)_*.deb); install it with: sudo apt install ./$$(ls miga_$(VERSION)_*.deb)"
 
 # Only the files `make install` wrote; run `miga uninstall` first to undo `miga install`.
