@@ -156,6 +156,40 @@ final class GateWithoutTerminalTests: XCTestCase {
         XCTAssertEqual(ghost.stderr, "ghost: command not found (and miga is no longer at \(home.root)/gone/miga)\n")
     }
 
+    /// Inside a gate (MIGA_GATED=1: an app miga opened starts another gated app) the shim
+    /// passes straight through by itself, in every POSIX shell, without starting miga, and
+    /// still never finds itself; outside one it starts miga.
+    func testInsideAGateTheShimPassesThroughWithoutStartingMiga() throws {
+        let shims = home.root + "/shims"
+        let started = home.root + "/miga-started"
+        try home.writeFile("fake/miga", mode: 0o755, "#!/bin/sh\necho \"$@\" > \(shellQuote(started))\n")
+        try home.writeFile("shims/rec", mode: 0o755, PathShim.text(migaPath: home.root + "/fake/miga", app: "rec", command: "rec"))
+        try home.writeFile("shims/abs", mode: 0o755, PathShim.text(migaPath: home.root + "/fake/miga", app: "abs", command: home.recorder))
+        try home.writeFile("shims/nothing", mode: 0o755, PathShim.text(migaPath: home.root + "/fake/miga", app: "nothing", command: "nothing"))
+        try FileManager.default.createDirectory(atPath: home.root + "/links", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: home.root + "/links/rec", withDestinationPath: shims + "/rec")
+        try FileManager.default.createSymbolicLink(atPath: home.root + "/shim-alias", withDestinationPath: shims)
+        try home.writeFile("real/.keep", "")
+        try FileManager.default.createSymbolicLink(atPath: home.root + "/real/rec", withDestinationPath: home.recorder)
+        let path = "\(home.root)/links:\(home.root)/shim-alias:\(shims):\(home.root)/real:/usr/bin:/bin"
+        let gated = home.environment(["PATH": path, "MIGA_GATED": "1"])
+        for shell in ["/bin/sh", "/bin/dash", "/bin/bash", "/usr/bin/zsh"] where FileManager.default.isExecutableFile(atPath: shell) {
+            for shim in ["rec", "abs"] {
+                try? FileManager.default.removeItem(atPath: home.root + "/recorded.argv")
+                let output = try home.run(shell, [shims + "/" + shim, "a b", "", "*"], environment: gated)
+                XCTAssertEqual(output.status, 0, "\(shell) \(shim): \(output.stderr)")
+                XCTAssertEqual(home.recordedArguments(), ["a b", "", "*"], "\(shell) \(shim)")
+                XCTAssertTrue(home.recordedInfo()?.hasPrefix("gated=1 ") == true, home.recordedInfo() ?? "")
+            }
+            let missing = try home.run(shell, [shims + "/nothing"], environment: gated)
+            XCTAssertEqual(missing.status, 127, shell)
+            XCTAssertEqual(missing.stderr, "nothing: command not found\n", shell)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: started), "miga was started inside a gate")
+        _ = try home.run(shims + "/rec", ["x"], environment: home.environment(["PATH": path]))
+        XCTAssertEqual(try String(contentsOfFile: started, encoding: .utf8), "gate --app rec -- rec x\n", "outside a gate the shim starts miga")
+    }
+
     /// An app whose command is set to its own shim would gate itself for ever; the gate runs
     /// the real program of that name instead, and `doctor` names the mistake.
     func testACommandThatIsItsOwnShimRunsTheRealProgram() throws {
