@@ -56,6 +56,8 @@ let package = Package(
                 "CLinuxShims",
                 "WHATWGURL",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API itself, for the one loop GRDB's arguments slow down (import).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 "TOML",
                 "GateWindowProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),

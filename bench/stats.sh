@@ -9,27 +9,7 @@ out=bench/results/stats-latest.txt
 for n in ${SIZES:-10000 100000 1000000}; do
   home="$work/home-$n"
   mkdir -p "$home"
-  python3 - "$n" > "$work/events-$n.jsonl" <<'PY'
-import sys, time, datetime
-n = int(sys.argv[1])
-per_day = 500
-now = int(time.time() * 1000)
-types = ["session_start", "content_read", "gateway_completed", "exit_selected",
-         "session_start", "gateway_completed", "open_selected", "grace_pass",
-         "session_start", "abandoned"]
-apps = ["discord", "reddit.com", "signal", "firefox", "youtube.com"]
-out = sys.stdout
-for i in range(n):
-    day = (n - 1 - i) // per_day
-    ts = now - day * 86_400_000 - (i % per_day) * 60_000
-    offset = 60 if (i // 7) % 2 else -300
-    local = datetime.datetime.fromtimestamp(ts / 1000, datetime.timezone(datetime.timedelta(minutes=offset)))
-    stamp = local.strftime("%Y-%m-%dT%H:%M:%S.") + "%03d" % (ts % 1000) + local.strftime("%z")[:3] + ":" + local.strftime("%z")[3:]
-    t = types[i % len(types)]
-    wait = "31000" if t in ("exit_selected", "open_selected", "abandoned") else "null"
-    out.write('{"ts":"%s","type":"%s","app":"%s","session":"s%d","content_id":null,"wait_ms":%s,"detail":null}\n'
-              % (stamp, t, apps[i % len(apps)], i // 3, wait))
-PY
+  python3 bench/make_events.py "$n" > "$work/events-$n.jsonl"
   start=$(date +%s.%N)
   env -i HOME="$home" "$miga" events import "$work/events-$n.jsonl" >/dev/null
   import_s=$(echo "$(date +%s.%N) - $start" | bc)

@@ -87,7 +87,12 @@ public enum EventTimestamp {
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`; nil for anything else.
     public static func parse(_ text: String) -> (unixMilliseconds: Int64, offsetMinutes: Int)? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parse(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The same, on the bytes of a line being imported.
+    static func parse(bytes: UnsafeRawBufferPointer) -> (unixMilliseconds: Int64, offsetMinutes: Int)? {
         guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
               bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return nil }
         func number(_ range: Range<Int>) -> Int? {

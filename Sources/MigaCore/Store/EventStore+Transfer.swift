@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The person's own data, out and back in, and erased (`miga events export/import`,
 /// `miga data delete`).
@@ -61,7 +62,8 @@ extension EventStore {
         var result = ImportResult(imported: 0, alreadyPresent: 0)
         // A large import is one transaction: room for its pages keeps SQLite from spilling
         // them to the WAL again and again before the commit.
-        try queue.inDatabase { db in try db.execute(sql: "PRAGMA cache_size = -131072") } // 128 MiB
+        // The indexes are rebuilt by sorting, in memory rather than through temporary files.
+        try queue.inDatabase { db in try db.execute(sql: "PRAGMA cache_size = -131072; PRAGMA temp_store = MEMORY") } // 128 MiB
         try queue.inTransaction(.immediate) { db in
             // Into an empty database (the usual restore) nothing can be a duplicate: a plain
             // insert, and the indexes are rebuilt once at the end (a sort) instead of being
@@ -71,11 +73,14 @@ extension EventStore {
                 SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' AND sql IS NOT NULL
                 """).map { (name: $0[0] as String, sql: $0[1] as String) } : []
             for index in indexes { try db.execute(sql: "DROP INDEX \(index.name)") }
-            let insert = try db.makeStatement(sql: """
+            let insertRow = ImportRow(statement: try db.makeStatement(sql: empty ? """
+                INSERT INTO events (ts, utc_offset_min, session, type, app, content_id, wait_ms, detail)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """ : """
                 INSERT INTO events (ts, utc_offset_min, session, type, app, content_id, wait_ms, detail)
                 SELECT ?, ?, ?, ?, ?, ?, ?, ?
-                WHERE ? OR NOT EXISTS (SELECT 1 FROM events WHERE ts = ? AND session = ? AND +type = ? AND app = ?)
-                """)
+                WHERE NOT EXISTS (SELECT 1 FROM events WHERE ts = ? AND session = ? AND +type = ? AND app = ?)
+                """), checksDuplicates: !empty)
             // `+type`: with `type = ?` the planner asks, on every new binding, whether the partial
             // index for exits applies, and SQLite recompiles the statement each time (10x slower).
             // The empty-database path cannot ask SQLite about duplicates within the file (no
@@ -100,6 +105,15 @@ extension EventStore {
                         return
                     }
                 }
+                // The export's own shape, straight from the bytes, bound without a String.
+                if csv == false, let fields = EventLine.exportedFields(line) {
+                    try insertRow.run(fields, db: db)
+                    if db.changesCount > 0 { result.imported += 1 } else { result.alreadyPresent += 1 }
+                    if empty, !mayHaveDuplicates {
+                        mayHaveDuplicates = !seen.insert(ImportRow.identity(fields.timestamp, fields.session, fields.type, fields.app)).inserted
+                    }
+                    return
+                }
                 let event: Event
                 do {
                     if csv == true {
@@ -112,24 +126,17 @@ extension EventStore {
                         defer { record = "" }
                         event = try EventLine.parseCSV(record)
                     } else {
-                        event = try EventLine.parse(line)
+                        event = try EventLine.parse(Data(line))
                     }
                 } catch let error as ImportError {
                     throw error
                 } catch {
                     throw ImportError(file: name, line: csv == true ? recordStart : number, problem: "\(error)")
                 }
-                try insert.execute(arguments: [event.timestamp, event.utcOffsetMinutes, event.session, event.type.rawValue,
-                                               event.app, event.contentID, event.waitMilliseconds, event.detail,
-                                               empty, event.timestamp, event.session, event.type.rawValue, event.app])
+                try insertRow.run(event, db: db)
                 if db.changesCount > 0 { result.imported += 1 } else { result.alreadyPresent += 1 }
                 if empty, !mayHaveDuplicates {
-                    var hasher = Hasher()
-                    hasher.combine(event.timestamp)
-                    hasher.combine(event.session)
-                    hasher.combine(event.type.rawValue)
-                    hasher.combine(event.app)
-                    mayHaveDuplicates = !seen.insert(hasher.finalize()).inserted
+                    mayHaveDuplicates = !seen.insert(ImportRow.identity(event)).inserted
                 }
             }
             if !record.isEmpty {
@@ -152,7 +159,7 @@ extension EventStore {
     /// than `maxLineLength` is an ImportError. The bytes are searched with memchr: walking a
     /// `Data` byte by byte took 3 s of a million-line import. `line` borrows the buffer's
     /// storage and is valid only during the call.
-    static func forEachLine(of source: ImportSource, name: String, _ body: (_ number: Int, _ line: Data) throws -> Void) throws {
+    static func forEachLine(of source: ImportSource, name: String, _ body: (_ number: Int, _ line: UnsafeRawBufferPointer) throws -> Void) throws {
         var number = 0
         /// Every complete line in `bytes`, then (at the end of input) the rest; returns where
         /// the unfinished last line starts.
@@ -170,8 +177,7 @@ extension EventStore {
                 let line = UnsafeRawBufferPointer(rebasing: bytes[start..<newline])
                 start = newline + 1
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-                try body(number, Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: line.baseAddress!), count: line.count,
-                                      deallocator: .none))
+                try body(number, line)
             }
             guard bytes.count - start <= maxLineLength else {
                 throw ImportError(file: name, line: number + 1, problem: "longer than \(maxLineLength >> 20) MiB, so not an exported event")
@@ -226,5 +232,98 @@ public struct ImportError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         "\(file):\(line): \(problem); nothing was imported (fix that line and import the file again)"
+    }
+}
+
+/// The import's INSERT, bound through SQLite's C API: a million rows through GRDB's argument
+/// arrays (thirteen boxed values each) cost as much as the rest of the import.
+struct ImportRow {
+    let statement: Statement
+    /// The statement looks for the event first (parameters 9–12: its identity); into an
+    /// empty database it is a plain insert of parameters 1–8.
+    let checksDuplicates: Bool
+
+    /// SQLITE_TRANSIENT: SQLite copies the bytes, which live only as long as the line.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    func run(_ fields: EventLine.ExportedFields, db: Database) throws {
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        sqlite3_bind_int64(handle, 1, fields.timestamp)
+        sqlite3_bind_int64(handle, 2, Int64(fields.offsetMinutes))
+        text(fields.session, 3)
+        text(fields.type.rawValue, 4)
+        text(fields.app, 5)
+        if let content = fields.contentID { text(content, 6) } else { sqlite3_bind_null(handle, 6) }
+        if let wait = fields.waitMilliseconds { sqlite3_bind_int64(handle, 7, Int64(wait)) } else { sqlite3_bind_null(handle, 7) }
+        sqlite3_bind_null(handle, 8)
+        try finish(db: db) {
+            sqlite3_bind_int64(handle, 9, fields.timestamp)
+            text(fields.session, 10)
+            text(fields.type.rawValue, 11)
+            text(fields.app, 12)
+        }
+    }
+
+    func run(_ event: Event, db: Database) throws {
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        sqlite3_bind_int64(handle, 1, event.timestamp)
+        sqlite3_bind_int64(handle, 2, Int64(event.utcOffsetMinutes))
+        text(event.session, 3)
+        text(event.type.rawValue, 4)
+        text(event.app, 5)
+        if let content = event.contentID { text(content, 6) } else { sqlite3_bind_null(handle, 6) }
+        if let wait = event.waitMilliseconds { sqlite3_bind_int64(handle, 7, Int64(wait)) } else { sqlite3_bind_null(handle, 7) }
+        if let detail = event.detail { text(detail, 8) } else { sqlite3_bind_null(handle, 8) }
+        try finish(db: db) {
+            sqlite3_bind_int64(handle, 9, event.timestamp)
+            text(event.session, 10)
+            text(event.type.rawValue, 11)
+            text(event.app, 12)
+        }
+    }
+
+    /// Binds the identity to look for (9–12) when the statement looks, then runs it.
+    private func finish(db: Database, identity: () -> Void) throws {
+        let handle = statement.sqliteStatement
+        if checksDuplicates { identity() }
+        let code = sqlite3_step(handle)
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code),
+                                message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+        }
+    }
+
+    private func text(_ bytes: UnsafeRawBufferPointer, _ index: Int32) {
+        // A null pointer would bind NULL, not an empty text.
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            _ = sqlite3_bind_text(statement.sqliteStatement, index, "", 0, Self.transient)
+            return
+        }
+        _ = sqlite3_bind_text(statement.sqliteStatement, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
+    }
+
+    private func text(_ string: String, _ index: Int32) {
+        var string = string
+        string.withUTF8 { text(UnsafeRawBufferPointer($0), index) }
+    }
+
+    /// One event's identity (time, session, type, app) as a hash, the same for both paths.
+    static func identity(_ timestamp: Int64, _ session: UnsafeRawBufferPointer, _ type: EventType, _ app: UnsafeRawBufferPointer) -> Int {
+        var hasher = Hasher()
+        hasher.combine(timestamp)
+        hasher.combine(bytes: session)
+        hasher.combine(0xFF as UInt8) // no session/app split can collide with another
+        hasher.combine(type)
+        hasher.combine(bytes: app)
+        return hasher.finalize()
+    }
+
+    static func identity(_ event: Event) -> Int {
+        var session = event.session, app = event.app
+        return session.withUTF8 { session in
+            app.withUTF8 { identity(event.timestamp, UnsafeRawBufferPointer(session), event.type, UnsafeRawBufferPointer($0)) }
+        }
     }
 }

@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+/// The shape `events export` writes, read straight from the bytes: a million-line import spent
+/// most of its time building a Foundation dictionary per line. Anything else — other key
+/// order, escapes, non-ASCII text, a detail — returns nil and goes through `EventLine.parse`,
+/// which accepts every valid line and words every error; this path only ever accepts what
+/// that one would, with the same values (tested on every line shape the tests know).
+extension EventLine {
+    struct ExportedFields {
+        var timestamp: Int64
+        var offsetMinutes: Int
+        var type: EventType
+        /// Slices of the line, valid while it is.
+        var session: UnsafeRawBufferPointer
+        var app: UnsafeRawBufferPointer
+        var contentID: UnsafeRawBufferPointer?
+        var waitMilliseconds: Int?
+    }
+
+    static func exportedFields(_ line: UnsafeRawBufferPointer) -> ExportedFields? {
+        var index = 0
+        func literal(_ text: StaticString) -> Bool {
+            let count = text.utf8CodeUnitCount
+            guard index + count <= line.count else { return false }
+            for offset in 0..<count where line[index + offset] != text.utf8Start[offset] { return false }
+            index += count
+            return true
+        }
+        /// A string's contents up to its closing quote (consumed): printable ASCII without escapes.
+        func string() -> UnsafeRawBufferPointer? {
+            let start = index
+            while index < line.count {
+                let byte = line[index]
+                if byte == UInt8(ascii: "\"") {
+                    defer { index += 1 }
+                    return UnsafeRawBufferPointer(rebasing: line[start..<index])
+                }
+                guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
+                index += 1
+            }
+            return nil
+        }
+        guard literal("{\"ts\":\""), let ts = string(), let time = EventTimestamp.parse(bytes: ts),
+              literal(",\"type\":\""), let typeBytes = string(), let type = EventType(bytes: typeBytes),
+              literal(",\"app\":\""), let app = string(), !app.isEmpty,
+              literal(",\"session\":\""), let session = string(), !session.isEmpty,
+              literal(",\"content_id\":") else { return nil }
+        var contentID: UnsafeRawBufferPointer?
+        if !literal("null") {
+            guard literal("\""), let text = string() else { return nil }
+            contentID = text
+        }
+        guard literal(",\"wait_ms\":") else { return nil }
+        var wait: Int?
+        if !literal("null") {
+            let start = index
+            var value = 0
+            while index < line.count, line[index] >= 48, line[index] <= 57, index - start < 12 {
+                value = value * 10 + Int(line[index] - 48)
+                index += 1
+            }
+            // JSON has no leading zeros; 12 digits would reach 1e12, which the full parser refuses.
+            guard index > start, index - start < 12, line[start] != 48 || index - start == 1 else { return nil }
+            wait = value
+        }
+        guard literal(",\"detail\":null}") else { return nil }
+        while index < line.count, line[index] == 0x20 || line[index] == 0x09 || line[index] == 0x0D { index += 1 }
+        guard index == line.count else { return nil }
+        return ExportedFields(timestamp: time.unixMilliseconds, offsetMinutes: time.offsetMinutes, type: type,
+                              session: session, app: app, contentID: contentID, waitMilliseconds: wait)
+    }
+}
+
+extension EventType {
+    /// By length and a letter first (a million lines), then the whole name.
+    init?(bytes: UnsafeRawBufferPointer) {
+        let candidate: EventType
+        switch (bytes.count, bytes.first) {
+        case (13, UInt8(ascii: "s")?): candidate = .sessionStart
+        case (12, UInt8(ascii: "c")?): candidate = .contentRead
+        case (17, UInt8(ascii: "g")?): candidate = .gatewayCompleted
+        case (13, UInt8(ascii: "e")?): candidate = .exitSelected
+        case (13, UInt8(ascii: "o")?): candidate = .openSelected
+        case (9, UInt8(ascii: "a")?): candidate = .abandoned
+        case (10, UInt8(ascii: "g")?): candidate = .gracePass
+        case (15, UInt8(ascii: "g")?): candidate = .gatewaySkipped
+        default: return nil
+        }
+        guard memcmp(bytes.baseAddress!, candidate.rawValue, bytes.count) == 0 else { return nil }
+        self = candidate
+    }
+}

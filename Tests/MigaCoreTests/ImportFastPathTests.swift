@@ -1,0 +1,69 @@
+import Foundation
+import XCTest
+@testable import MigaCore
+
+/// `events import` reads the export's own shape straight from the bytes; every other line
+/// goes through the full JSON parser. The fast path must never accept a line the full parser
+/// refuses, nor read one differently.
+final class ImportFastPathTests: XCTestCase {
+    func fast(_ line: String) -> Event? {
+        var line = line
+        return line.withUTF8 { bytes in
+            EventLine.exportedFields(UnsafeRawBufferPointer(bytes)).map {
+                Event(timestamp: $0.timestamp, utcOffsetMinutes: $0.offsetMinutes, session: String(decoding: $0.session, as: UTF8.self),
+                      type: $0.type, app: String(decoding: $0.app, as: UTF8.self),
+                      contentID: $0.contentID.map { String(decoding: $0, as: UTF8.self) }, waitMilliseconds: $0.waitMilliseconds)
+            }
+        }
+    }
+
+    func testTheFastPathAgreesWithTheFullParser() throws {
+        let base = #"{"ts":"2026-11-21T09:30:00.000+01:00","type":"exit_selected","app":"discord","session":"s1","content_id":null,"wait_ms":31000,"detail":null}"#
+        var lines = [base]
+        // Every exported event shape, and then every small change to one.
+        for type in EventType.allCases { lines.append(base.replacingOccurrences(of: "exit_selected", with: type.rawValue)) }
+        let variants: [(String, String)] = [
+            ("\"content_id\":null", "\"content_id\":\"stoic-speck\""), ("\"content_id\":null", "\"content_id\":\"\""),
+            ("31000", "0"), ("31000", "null"), ("31000", "007"), ("31000", "-1"), ("31000", "31000.0"), ("31000", "999999999999"),
+            ("31000", "99999999999"), ("31000", "1e3"), ("31000", "true"), ("+01:00", "Z"), ("+01:00", "-14:00"), ("+01:00", "+15:00"),
+            (".000", ""), ("2026-11-21", "2026-02-30"), ("09:30", "24:30"), ("\"app\":\"discord\"", "\"app\":\"\""),
+            ("\"session\":\"s1\"", "\"session\":\"\""), ("discord", "dis\\u0063ord"), ("discord", "dïscord"), ("discord", "dis\tcord"),
+            ("\"detail\":null", "\"detail\":{\"intention\":\"x\"}"), ("\"detail\":null", "\"detail\":[]"), ("exit_selected", "exit"),
+            ("{\"ts\"", "{ \"ts\""), ("\"type\":", "\"type\" :"), ("}", "} "), ("}", "}\r"), ("}", "},"), ("}", "}}"),
+            ("\"wait_ms\":31000,", ""), ("\"ts\":\"2026-11-21T09:30:00.000+01:00\",", ""), ("s1", "a\"b"),
+        ]
+        for (from, to) in variants { lines.append(base.replacingOccurrences(of: from, with: to)) }
+        var accepted = 0
+        for line in lines {
+            let full = try? EventLine.parse(Data(line.utf8))
+            guard let quick = fast(line) else { continue }
+            accepted += 1
+            XCTAssertEqual(quick, full, "the fast path read differently (or accepted what the full parser refuses): \(line)")
+        }
+        XCTAssertGreaterThanOrEqual(accepted, 15, "the usual shapes take the fast path")
+        XCTAssertNotNil(fast(base))
+    }
+
+    /// A file mixing both paths imports exactly what the full parser alone would, and a
+    /// duplicate across the two paths is still found.
+    func testAMixedFileImportsAsTheFullParserReadsIt() throws {
+        let folder = try TemporaryDirectory()
+        let lines = [
+            #"{"ts":"2026-11-21T09:30:00.000+01:00","type":"session_start","app":"discord","session":"s1","content_id":"a","wait_ms":null,"detail":null}"#,
+            #"{"app":"discord","ts":"2026-11-21T09:30:00.000+01:00","type":"session_start","session":"s1","content_id":"a","wait_ms":null,"detail":null}"#,
+            #"{"ts":"2026-11-21T09:31:00.000+01:00","type":"open_selected","app":"dïscord","session":"s1","content_id":null,"wait_ms":31000,"detail":{"intention":"say hi"}}"#,
+            #"{"ts":"2026-11-21T09:32:00.000Z","type":"exit_selected","app":"x","session":"s2","content_id":"","wait_ms":0,"detail":null}"#,
+        ]
+        let store = try EventStore(path: folder.path + "/a.sqlite3")
+        let result = try store.importLines(Data(lines.joined(separator: "\n").utf8), name: "mixed")
+        XCTAssertEqual(result.imported, 3)
+        XCTAssertEqual(result.alreadyPresent, 1, "the reordered copy of the first line is the same event")
+        let expected = try [lines[0], lines[2], lines[3]].map { try EventLine.parse(Data($0.utf8)) }
+        XCTAssertEqual(try store.allEvents().map { var event = $0; event.id = nil; return event }, expected)
+        XCTAssertEqual(try store.allEvents()[2].contentID, "", "an empty content id stays empty, not NULL")
+        // Into a database that has events: the duplicate check runs in SQLite.
+        let again = try store.importLines(Data(lines.joined(separator: "\n").utf8), name: "mixed")
+        XCTAssertEqual(again.imported, 0)
+        XCTAssertEqual(again.alreadyPresent, 4)
+    }
+}
