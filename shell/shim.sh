@@ -1,12 +1,6 @@
 #!/bin/sh
 # miga PATH shim for @NAME@: shows the gateway, then runs the real @COMMAND@ with these
 # arguments. miga skips this folder when it looks for @COMMAND@, so it never finds itself.
-if [ "${MIGA_GATED-}" != 1 ] && [ -x '@MIGA@' ]; then exec '@MIGA@' gate --app '@NAME@' -- '@COMMAND@' "$@"; fi
-# Started from inside a gate (an app miga opened starts another gated app: MIGA_GATED=1),
-# miga would only pass straight through, so the shim does that itself without starting it;
-# and when miga is gone (removed or moved without `miga uninstall`) the app opens all the
-# same. Either way the program is found as miga finds it: on PATH past this folder and past
-# links into it. No subprocess unless a candidate is a symlink.
 command='@COMMAND@'
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 inside() { # whether $1, followed through links, is in this folder
@@ -15,20 +9,41 @@ inside() { # whether $1, followed through links, is in this folder
     real=$(readlink -f "$1" 2>/dev/null) || return 1
     [ "${real%/*}" -ef "$here" ]
 }
-case $command in
-*/*)
-    inside "$command" || exec "$command" "$@"
-    command=${command##*/} ;; # the app's command is a shim of miga's: the real program of that name
-esac
-rest=$PATH:
-while [ -n "$rest" ]; do
-    folder=${rest%%:*}
-    rest=${rest#*:}
-    candidate=${folder:-.}/$command
-    [ -f "$candidate" ] && [ -x "$candidate" ] || continue
-    inside "$candidate" && continue
-    exec "$candidate" "$@"
-done
-if [ "${MIGA_GATED-}" = 1 ]; then echo "$command: command not found" >&2; else
-echo "$command: command not found (and miga is no longer at @MIGA@)" >&2; fi
-exit 127
+# The real program, found as miga finds it: on PATH past this folder and past links into it.
+# No subprocess unless a candidate is a symlink.
+run() {
+    case $command in
+    */*)
+        inside "$command" || exec "$command" "$@"
+        command=${command##*/} ;; # the app's command is a shim of miga's: the real program of that name
+    esac
+    rest=$PATH:
+    while [ -n "$rest" ]; do
+        folder=${rest%%:*}
+        rest=${rest#*:}
+        candidate=${folder:-.}/$command
+        [ -f "$candidate" ] && [ -x "$candidate" ] || continue
+        inside "$candidate" && continue
+        exec "$candidate" "$@"
+    done
+    if [ "${MIGA_GATED-}" = 1 ] || [ -x '@MIGA@' ]; then echo "$command: command not found" >&2; else
+    echo "$command: command not found (and miga is no longer at @MIGA@)" >&2; fi
+    exit 127
+}
+if [ "${MIGA_GATED-}" != 1 ] && [ -x '@MIGA@' ]; then
+    # Grace after an Open: the gate left stamps (NAME.until's time is the grace's end), so the
+    # pass needs no miga; it is kept as a file in miga's spool, which miga folds into its
+    # events. Not when config.toml or the licence changed since the Open (NAME.since).
+    grace=${XDG_RUNTIME_DIR:+$XDG_RUNTIME_DIR/miga/grace/@NAME@}
+    if [ -n "$grace" ] && [ -f "$grace.since" ] && [ -n "${XDG_DATA_HOME:-${HOME-}}" ]; then
+        settings=${XDG_CONFIG_HOME:-${HOME-}/.config}/miga
+        spool=${XDG_DATA_HOME:-${HOME-}/.local/share}/miga/spool
+        if [ -d "$spool" ] && ! [ "$settings/config.toml" -nt "$grace.since" ] && ! [ "$settings/entitlement.json" -nt "$grace.since" ]; then
+            up=0; read -r up _ < /proc/uptime 2>/dev/null
+            pass=$spool/grace-$up-$$
+            if : > "$pass" 2>/dev/null && [ "$grace.until" -nt "$pass" ] && echo '@NAME@' > "$pass"; then run "$@"; fi
+        fi
+    fi
+    exec '@MIGA@' gate --app '@NAME@' -- '@COMMAND@' "$@"
+fi
+run "$@"

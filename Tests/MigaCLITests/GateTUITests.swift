@@ -66,7 +66,9 @@ final class GateTUITests: XCTestCase {
         // although the gate handles SIGHUP (and ignores SIGPIPE) itself; `sed` records what
         // the shell hands any program it starts.
         let withoutMiga = home.root + "/ignored-without-miga"
-        let terminal = try startGate(arguments, prefix: "trap '' HUP; sed -n 's/^SigIgn:[[:space:]]*//p' /proc/self/status > \(shellQuote(withoutMiga)); ")
+        let runtime = home.root + "/run"
+        let terminal = try startGate(arguments, extra: ["XDG_RUNTIME_DIR": runtime],
+                                     prefix: "trap '' HUP; sed -n 's/^SigIgn:[[:space:]]*//p' /proc/self/status > \(shellQuote(withoutMiga)); ")
         let first = try XCTUnwrap(home.events().first?.contentID)
 
         try terminal.press("n")
@@ -89,6 +91,9 @@ final class GateTUITests: XCTestCase {
         terminal.assertTerminalRestored()
 
         XCTAssertEqual(home.recordedArguments(), arguments, "argv reaches the app byte for byte")
+        // The Open's grace, stamped for the PATH shim: it ends grace_minutes (5) from now.
+        let until = try FileManager.default.attributesOfItem(atPath: runtime + "/miga/grace/discord.until")[.modificationDate] as? Date
+        XCTAssertEqual(until?.timeIntervalSinceNow ?? 0, 300, accuracy: 30)
         XCTAssertTrue(home.recordedInfo()?.hasPrefix("gated=1 ") == true, home.recordedInfo() ?? "")
         let expected = try String(contentsOfFile: withoutMiga, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertTrue(UInt64(expected, radix: 16).map { $0 & 1 == 1 } ?? false, "SIGHUP ignored by the shell: \(expected)")

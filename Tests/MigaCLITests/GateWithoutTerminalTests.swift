@@ -190,6 +190,63 @@ final class GateWithoutTerminalTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: started, encoding: .utf8), "gate --app rec -- rec x\n", "outside a gate the shim starts miga")
     }
 
+    /// In grace after an Open (the gate's stamps), the shim opens the app by itself without
+    /// starting miga, in every POSIX shell; each pass becomes exactly one `grace_pass` event
+    /// once any miga process opens the database. A changed config.toml or an ended grace sends
+    /// the shim to miga again.
+    func testAGracePassIsTheShimsAloneAndEveryPassIsCounted() throws {
+        try home.writeConfig("timer_seconds = 15\n")
+        _ = try EventStore(path: home.database) // the gate that opened the app made it
+        let run = home.root + "/run"
+        try FileManager.default.createDirectory(atPath: run + "/miga/grace", withIntermediateDirectories: true)
+        let spool = home.home + "/.local/share/miga/spool"
+        try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
+        let config = home.home + "/.config/miga/config.toml"
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: config)
+        let started = home.root + "/miga-started"
+        try home.writeFile("fake/miga", mode: 0o755, "#!/bin/sh\necho \"$@\" > \(shellQuote(started))\n")
+        try home.writeFile("shims/rec", mode: 0o755, PathShim.text(migaPath: home.root + "/fake/miga", app: "rec", command: "rec"))
+        try home.writeFile("real/.keep", "")
+        try FileManager.default.createSymbolicLink(atPath: home.root + "/real/rec", withDestinationPath: home.recorder)
+        let stamp = run + "/miga/grace/rec"
+        try home.writeFile("run/miga/grace/rec.until", "")
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(300)], ofItemAtPath: stamp + ".until")
+        try home.writeFile("run/miga/grace/rec.since", "")
+        let environment = home.environment(["PATH": "\(home.root)/shims:\(home.root)/real:/usr/bin:/bin", "XDG_RUNTIME_DIR": run])
+        var shells = 0
+        for shell in ["/bin/sh", "/bin/dash", "/bin/bash", "/usr/bin/zsh"] where FileManager.default.isExecutableFile(atPath: shell) {
+            try? FileManager.default.removeItem(atPath: home.root + "/recorded.argv")
+            let output = try home.run(shell, [home.root + "/shims/rec", "a b", ""], environment: environment)
+            XCTAssertEqual(output.status, 0, "\(shell): \(output.stderr)")
+            XCTAssertEqual(home.recordedArguments(), ["a b", ""], shell)
+            shells += 1
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: started), "a grace pass started miga")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: spool).count, shells)
+        let passes = try home.events().filter { $0.type == .gracePass }
+        XCTAssertEqual(passes.count, shells, "each pass is one event")
+        XCTAssertEqual(Set(passes.map(\.session)).count, shells)
+        XCTAssertTrue(passes.allSatisfy { $0.app == "rec" && abs(Double($0.timestamp) / 1000 - Date().timeIntervalSince1970) < 60 })
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: spool), [], "folded and removed")
+        XCTAssertEqual(try home.events().filter { $0.type == .gracePass }.count, shells, "and never counted twice")
+
+        // config.toml changed after the Open: miga decides.
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: config)
+        _ = try home.run("/bin/sh", [home.root + "/shims/rec", "x"], environment: environment)
+        XCTAssertEqual(try? String(contentsOfFile: started, encoding: .utf8), "gate --app rec -- rec x\n")
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: config)
+        try FileManager.default.removeItem(atPath: started)
+        // The grace is over: miga decides; the shim's unfinished mark is dropped once old.
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-1)], ofItemAtPath: stamp + ".until")
+        _ = try home.run("/bin/sh", [home.root + "/shims/rec", "y"], environment: environment)
+        XCTAssertEqual(try? String(contentsOfFile: started, encoding: .utf8), "gate --app rec -- rec y\n")
+        let left = try FileManager.default.contentsOfDirectory(atPath: spool)
+        XCTAssertEqual(left.count, 1)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-30)], ofItemAtPath: spool + "/" + left[0])
+        XCTAssertEqual(try home.events().filter { $0.type == .gracePass }.count, shells, "an empty mark is not a pass")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: spool), [])
+    }
+
     /// An app whose command is set to its own shim would gate itself for ever; the gate runs
     /// the real program of that name instead, and `doctor` names the mistake.
     func testACommandThatIsItsOwnShimRunsTheRealProgram() throws {

@@ -100,19 +100,27 @@ final class GatekeeperTests: XCTestCase {
     }
 
     func testGraceAfterAnOpenPassesThroughThenExpires() throws {
-        let (gate, paths) = gatekeeper(environment: ["DISPLAY": ""])
+        let runtime = root.path + "/run"
+        let (gate, paths) = gatekeeper(environment: ["DISPLAY": "", "XDG_RUNTIME_DIR": runtime])
         let store = try EventStore(path: paths.database)
+        let opened = clock.wall
         try store.record(Event(timestamp: Int64(clock.wall.timeIntervalSince1970 * 1000), utcOffsetMinutes: 60,
                                session: "before", type: .openSelected, app: "chat", waitMilliseconds: 30_000))
         clock.advance(seconds: 4 * 60 + 59)
         _ = gate.run(GateRequest(app: "chat", command: ["chat"]))
         XCTAssertEqual(try events(paths).map(\.type), [.openSelected, .gracePass])
         XCTAssertEqual(launcher.calls.count, 1)
+        // The stamps that let the PATH shim decide the rest of this grace alone.
+        let until = try FileManager.default.attributesOfItem(atPath: runtime + "/miga/grace/chat.until")[.modificationDate] as? Date
+        XCTAssertEqual(until?.timeIntervalSince1970 ?? 0, opened.addingTimeInterval(300).timeIntervalSince1970, accuracy: 0.01)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: runtime + "/miga/grace/chat.since"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: paths.dataDirectory + "/spool"), "the shim's spool is made for it")
 
         clock.advance(seconds: 2) // now past the default 5 minutes
         _ = gate.run(GateRequest(app: "chat", command: ["chat"]))
         XCTAssertEqual(try events(paths).map(\.type), [.openSelected, .gracePass, .gatewaySkipped],
                        "after grace the gate runs again (here: no terminal, so it fails open)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: runtime + "/miga/grace/chat.until"), "an ended grace's stamps go")
 
         _ = gatekeeper().0.run(GateRequest(app: "other", command: ["chat"]))
         XCTAssertEqual(try events(paths).last?.type, .gatewaySkipped, "grace is per app")

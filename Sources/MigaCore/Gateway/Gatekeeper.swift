@@ -90,6 +90,9 @@ public final class Gatekeeper {
             return failOpen(app: app, reason: "database_error", problem: "\(error)", store: nil, launch: launch)
         }
 
+        // No grace (any more): stamps of an earlier one would only make the shim look again.
+        GraceStamp.remove(app: app, environment: context.environment)
+
         let moment = LocalMoment(clock: context.clock)
         if let schedule = Schedule.matching(config.schedules, app: app, at: moment), !schedule.gate {
             // Hours the person chose to have no gate: not a fault, so nothing is said.
@@ -103,6 +106,11 @@ public final class Gatekeeper {
         if config.graceMinutes > 0, let last = try? store.lastOpen(app: app) {
             let since = context.clock.now().timeIntervalSince(last)
             if since >= 0, since < Double(config.graceMinutes * 60) {
+                // The next pass in this grace can be the shim's alone.
+                if Self.shimMayDecideGrace(config) {
+                    GraceStamp.write(app: app, until: last.addingTimeInterval(Double(config.graceMinutes * 60)),
+                                     spool: store.spoolFolder, environment: context.environment)
+                }
                 if let problem = record(.gracePass, app: app, store: store) {
                     context.messages.say("miga: could not record the grace pass: \(problem)")
                 }
@@ -129,15 +137,20 @@ public final class Gatekeeper {
         }
 
         do {
-            return finish(try runFrontEnd(request, app: app, config: config, plan: plan, store: store), store: store, launch: launch)
+            return finish(try runFrontEnd(request, app: app, config: config, plan: plan, store: store), app: app, config: config,
+                          store: store, launch: launch)
         } catch {
             return failOpen(app: app, reason: "gateway_error", problem: "\(error)", store: store, launch: launch)
         }
     }
 
-    private func finish(_ ending: GatewayEnding, store: EventStore, launch: Launch) -> Int32 {
+    private func finish(_ ending: GatewayEnding, app: String, config: MigaConfig, store: EventStore, launch: Launch) -> Int32 {
         switch ending.outcome {
         case .open:
+            if config.graceMinutes > 0, Self.shimMayDecideGrace(config) {
+                GraceStamp.write(app: app, until: context.clock.now().addingTimeInterval(Double(config.graceMinutes * 60)),
+                                 spool: store.spoolFolder, environment: context.environment)
+            }
             store.closeBeforeExec()
             return launch.run()
         case .exit:
@@ -145,6 +158,13 @@ public final class Gatekeeper {
         case .abandoned:
             LinuxSystem.dieBySignal(ending.signal ?? SIGHUP)
         }
+    }
+
+    /// Whether a grace pass may be decided by the PATH shim alone: not while hours without a
+    /// gate are configured, since in them a pass is recorded as a schedule's, which only miga
+    /// can tell.
+    static func shimMayDecideGrace(_ config: MigaConfig) -> Bool {
+        !config.schedules.contains { !$0.gate }
     }
 
     /// No terminal (a desktop launcher, a key binding): the gate window when there is a
@@ -155,7 +175,7 @@ public final class Gatekeeper {
            let window = GateWindowLocator.find(executablePath: context.executablePath, environment: context.environment) {
             do {
                 return finish(try runFrontEnd(request, app: app, config: config, plan: plan, store: store, window: window),
-                              store: store, launch: launch)
+                              app: app, config: config, store: store, launch: launch)
             } catch let unavailable as WindowUnavailable {
                 context.messages.say("miga: \(unavailable); trying a terminal")
             } catch {

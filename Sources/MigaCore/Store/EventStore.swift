@@ -28,6 +28,7 @@ public final class EventStore {
         do {
             try Self.createPrivately(path)
             queue = try Self.open(path)
+            foldSpool() // the shim's grace passes, before anything reads or writes events
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {

@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// The grace an Open starts, where the PATH shim sees it without starting miga (a grace pass
+/// then costs one `sh`): `$XDG_RUNTIME_DIR/miga/grace/NAME.until`, whose modification time is
+/// when the grace ends, and `NAME.since`, written at the Open, so the shim can tell that
+/// neither config.toml nor the licence changed since. The database stays the record: the
+/// shim's passes go to the spool (`EventStore.foldSpool`), and miga decides grace from the
+/// events whenever the stamps are missing (after a reboot, say).
+enum GraceStamp {
+    static func folder(_ environment: [String: String]) -> String? {
+        environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 + "/miga/grace" : nil }
+    }
+
+    /// Best effort: without stamps the gate decides grace itself, only slower.
+    /// `spool`: the folder the shim writes its passes to, made here so that it need not be.
+    static func write(app: String, until: Date, spool: String, environment: [String: String]) {
+        guard let folder = folder(environment), MigaConfig.isValidAppName(app),
+              (try? LinuxSystem.makeDirectories(folder, mode: 0o700)) != nil,
+              (try? LinuxSystem.makeDirectories(spool, mode: 0o700)) != nil else { return }
+        let base = folder + "/" + app
+        // `.until` first: a `.since` without it is never taken for grace.
+        unlink(base + ".since")
+        guard touch(base + ".until", at: until), touch(base + ".since", at: nil) else {
+            unlink(base + ".until")
+            return
+        }
+    }
+
+    static func remove(app: String, environment: [String: String]) {
+        guard let folder = folder(environment), MigaConfig.isValidAppName(app) else { return }
+        unlink(folder + "/" + app + ".since")
+        unlink(folder + "/" + app + ".until")
+    }
+
+    /// Creates (or empties) `path` with its modification time `at` (nil: now).
+    private static func touch(_ path: String, at date: Date?) -> Bool {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        guard let date else { return true }
+        let seconds = date.timeIntervalSince1970
+        let time = timespec(tv_sec: Int(seconds.rounded(.down)), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        var times = [time, time]
+        return futimens(fd, &times) == 0
+    }
+}
