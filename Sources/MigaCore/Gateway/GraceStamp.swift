@@ -35,6 +35,16 @@ enum GraceStamp {
         unlink(folder + "/" + app + ".until")
     }
 
+    /// Every stamp, and the folder (`miga uninstall`).
+    static func removeAll(environment: [String: String]) {
+        guard let folder = folder(environment) else { return }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            where name.hasSuffix(".since") || name.hasSuffix(".until") {
+            unlink(folder + "/" + name)
+        }
+        rmdir(folder)
+    }
+
     /// Creates (or empties) `path` with its modification time `at` (nil: now).
     private static func touch(_ path: String, at date: Date?) -> Bool {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)

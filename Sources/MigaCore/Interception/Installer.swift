@@ -211,6 +211,7 @@ public final class Installer {
         }
         try AtomicFile.remove(layout.manifest)
         try? AtomicFile.remove(brokenEntriesRecord)
+        GraceStamp.removeAll(environment: context.environment) // the shims that read them are gone
         if purge {
             // The licence goes with the config folder; the person should know how to get it back.
             let entitlement = EntitlementStore(context: context)
