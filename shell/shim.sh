@@ -34,10 +34,12 @@ if [ "${MIGA_GATED-}" != 1 ] && [ -x '@MIGA@' ]; then
     # Grace after an Open: the gate left stamps (NAME.until's time is the grace's end), so the
     # pass needs no miga; it is kept as a file in miga's spool, which miga folds into its
     # events. Not when config.toml or the licence changed since the Open (NAME.since).
-    grace=${XDG_RUNTIME_DIR:+$XDG_RUNTIME_DIR/miga/grace/@NAME@}
-    if [ -n "$grace" ] && [ -f "$grace.since" ] && [ -n "${XDG_DATA_HOME:-${HOME-}}" ]; then
-        settings=${XDG_CONFIG_HOME:-${HOME-}/.config}/miga
-        spool=${XDG_DATA_HOME:-${HOME-}/.local/share}/miga/spool
+    # Folders as miga finds them: XDG values only when absolute, else below an absolute HOME.
+    case ${XDG_RUNTIME_DIR-} in /*) grace=$XDG_RUNTIME_DIR/miga/grace/@NAME@ ;; *) grace= ;; esac
+    case ${HOME-} in /*) home=$HOME ;; *) home= ;; esac
+    case ${XDG_CONFIG_HOME-} in /*) settings=$XDG_CONFIG_HOME/miga ;; *) settings=${home:+$home/.config/miga} ;; esac
+    case ${XDG_DATA_HOME-} in /*) spool=$XDG_DATA_HOME/miga/spool ;; *) spool=${home:+$home/.local/share/miga/spool} ;; esac
+    if [ -n "$grace" ] && [ -n "$settings" ] && [ -n "$spool" ] && [ -f "$grace.since" ]; then
         if [ -d "$spool" ] && ! [ "$settings/config.toml" -nt "$grace.since" ] && ! [ "$settings/entitlement.json" -nt "$grace.since" ]; then
             up=0; read -r up _ < /proc/uptime 2>/dev/null
             pass=$spool/grace-$up-$$

@@ -245,6 +245,14 @@ final class GateWithoutTerminalTests: XCTestCase {
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-30)], ofItemAtPath: spool + "/" + left[0])
         XCTAssertEqual(try home.events().filter { $0.type == .gracePass }.count, shells, "an empty mark is not a pass")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: spool), [])
+        // A relative XDG_RUNTIME_DIR is no folder of miga's (the spec says to ignore it).
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(300)], ofItemAtPath: stamp + ".until")
+        try FileManager.default.removeItem(atPath: started)
+        var relative = environment
+        relative["XDG_RUNTIME_DIR"] = "run"
+        let fromRoot = try home.runInRoot("/bin/sh", [home.root + "/shims/rec", "z"], environment: relative)
+        XCTAssertEqual(fromRoot.status, 0, fromRoot.stderr)
+        XCTAssertEqual(try? String(contentsOfFile: started, encoding: .utf8), "gate --app rec -- rec z\n")
     }
 
     /// An app whose command is set to its own shim would gate itself for ever; the gate runs

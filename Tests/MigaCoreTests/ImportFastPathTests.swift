@@ -66,4 +66,12 @@ final class ImportFastPathTests: XCTestCase {
         XCTAssertEqual(again.imported, 0)
         XCTAssertEqual(again.alreadyPresent, 4)
     }
+
+    func testTheIdentitySetFindsEveryRepeatAndNothingElse() {
+        var set = IdentitySet()
+        var generator = SystemRandomNumberGenerator()
+        let keys = (0..<100_000).map { _ in UInt64.random(in: 0...UInt64.max, using: &generator) } + [0, 1, 1 << 63]
+        var reference = Set<UInt64>()
+        for key in keys + keys.prefix(5_000) + [0] { XCTAssertEqual(set.insert(key), reference.insert(key).inserted, "\(key)") }
+    }
 }

@@ -22,8 +22,7 @@ extension EventLine {
         var index = 0
         func literal(_ text: StaticString) -> Bool {
             let count = text.utf8CodeUnitCount
-            guard index + count <= line.count else { return false }
-            for offset in 0..<count where line[index + offset] != text.utf8Start[offset] { return false }
+            guard index + count <= line.count, memcmp(line.baseAddress! + index, text.utf8Start, count) == 0 else { return false }
             index += count
             return true
         }
