@@ -175,6 +175,23 @@ final class GatekeeperTests: XCTestCase {
         XCTAssertEqual(notifications().last?[2], "miga · your week 2026-11-16 – 2026-11-22")
     }
 
+    /// A grace the shim may decide alone never outlasts the trial: after it, miga must decide
+    /// (and record the skip as the trial's).
+    func testTheShimsGraceEndsWithTheTrial() throws {
+        let runtime = root.path + "/run"
+        _ = try root.write("{\"kind\":\"trial\",\"trial_started\":\"2026-11-15T11:08:40.000Z\"}\n",
+                           to: "home/.config/miga/entitlement.json") // ends two minutes after the fake now
+        let (gate, paths) = gatekeeper(environment: ["XDG_RUNTIME_DIR": runtime])
+        try EventStore(path: paths.database).record(Event(timestamp: Int64(clock.wall.timeIntervalSince1970 * 1000), utcOffsetMinutes: 60,
+                                                          session: "s", type: .openSelected, app: "chat"))
+        let trialEnd = clock.wall.addingTimeInterval(120)
+        clock.advance(seconds: 10)
+        _ = gate.run(GateRequest(app: "chat", command: ["chat"]))
+        XCTAssertEqual(try events(paths).last?.type, .gracePass)
+        let until = try FileManager.default.attributesOfItem(atPath: runtime + "/miga/grace/chat.until")[.modificationDate] as? Date
+        XCTAssertEqual(until?.timeIntervalSince1970 ?? 0, trialEnd.timeIntervalSince1970, accuracy: 0.01)
+    }
+
     func testGraceZeroDisablesIt() throws {
         let (gate, paths) = gatekeeper()
         _ = try root.write("grace_minutes = 0\n", to: "home/.config/miga/config.toml")

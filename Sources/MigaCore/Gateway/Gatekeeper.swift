@@ -38,6 +38,8 @@ public final class Gatekeeper {
     public var handOffSeconds = 3.0
     /// Finds programs on PATH, never in miga's own shim folder.
     private let resolver: CommandResolver
+    /// When the trial ends, while it runs (a purchase: nil).
+    private var trialEnds: Date?
 
     public init(context: MigaContext) {
         self.context = context
@@ -83,6 +85,9 @@ public final class Gatekeeper {
                             launch: launch, announce: announce)
         }
 
+        // A grace the shim may decide alone ends with the trial: after it, miga records the pass.
+        if case .trial(let end, _) = entitlement.state { trialEnds = end }
+
         let store: EventStore
         do {
             store = try EventStore(path: context.paths.database)
@@ -107,10 +112,7 @@ public final class Gatekeeper {
             let since = context.clock.now().timeIntervalSince(last)
             if since >= 0, since < Double(config.graceMinutes * 60) {
                 // The next pass in this grace can be the shim's alone.
-                if Self.shimMayDecideGrace(config) {
-                    GraceStamp.write(app: app, until: last.addingTimeInterval(Double(config.graceMinutes * 60)),
-                                     spool: store.spoolFolder, environment: context.environment)
-                }
+                stampGrace(app: app, until: last.addingTimeInterval(Double(config.graceMinutes * 60)), config: config, store: store)
                 if let problem = record(.gracePass, app: app, store: store) {
                     context.messages.say("miga: could not record the grace pass: \(problem)")
                 }
@@ -147,9 +149,9 @@ public final class Gatekeeper {
     private func finish(_ ending: GatewayEnding, app: String, config: MigaConfig, store: EventStore, launch: Launch) -> Int32 {
         switch ending.outcome {
         case .open:
-            if config.graceMinutes > 0, Self.shimMayDecideGrace(config) {
-                GraceStamp.write(app: app, until: context.clock.now().addingTimeInterval(Double(config.graceMinutes * 60)),
-                                 spool: store.spoolFolder, environment: context.environment)
+            if config.graceMinutes > 0 {
+                stampGrace(app: app, until: context.clock.now().addingTimeInterval(Double(config.graceMinutes * 60)),
+                           config: config, store: store)
             }
             store.closeBeforeExec()
             return launch.run()
@@ -160,11 +162,13 @@ public final class Gatekeeper {
         }
     }
 
-    /// Whether a grace pass may be decided by the PATH shim alone: not while hours without a
-    /// gate are configured, since in them a pass is recorded as a schedule's, which only miga
-    /// can tell.
-    static func shimMayDecideGrace(_ config: MigaConfig) -> Bool {
-        !config.schedules.contains { !$0.gate }
+    /// Lets the PATH shim decide the rest of a grace alone (see `GraceStamp`): not while hours
+    /// without a gate are configured, since in them a pass is recorded as a schedule's, which
+    /// only miga can tell; and no longer than the trial runs.
+    private func stampGrace(app: String, until: Date, config: MigaConfig, store: EventStore) {
+        guard !config.schedules.contains(where: { !$0.gate }) else { return }
+        GraceStamp.write(app: app, until: trialEnds.map { min($0, until) } ?? until, spool: store.spoolFolder,
+                         environment: context.environment)
     }
 
     /// No terminal (a desktop launcher, a key binding): the gate window when there is a
