@@ -117,13 +117,14 @@ final class StatsCLITests: XCTestCase {
     }
 
     func testCSVFieldsWithCommasQuotesAndLineBreaksComeBackWhole() throws {
-        let odd = Event(timestamp: 1_795_000_000_000, utcOffsetMinutes: 60, session: "a,\"b\"\nc", type: .gatewaySkipped,
+        // A blank line inside a quoted field is part of it, not a gap between records.
+        let odd = Event(timestamp: 1_795_000_000_000, utcOffsetMinutes: 60, session: "a,\"b\"\nc\n\n  \nd", type: .gatewaySkipped,
                         app: "chat", contentID: "x,y", waitMilliseconds: nil, detail: #"{"reason":"config_error"}"#)
-        let file = try home.writeFile("odd.csv", EventLine.csvHeader + "\r\n" + EventLine.csv(odd) + "\r\n")
+        let file = try home.writeFile("odd.csv", EventLine.csvHeader + "\r\n\n" + EventLine.csv(odd) + "\r\n\n")
         let imported = try miga("events", "import", file)
         XCTAssertEqual(imported.status, 0, imported.stderr)
         XCTAssertEqual(try home.events().map { [$0.session, $0.contentID ?? "", $0.detail ?? ""] },
-                       [["a,\"b\"\nc", "x,y", #"{"reason":"config_error"}"#]])
+                       [["a,\"b\"\nc\n\n  \nd", "x,y", #"{"reason":"config_error"}"#]])
         for (text, problem) in [
             ("ts,type\n", "odd.csv:1: neither a JSON object nor miga's CSV header"),
             (EventLine.csvHeader + "\n2026-11-21T09:30:00.000+01:00,exit_selected,chat,s,,soon,\n", "bad.csv:2: \"wait_ms\" must be a whole number"),
