@@ -19,6 +19,8 @@ build() { # NAME SOURCES...
 build desktop-entry Sources/MigaCore/Interception/DesktopEntry.swift Sources/MigaCore/Interception/ExecLine.swift fuzz/DesktopEntryFuzz.swift
 build url -I Sources/CIDN2 Sources/WHATWGURL/*.swift fuzz/URLFuzz.swift
 [ -d Sources/TOML ] && build toml Sources/TOML/*.swift fuzz/TOMLFuzz.swift
+build native-host Sources/MigaCore/Browser/NativeMessageFraming.swift Sources/MigaCore/Browser/HostJSON.swift \
+    Sources/MigaCore/Stats/JSONText.swift fuzz/NativeHostFuzz.swift
 
 status=0
 for fuzzer in "$out"/*-fuzz; do

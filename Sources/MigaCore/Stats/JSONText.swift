@@ -1,0 +1,29 @@
+import Foundation
+
+/// Small JSON spellings for the hand-ordered output (JSONEncoder does not keep key order).
+/// Strings escape every control character, DEL included, which also makes them valid TOML
+/// basic strings.
+public enum JSONText {
+    public static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// A decimal with at most `places` digits after the point, always with one (`0.0`).
+    public static func number(_ value: Double, places: Int) -> String {
+        var text = String(format: "%.\(places)f", value)
+        while text.hasSuffix("0"), !text.hasSuffix(".0") { text.removeLast() }
+        return text
+    }
+}

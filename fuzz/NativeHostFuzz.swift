@@ -1,0 +1,32 @@
+import Foundation
+
+// libFuzzer target: what a browser (or anything that starts `miga native-host`) can send:
+// the framing decoder fed the bytes in pieces of every size the input itself chooses, and
+// each whole message through the request parser. Built by fuzz/run.sh from the framing, the
+// request parser and the JSON writer alone. A reply's id must stay valid JSON.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzNativeHost(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = UnsafeBufferPointer(start: data, count: size)
+    guard let first = bytes.first else { return 0 }
+    let piece = Int(first % 17) + 1
+    var decoder = NativeMessageDecoder()
+    var offset = 1
+    while offset < bytes.count {
+        let end = min(bytes.count, offset + piece)
+        decoder.append(bytes[offset..<end])
+        offset = end
+        loop: while true {
+            switch decoder.next() {
+            case .message(let body):
+                precondition(body.count <= NativeMessageFraming.incomingLimit)
+                if let request = try? HostRequest(body) {
+                    let text = HostJSON.object([("id", request.id)]).text
+                    precondition((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil, "an id that is not JSON: \(text)")
+                }
+            case .needMore: break loop
+            case .oversized: return 0
+            }
+        }
+    }
+    return 0
+}
