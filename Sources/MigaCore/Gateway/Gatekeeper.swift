@@ -95,9 +95,6 @@ public final class Gatekeeper {
             return failOpen(app: app, reason: "database_error", problem: "\(error)", store: nil, launch: launch)
         }
 
-        // No grace (any more): stamps of an earlier one would only make the shim look again.
-        GraceStamp.remove(app: app, environment: context.environment)
-
         let moment = LocalMoment(clock: context.clock)
         if let schedule = Schedule.matching(config.schedules, app: app, at: moment), !schedule.gate {
             // Hours the person chose to have no gate: not a fault, so nothing is said.
@@ -120,6 +117,9 @@ public final class Gatekeeper {
                 return launch.run()
             }
         }
+
+        // No grace (any more): stamps of an earlier one would only make the shim look again.
+        GraceStamp.remove(app: app, environment: context.environment)
 
         if config.weeklySummary {
             WeeklySummary(context: context, resolver: resolver).sendIfDue(store: store, today: moment.day)

@@ -45,7 +45,7 @@ public struct GatePlan: Equatable, Sendable {
 
         var notes: [String] = []
         let attempt = history.sessionsToday + 1
-        if attempt >= 2 { notes.append("\(Self.ordinal(attempt)) time today") }
+        if attempt >= 2 { notes.append("\(Celebration.ordinal(attempt)) time today") }
         if let last = history.lastIntention { notes.append("Last time: \(last)") }
         if let schedule, let timer = schedule.timerSeconds, timer != (entry?.timerSeconds ?? config.timerSeconds) {
             notes.append("\(wanted) s during \(schedule.hours) (schedule \(schedule.index))")
@@ -56,18 +56,5 @@ public struct GatePlan: Equatable, Sendable {
                          + (timerSeconds == range.upperBound ? " (\(range.upperBound) s at most)" : ""))
         }
         self.notes = notes
-    }
-
-    /// 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st.
-    public static func ordinal(_ number: Int) -> String {
-        let suffix: String
-        switch (number % 10, number % 100) {
-        case (_, 11...13): suffix = "th"
-        case (1, _): suffix = "st"
-        case (2, _): suffix = "nd"
-        case (3, _): suffix = "rd"
-        default: suffix = "th"
-        }
-        return "\(number)\(suffix)"
     }
 }

@@ -22,7 +22,7 @@ public struct StatsView {
 
                 """
         }
-        let green = paint("32"), dim = paint("2"), bold = paint("1")
+        let green = TextColumns.paint("32", color: color), dim = TextColumns.paint("2", color: color), bold = TextColumns.paint("1", color: color)
         let days = report.days.count
         var lines: [String] = []
         let title = "miga · last \(days) day\(days == 1 ? "" : "s")"
@@ -72,26 +72,13 @@ public struct StatsView {
             let longest = max(3, report.apps.map { $0.app.count }.max() ?? 3)
             let sessions = 2 + longest + 33 <= columns
             let width = min(longest, max(3, columns - 2 - (sessions ? 33 : 23)))
-            lines.append("  " + bold(pad("app", width) + (sessions ? "  sessions" : "") + "  exits  opens  reads"))
+            lines.append("  " + bold(TextColumns.pad("app", width) + (sessions ? "  sessions" : "") + "  exits  opens  reads"))
             for row in report.apps {
                 let name = row.app.count > width ? row.app.prefix(width - 1) + "…" : row.app
-                lines.append("  \(pad(name, width))" + (sessions ? "  \(left(row.sessions, 8))" : "")
-                             + "  \(left(row.exits, 5))  \(left(row.opens, 5))  \(left(row.reads, 5))")
+                lines.append("  \(TextColumns.pad(name, width))" + (sessions ? "  \(TextColumns.right(row.sessions, 8))" : "")
+                             + "  \(TextColumns.right(row.exits, 5))  \(TextColumns.right(row.opens, 5))  \(TextColumns.right(row.reads, 5))")
             }
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    private func paint(_ code: String) -> (String) -> String {
-        { text in color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
-    }
-
-    private func pad(_ text: String, _ width: Int) -> String {
-        text + String(repeating: " ", count: max(0, width - text.count))
-    }
-
-    private func left(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return String(repeating: " ", count: max(0, width - text.count)) + text
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The human view of `miga stats --week`: the week's totals beside last week's, a row per
 /// app, the intentions given most often, the streak.
 public struct WeekView {
@@ -11,14 +9,14 @@ public struct WeekView {
         guard report.hasHistory else {
             return "No pauses yet, so no week to show. Each Exit and Open shows up here.\n"
         }
-        let bold = paint("1"), green = paint("32"), dim = paint("2")
+        let bold = TextColumns.paint("1", color: color), green = TextColumns.paint("32", color: color), dim = TextColumns.paint("2", color: color)
         var lines = [bold("miga · this week") + " (\(report.from) – \(report.to)) " + dim("against last week"), ""]
-        func row(_ label: String, _ now: String, _ before: String) -> String {
-            "  " + pad(label, 16) + left(now, 8) + "  " + dim(left(before, 9))
+        func row(_ label: String, _ now: String, _ before: String, paint: (String) -> String = { $0 }) -> String {
+            "  " + paint(label) + TextColumns.pad("", 16 - label.count) + TextColumns.right(now, 8) + "  " + dim(TextColumns.right(before, 9))
         }
-        lines.append("  " + pad("", 16) + left("this", 8) + "  " + left("last", 9))
+        lines.append("  " + TextColumns.pad("", 16) + TextColumns.right("this", 8) + "  " + TextColumns.right("last", 9))
         let week = report.week, last = report.lastWeek
-        lines.append(row("Exits", "\(week.exits)", "\(last.exits)").replacingFirst("Exits", with: green("Exits")))
+        lines.append(row("Exits", "\(week.exits)", "\(last.exits)", paint: green))
         lines.append(row("Opens", "\(week.opens)", "\(last.opens)"))
         lines.append(row("Pauses", "\(week.sessions)", "\(last.sessions)"))
         lines.append(row("Minutes waited", JSONText.number(week.minutesWaited, places: 1), JSONText.number(last.minutesWaited, places: 1)))
@@ -28,40 +26,21 @@ public struct WeekView {
         if !report.apps.isEmpty {
             lines.append("")
             let width = min(24, max(3, report.apps.map { $0.app.count }.max() ?? 3))
-            lines.append("  " + bold(pad("app", width) + "   exits  opens  minutes" + "   " + "last: exits opens"))
+            lines.append("  " + bold(TextColumns.pad("app", width) + "   exits  opens  minutes" + "   " + "last: exits opens"))
             for app in report.apps {
                 let name = app.app.count > width ? app.app.prefix(width - 1) + "…" : app.app
-                lines.append("  \(pad(String(name), width))   \(left("\(app.week.exits)", 5))  \(left("\(app.week.opens)", 5))  "
-                             + left(JSONText.number(app.week.minutesWaited, places: 1), 7)
-                             + "   " + dim("      \(left("\(app.lastWeek.exits)", 5)) \(left("\(app.lastWeek.opens)", 5))"))
+                lines.append("  \(TextColumns.pad(String(name), width))   \(TextColumns.right("\(app.week.exits)", 5))  \(TextColumns.right("\(app.week.opens)", 5))  "
+                             + TextColumns.right(JSONText.number(app.week.minutesWaited, places: 1), 7)
+                             + "   " + dim("      \(TextColumns.right("\(app.lastWeek.exits)", 5)) \(TextColumns.right("\(app.lastWeek.opens)", 5))"))
             }
         }
         if !report.intentions.isEmpty {
             lines.append("")
             lines.append("  " + bold("What you came to do"))
             for intention in report.intentions {
-                lines.append("  \(left("\(intention.count)×", 4)) \(TerminalText.forScreen(intention.text))")
+                lines.append("  \(TextColumns.right("\(intention.count)×", 4)) \(TerminalText.forScreen(intention.text))")
             }
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    private func paint(_ code: String) -> (String) -> String {
-        { text in color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
-    }
-
-    private func pad(_ text: String, _ width: Int) -> String {
-        text + String(repeating: " ", count: max(0, width - text.count))
-    }
-
-    private func left(_ text: String, _ width: Int) -> String {
-        String(repeating: " ", count: max(0, width - text.count)) + text
-    }
-}
-
-private extension String {
-    func replacingFirst(_ target: String, with replacement: String) -> String {
-        guard let range = range(of: target) else { return self }
-        return replacingCharacters(in: range, with: replacement)
     }
 }

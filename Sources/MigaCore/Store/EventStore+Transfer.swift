@@ -244,70 +244,40 @@ struct ImportRow {
     /// empty database it is a plain insert of parameters 1–8.
     let checksDuplicates: Bool
 
-    /// SQLITE_TRANSIENT: SQLite copies the bytes, which live only as long as the line.
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
     func run(_ fields: EventLine.ExportedFields, db: Database) throws {
-        let handle = statement.sqliteStatement
-        sqlite3_reset(handle)
-        sqlite3_bind_int64(handle, 1, fields.timestamp)
-        sqlite3_bind_int64(handle, 2, Int64(fields.offsetMinutes))
-        text(fields.session, 3)
-        text(fields.type.rawValue, 4)
-        text(fields.app, 5)
-        if let content = fields.contentID { text(content, 6) } else { sqlite3_bind_null(handle, 6) }
-        if let wait = fields.waitMilliseconds { sqlite3_bind_int64(handle, 7, Int64(wait)) } else { sqlite3_bind_null(handle, 7) }
-        sqlite3_bind_null(handle, 8)
-        try finish(db: db) {
-            sqlite3_bind_int64(handle, 9, fields.timestamp)
-            text(fields.session, 10)
-            text(fields.type.rawValue, 11)
-            text(fields.app, 12)
-        }
+        try run(timestamp: fields.timestamp, offsetMinutes: fields.offsetMinutes, session: fields.session, type: fields.type,
+                app: fields.app, contentID: fields.contentID, waitMilliseconds: fields.waitMilliseconds, detail: nil, db: db)
     }
 
     func run(_ event: Event, db: Database) throws {
-        let handle = statement.sqliteStatement
-        sqlite3_reset(handle)
-        sqlite3_bind_int64(handle, 1, event.timestamp)
-        sqlite3_bind_int64(handle, 2, Int64(event.utcOffsetMinutes))
-        text(event.session, 3)
-        text(event.type.rawValue, 4)
-        text(event.app, 5)
-        if let content = event.contentID { text(content, 6) } else { sqlite3_bind_null(handle, 6) }
-        if let wait = event.waitMilliseconds { sqlite3_bind_int64(handle, 7, Int64(wait)) } else { sqlite3_bind_null(handle, 7) }
-        if let detail = event.detail { text(detail, 8) } else { sqlite3_bind_null(handle, 8) }
-        try finish(db: db) {
-            sqlite3_bind_int64(handle, 9, event.timestamp)
-            text(event.session, 10)
-            text(event.type.rawValue, 11)
-            text(event.app, 12)
-        }
+        try run(timestamp: event.timestamp, offsetMinutes: event.utcOffsetMinutes, session: event.session, type: event.type,
+                app: event.app, contentID: event.contentID, waitMilliseconds: event.waitMilliseconds, detail: event.detail, db: db)
     }
 
-    /// Binds the identity to look for (9–12) when the statement looks, then runs it.
-    private func finish(db: Database, identity: () -> Void) throws {
+    /// Parameters 1–8 are the row; 9–12, bound only when the statement looks, its identity.
+    private func run<Text: ImportText>(timestamp: Int64, offsetMinutes: Int, session: Text, type: EventType, app: Text,
+                                       contentID: Text?, waitMilliseconds: Int?, detail: Text?, db: Database) throws {
         let handle = statement.sqliteStatement
-        if checksDuplicates { identity() }
+        sqlite3_reset(handle)
+        sqlite3_bind_int64(handle, 1, timestamp)
+        sqlite3_bind_int64(handle, 2, Int64(offsetMinutes))
+        session.bind(handle, 3)
+        type.rawValue.bind(handle, 4)
+        app.bind(handle, 5)
+        if let contentID { contentID.bind(handle, 6) } else { sqlite3_bind_null(handle, 6) }
+        if let waitMilliseconds { sqlite3_bind_int64(handle, 7, Int64(waitMilliseconds)) } else { sqlite3_bind_null(handle, 7) }
+        if let detail { detail.bind(handle, 8) } else { sqlite3_bind_null(handle, 8) }
+        if checksDuplicates {
+            sqlite3_bind_int64(handle, 9, timestamp)
+            session.bind(handle, 10)
+            type.rawValue.bind(handle, 11)
+            app.bind(handle, 12)
+        }
         let code = sqlite3_step(handle)
         guard code == SQLITE_DONE else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code),
                                 message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
         }
-    }
-
-    private func text(_ bytes: UnsafeRawBufferPointer, _ index: Int32) {
-        // A null pointer would bind NULL, not an empty text.
-        guard let base = bytes.baseAddress, !bytes.isEmpty else {
-            _ = sqlite3_bind_text(statement.sqliteStatement, index, "", 0, Self.transient)
-            return
-        }
-        _ = sqlite3_bind_text(statement.sqliteStatement, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
-    }
-
-    private func text(_ string: String, _ index: Int32) {
-        var string = string
-        string.withUTF8 { text(UnsafeRawBufferPointer($0), index) }
     }
 
     /// One event's identity (time, session, type, app) as a 64-bit hash, the same for both
@@ -362,5 +332,31 @@ struct IdentitySet {
         slots = [UInt64](repeating: 0, count: old.count * 2)
         count = 0
         for key in old where key != 0 { _ = insert(key) }
+    }
+}
+
+/// Text the import binds: bytes of the line being read, or a String (the full parser's).
+protocol ImportText {
+    func bind(_ statement: SQLiteStatement, _ index: Int32)
+}
+
+/// SQLITE_TRANSIENT: SQLite copies the bytes, which live only as long as the line.
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+extension UnsafeRawBufferPointer: ImportText {
+    func bind(_ statement: SQLiteStatement, _ index: Int32) {
+        // A null pointer would bind NULL, not an empty text.
+        guard let base = baseAddress, !isEmpty else {
+            _ = sqlite3_bind_text(statement, index, "", 0, transient)
+            return
+        }
+        _ = sqlite3_bind_text(statement, index, base.assumingMemoryBound(to: CChar.self), Int32(count), transient)
+    }
+}
+
+extension String: ImportText {
+    func bind(_ statement: SQLiteStatement, _ index: Int32) {
+        var text = self
+        text.withUTF8 { UnsafeRawBufferPointer($0).bind(statement, index) }
     }
 }
