@@ -11,8 +11,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // 4.x: its Swift imports only FoundationEssentials, so miga carries no ICU data.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         .systemLibrary(
@@ -20,6 +20,11 @@ let package = Package(
             providers: [.apt(["libreadline-dev"])]
         ),
         .target(name: "CLinuxShims"),
+        // SQLite's C API: the event store's own small layer over it (Store/SQLite.swift).
+        .systemLibrary(
+            name: "CSQLite",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // libidn2's header: UTS #46 processing of internationalised domain names, for
         // WHATWGURL, which loads the library itself when a host needs it.
         .systemLibrary(
@@ -55,9 +60,7 @@ let package = Package(
                 "CReadline",
                 "CLinuxShims",
                 "WHATWGURL",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                // SQLite's C API itself, for the one loop GRDB's arguments slow down (import).
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "CSQLite",
                 "TOML",
                 "GateWindowProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -81,7 +84,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "MigaCoreTests", dependencies: [
-            "MigaCore", "GateWindowProtocol", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
+            "MigaCore", "GateWindowProtocol", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "MigaCLITests", dependencies: ["MigaCore", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "WHATWGURLTests", dependencies: ["WHATWGURL"]),

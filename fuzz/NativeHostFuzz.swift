@@ -3,7 +3,8 @@ import Foundation
 // libFuzzer target: what a browser (or anything that starts `miga native-host`) can send:
 // the framing decoder fed the bytes in pieces of every size the input itself chooses, and
 // each whole message through the request parser. Built by fuzz/run.sh from the framing, the
-// request parser and the JSON writer alone. A reply's id must stay valid JSON.
+// request parser and the JSON reader and writer alone. A reply's id must stay valid JSON; the
+// reader must accept its own writing and read it back as the same value.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzNativeHost(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
@@ -19,6 +20,9 @@ public func fuzzNativeHost(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             switch decoder.next() {
             case .message(let body):
                 precondition(body.count <= NativeMessageFraming.incomingLimit)
+                if let value = try? JSONValue.parse(body) {
+                    precondition((try? JSONValue.parse(value.text)) == value, "a value read back differently: \(value.text)")
+                }
                 if let request = try? HostRequest(body) {
                     let text = HostJSON.object([("id", request.id)]).text
                     precondition((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil, "an id that is not JSON: \(text)")

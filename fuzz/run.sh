@@ -20,7 +20,8 @@ build desktop-entry Sources/MigaCore/Interception/DesktopEntry.swift Sources/Mig
 build url -I Sources/CIDN2 Sources/WHATWGURL/*.swift fuzz/URLFuzz.swift
 [ -d Sources/TOML ] && build toml Sources/TOML/*.swift fuzz/TOMLFuzz.swift
 build native-host Sources/MigaCore/Browser/NativeMessageFraming.swift Sources/MigaCore/Browser/HostJSON.swift \
-    Sources/MigaCore/Stats/JSONText.swift fuzz/NativeHostFuzz.swift
+    Sources/MigaCore/Stats/JSONText.swift Sources/MigaCore/Stats/JSONValue.swift Sources/MigaCore/Text/NumberText.swift \
+    fuzz/NativeHostFuzz.swift
 
 status=0
 for fuzzer in "$out"/*-fuzz; do

@@ -82,7 +82,7 @@ struct MigaLicense: ParsableCommand {
 
 func loadKey(_ path: String) throws -> Curve25519.Signing.PrivateKey {
     guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-          let raw = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+          let raw = Data(base64Encoded: text.trimming(.whitespacesAndNewlines)) else {
         throw ValidationError("\(path) is not a key made by `miga-license keygen`")
     }
     return try Curve25519.Signing.PrivateKey(rawRepresentation: raw)

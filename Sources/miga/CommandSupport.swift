@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import MigaCore
 
 /// What every command but `gate` shares: the live context, and errors printed as one

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import MigaCore
 
 struct ConfigApps: ParsableCommand {
@@ -106,7 +106,7 @@ struct ConfigApps: ParsableCommand {
                     for file in installer.manifest.files where file.app == app.name {
                         let kind = file.kind == .pathShim ? "PATH shim" : "desktop shim"
                         let exists = AtomicFile.exists(file.path) ? "" : "  (missing: run `miga install`)"
-                        print("  \(kind.padding(toLength: 13, withPad: " ", startingAt: 0)) \(installer.layout.display(file.path))\(exists)")
+                        print("  \(kind + String(repeating: " ", count: max(0, 13 - kind.count))) \(installer.layout.display(file.path))\(exists)")
                     }
                     if installer.manifest.file(at: installer.layout.pathShim(app.name)) == nil {
                         print("  no shims yet: run `miga install`")

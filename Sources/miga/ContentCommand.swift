@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import MigaCore
 
 extension ContentKind: ExpressibleByArgument {}
@@ -39,7 +39,7 @@ struct ContentCommand: ParsableCommand {
                 for item in try ContentCommand.library(context).items
                     where (kind == nil || item.kind == kind) && (category == nil || item.category == category) {
                     // One line per item: its breaks and tabs become spaces, other controls U+FFFD.
-                    let text = TerminalText.forScreen(item.title ?? item.text).replacingOccurrences(of: "\n", with: " ")
+                    let text = TerminalText.forScreen(item.title ?? item.text).replacingEvery("\n", with: " ")
                     let category = TerminalText.forScreen(item.category)
                     print("\(item.id)\t\(item.kind.rawValue)\t\(category)\t\(text.count > 60 ? String(text.prefix(59)) + "…" : text)")
                 }
@@ -78,7 +78,7 @@ struct ContentCommand: ParsableCommand {
             var failed = false
             // Bundled ids are taken, except those of a bundled pack whose own source is checked.
             var ids: [String: String] = [:]
-            for id in ContentLibrary.bundledIDs(excludingPacksNamed: Set(paths.map { ($0 as NSString).lastPathComponent })) {
+            for id in ContentLibrary.bundledIDs(excludingPacksNamed: Set(paths.map { FilePath.lastComponent(of: $0) })) {
                 ids[id] = "a bundled pack"
             }
             for path in paths {

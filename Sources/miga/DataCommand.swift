@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import MigaCore
 
 struct DataCommand: ParsableCommand {
@@ -38,7 +39,7 @@ struct DataCommand: ParsableCommand {
                         throw ValidationError("not deleting \(count) events without confirmation; add --yes")
                     }
                     Swift.print("Delete all \(count) events and the content rotation state? Config and licence stay. [y/N] ", terminator: "")
-                    let answer = (readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+                    let answer = (readLine() ?? "").trimming(.whitespaces).lowercased()
                     guard answer == "y" || answer == "yes" else {
                         print("Nothing deleted.")
                         throw ExitCode.failure

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MigaCore
 
 /// The argument lists miga writes into its own launchers — PATH shims

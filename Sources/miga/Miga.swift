@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import MigaCore
 
 @main
@@ -33,10 +34,10 @@ struct Miga: ParsableCommand {
         // Browsers start the host by a manifest's `path`, which takes no arguments of its own:
         // a link named miga-native-host stands for `miga native-host`.
         if CommandLine.arguments.first.map({ $0.split(separator: "/").last == Substring(BrowserExtension.hostLinkName) }) == true {
-            Foundation.exit(LauncherArguments.nativeHost(Array(CommandLine.arguments.dropFirst())).run())
+            Glibc.exit(LauncherArguments.nativeHost(Array(CommandLine.arguments.dropFirst())).run())
         }
         if let launch = LauncherArguments(Array(CommandLine.arguments.dropFirst())) {
-            Foundation.exit(launch.run())
+            Glibc.exit(launch.run())
         }
         main(nil)
     }

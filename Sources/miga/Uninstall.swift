@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import MigaCore
 
 struct Uninstall: ParsableCommand {
@@ -41,7 +42,7 @@ struct Uninstall: ParsableCommand {
                     for line in doomed { print("  - \(line)") }
                     print("Delete all of this? [y/N] ", terminator: "")
                     fflush(stdout)
-                    let answer = (readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+                    let answer = (readLine() ?? "").trimming(.whitespaces).lowercased()
                     guard answer == "y" || answer == "yes" else {
                         print("Nothing was changed.")
                         return

@@ -67,6 +67,70 @@ final class EventStoreTests: XCTestCase {
         }
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), text)
     }
+
+    /// A foreign SQLite file in rollback mode stays in it: only miga's own files are put in WAL.
+    func testAForeignDatabaseKeepsItsJournalMode() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path + "/miga.sqlite3"
+        XCTAssertEqual(try runSQLite(path, "PRAGMA journal_mode = DELETE; CREATE TABLE notes (t); INSERT INTO notes VALUES ('x');").status, 0)
+        XCTAssertThrowsError(try EventStore(path: path))
+        XCTAssertEqual(try runSQLite(path, "PRAGMA journal_mode").output, "delete\n")
+    }
+
+    /// An import into an empty database writes through a rollback journal, and the file is in
+    /// WAL again afterwards, whether the import ends, fails, or is killed half-way.
+    func testAnImportLeavesTheFileInWALEvenWhenKilledHalfWay() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path + "/miga.sqlite3"
+        let line = #"{"ts":"2026-11-21T09:30:00.000+01:00","type":"exit_selected","app":"d","session":"s","content_id":null,"wait_ms":1,"detail":null}"#
+        do {
+            let store = try EventStore(path: path)
+            XCTAssertEqual(try store.importLines(Data((line + "\n").utf8), name: "f").imported, 1)
+            XCTAssertEqual(try store.db.value("PRAGMA journal_mode"), .text("wal"))
+            XCTAssertThrowsError(try EventStore(path: folder.path + "/b.sqlite3").importLines(Data("{\n".utf8), name: "bad"))
+            XCTAssertEqual(try EventStore(path: folder.path + "/b.sqlite3").db.value("PRAGMA journal_mode"), .text("wal"), "after a bad line")
+        }
+        XCTAssertEqual(try runSQLite(path, "PRAGMA journal_mode").output, "wal\n")
+        // What a killed import leaves: the file in rollback mode with a hot journal (a small
+        // cache makes SQLite write pages into the file before the commit).
+        let marker = folder.path + "/inside"
+        let killed = Process()
+        killed.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        killed.arguments = [path]
+        let input = Pipe()
+        killed.standardInput = input
+        try killed.run()
+        input.fileHandleForWriting.write(Data("""
+            PRAGMA journal_mode = DELETE;
+            PRAGMA cache_size = 2;
+            BEGIN;
+            WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+                INSERT INTO events (ts, utc_offset_min, session, type, app) SELECT i, 0, 'k', 'exit_selected', 'killed' FROM n;
+            .shell touch \(marker)
+
+            """.utf8)) // and then it waits for more input, inside the transaction
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: marker), Date() < deadline { usleep(10_000) }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-journal"), "a hot journal")
+        kill(killed.processIdentifier, SIGKILL)
+        killed.waitUntilExit()
+        let store = try EventStore(path: path)
+        XCTAssertEqual(try store.eventCount(), 1, "the killed transaction rolled back")
+        XCTAssertEqual(try store.db.value("PRAGMA journal_mode"), .text("wal"))
+        XCTAssertEqual(try store.integrityCheck(), "ok")
+    }
+
+    private func runSQLite(_ path: String, _ sql: String) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path, sql]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
 }
 
 final class ClockTests: XCTestCase {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import XCTest
 @testable import MigaCore
 
@@ -132,10 +131,10 @@ final class StatsTests: XCTestCase {
         XCTAssertEqual(try store.deleteAll(), 22)
         XCTAssertEqual(try store.eventCount(), 0)
         let schema = "SELECT name, sql FROM sqlite_master WHERE tbl_name = 'events' ORDER BY name"
-        let indexes = try store.queue.read { try Row.fetchAll($0, sql: schema) }
+        let indexes = try store.db.rows(schema)
         XCTAssertEqual(indexes.count, 4, "the table and its three indexes")
         XCTAssertEqual(try store.importLines(exported, name: "export"), .init(imported: 22, alreadyPresent: 0))
-        XCTAssertEqual(try store.queue.read { try Row.fetchAll($0, sql: schema) }, indexes, "indexes rebuilt as they were")
+        XCTAssertEqual(try store.db.rows(schema), indexes, "indexes rebuilt as they were")
         XCTAssertEqual(try StatsReport.build(store: store, today: today).json, before)
         var again = Data()
         try store.export(format: .jsonl) { again.append($0) }
@@ -171,7 +170,7 @@ final class StatsTests: XCTestCase {
         let empty = try store(nil)
         XCTAssertEqual(try empty.importLines(Data(file.utf8), name: "f"), .init(imported: 3, alreadyPresent: 2))
         XCTAssertEqual(try empty.eventCount(), 3)
-        XCTAssertEqual(try empty.queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM events WHERE type = 'exit_selected'") }, 1)
+        XCTAssertEqual(try empty.db.value("SELECT count(*) FROM events WHERE type = 'exit_selected'"), .integer(1))
 
         let nonEmpty = try EventStore(path: folder.path + "/other.sqlite3")
         _ = try nonEmpty.importLines(Data(line("2026-11-20T09:30:00.000+01:00", "exit_selected").utf8), name: "first")
@@ -201,8 +200,8 @@ final class StatsTests: XCTestCase {
             }
             XCTAssertEqual(try store.eventCount(), 0, "nothing half-imported: \(bad)")
         }
-        let indexes = try store.queue.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' ORDER BY name") }
-        XCTAssertEqual(indexes, ["events_by_ts", "events_by_type_app_ts", "events_exit_days"], "the dropped indexes came back with the rollback")
+        let indexes = try store.db.column("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' ORDER BY name")
+        XCTAssertEqual(indexes, [.text("events_by_ts"), .text("events_by_type_app_ts"), .text("events_exit_days")], "the dropped indexes came back with the rollback")
     }
 
     func testCivilDaysAndTimestamps() throws {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `miga doctor`'s look at each browser: is the host manifest there, does it name this miga,
 /// and does it let in miga's extension (and only it)?
@@ -32,14 +32,14 @@ struct BrowserHostCheck {
         guard let data = try? BoundedFile.readIfPresent(path, limit: 64 * 1024) else {
             return "no host manifest at \(layout.display(path)), so the miga extension cannot reach miga and sites open without a pause"
         }
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+        guard let object = (try? JSONValue.parse(data))?.object else {
             return "\(layout.display(path)) is not valid JSON"
         }
-        guard object["name"] as? String == BrowserExtension.hostName, object["type"] as? String == "stdio" else {
+        guard object["name"]?.string == BrowserExtension.hostName, object["type"]?.string == "stdio" else {
             return "\(layout.display(path)) does not describe the host \(BrowserExtension.hostName)"
         }
-        guard let host = object["path"] as? String, host == installer.hostPath else {
-            return "\(layout.display(path)) names \((object["path"] as? String).map(layout.display) ?? "no program"), not \(layout.display(installer.hostPath))"
+        guard let host = object["path"]?.string, host == installer.hostPath else {
+            return "\(layout.display(path)) names \(object["path"]?.string.map(layout.display) ?? "no program"), not \(layout.display(installer.hostPath))"
         }
         let miga = LinuxSystem.realPath(installer.context.executablePath) ?? installer.context.executablePath
         guard LinuxSystem.realPath(host) == miga else {
@@ -49,15 +49,22 @@ struct BrowserHostCheck {
         let expected: String
         switch browser.family {
         case .firefox:
-            allowed = object["allowed_extensions"] as? [String] ?? []
+            allowed = Self.strings(object["allowed_extensions"])
             expected = BrowserExtension.geckoID
         case .chromium:
-            allowed = object["allowed_origins"] as? [String] ?? []
+            allowed = Self.strings(object["allowed_origins"])
             expected = "chrome-extension://\(BrowserExtension.chromiumID)/"
         }
         guard allowed == [expected] else {
             return "\(layout.display(path)) allows \(allowed.isEmpty ? "no extension" : allowed.joined(separator: ", ")) instead of miga's (\(expected))"
         }
         return nil
+    }
+
+    /// An array of strings; [] for anything else (as a cast to [String] gave).
+    private static func strings(_ value: JSONValue?) -> [String] {
+        guard case .array(let values)? = value else { return [] }
+        let strings = values.compactMap(\.string)
+        return strings.count == values.count ? strings : []
     }
 }

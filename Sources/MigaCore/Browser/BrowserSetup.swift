@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the extension needs to know to gate: which sites, how long, and whether miga gates at
 /// all for this person right now. Read afresh for every request, so a config edit counts at once.

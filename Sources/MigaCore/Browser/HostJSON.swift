@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// JSON the native host writes, with keys in the order given (JSONEncoder sorts or scrambles
 /// them, and a reply read by people debugging an extension should read in a sensible order).
@@ -33,7 +33,7 @@ struct HostRequest {
     var type: String
     /// Echoed in the reply so the extension can pair them; a number or a short string.
     var id: HostJSON
-    var fields: [String: Any]
+    var fields: [String: JSONValue]
 
     enum Problem: Error, CustomStringConvertible {
         case notJSON, notObject, noType, badField(String)
@@ -49,26 +49,23 @@ struct HostRequest {
     }
 
     init(_ body: Data) throws {
-        guard let value = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else { throw Problem.notJSON }
-        guard let object = value as? [String: Any] else { throw Problem.notObject }
+        guard let value = try? JSONValue.parse(body) else { throw Problem.notJSON }
+        guard let object = value.object else { throw Problem.notObject }
         fields = object
         id = Self.id(object["id"])
-        guard let type = object["type"] as? String, !type.isEmpty, type.utf8.count <= 32 else { throw Problem.noType }
+        guard let type = object["type"]?.string, !type.isEmpty, type.utf8.count <= 32 else { throw Problem.noType }
         self.type = type
     }
 
-    static func id(_ value: Any?) -> HostJSON {
-        if let text = value as? String, text.utf8.count <= 64 { return .string(text) }
-        if let integer = value as? Int, abs(integer) < 9_007_199_254_740_992 { return .int(Int64(integer)) }
-        if let double = value as? Double, double.rounded() == double, abs(double) < 9_007_199_254_740_992 {
-            return .int(Int64(double))
-        }
+    static func id(_ value: JSONValue?) -> HostJSON {
+        if let text = value?.string, text.utf8.count <= 64 { return .string(text) }
+        if let integer = value?.integer, abs(integer) < 9_007_199_254_740_992 { return .int(integer) }
         return .null
     }
 
     /// A string field of at most `limit` bytes, or nil.
     func string(_ name: String, limit: Int) -> String? {
-        guard let text = fields[name] as? String, !text.isEmpty, text.utf8.count <= limit else { return nil }
+        guard let text = fields[name]?.string, !text.isEmpty, text.utf8.count <= limit else { return nil }
         return text
     }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// `miga native-host`: started by the browser, one process per profile, talking over stdin
 /// and stdout until the browser closes stdin. Garbage gets an error reply; a length no

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `miga native-host` answers, one request at a time (see DESIGN "Browsers"). It keeps
 /// the gates open in this browser profile in memory, measures their time on its own monotonic
@@ -41,7 +41,7 @@ public final class NativeHostService {
             let request = try HostRequest(body)
             reply = try answer(request)
         } catch let problem as HostRequest.Problem {
-            reply = Self.error("\(problem)", id: (try? JSONSerialization.jsonObject(with: body)).flatMap { ($0 as? [String: Any])?["id"] }.map(HostRequest.id) ?? .null)
+            reply = Self.error("\(problem)", id: HostRequest.id((try? JSONValue.parse(body))?["id"]))
         } catch let error as ReplyError {
             reply = Self.error(error.message, id: error.id, extra: error.extra)
         } catch {

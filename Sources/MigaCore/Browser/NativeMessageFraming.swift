@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The native messaging wire format that Chrome and Firefox share: each message is a 4-byte
 /// length in the machine's own byte order, then that many bytes of UTF-8 JSON.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Edits `config.toml` as text, one table or key at a time, so the person's comments, blank
 /// lines and key order survive: miga changes what it was asked to and nothing else.
@@ -23,7 +23,7 @@ public struct ConfigEditor: Equatable {
 
     /// Appends an `[apps.NAME]` table.
     public mutating func addApp(_ app: MigaConfig.App) {
-        if !lines.isEmpty, lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == false { lines.append("") }
+        if !lines.isEmpty, lines.last?.trimming(.whitespaces).isEmpty == false { lines.append("") }
         lines.append("[apps.\(Self.key(app.name))]")
         lines.append("command = \(Self.string(app.command))")
         if let timer = app.timerSeconds { lines.append("timer_seconds = \(timer)") }
@@ -39,7 +39,7 @@ public struct ConfigEditor: Equatable {
         var end = next
         while end > header + 1, Self.isBlankOrComment(lines[end - 1]) { end -= 1 }
         var start = header
-        if start > 0, lines[start - 1].trimmingCharacters(in: .whitespaces).isEmpty { start -= 1 }
+        if start > 0, lines[start - 1].trimming(.whitespaces).isEmpty { start -= 1 }
         lines.removeSubrange(start..<end)
         return true
     }
@@ -147,7 +147,7 @@ public struct ConfigEditor: Equatable {
 
     /// The dotted path of a `[table]` header line (`[apps."my.app"]` → apps, my.app).
     static func headerPath(_ line: String) -> [String]? {
-        var text = Substring(line.trimmingCharacters(in: .whitespaces))
+        var text = Substring(line.trimming(.whitespaces))
         guard text.hasPrefix("["), !text.hasPrefix("[[") else { return nil }
         text = text.dropFirst()
         var parts: [String] = []
@@ -161,9 +161,9 @@ public struct ConfigEditor: Equatable {
             }
             switch character {
             case "\"", "'": quote = character
-            case ".": parts.append(current.trimmingCharacters(in: .whitespaces)); current = ""
+            case ".": parts.append(current.trimming(.whitespaces)); current = ""
             case "]":
-                parts.append(current.trimmingCharacters(in: .whitespaces))
+                parts.append(current.trimming(.whitespaces))
                 return parts
             default: current.append(character)
             }
@@ -174,18 +174,18 @@ public struct ConfigEditor: Equatable {
     /// Any table header, `[[schedule]]` too: where the keys of the table above end.
     static func isHeader(_ line: String) -> Bool {
         if headerPath(line) != nil { return true }
-        let text = line.trimmingCharacters(in: .whitespaces)
+        let text = line.trimming(.whitespaces)
         return text.hasPrefix("[[") && text.contains("]]")
     }
 
     static func assignedKey(_ line: String) -> String? {
         guard let equals = line.firstIndex(of: "=") else { return nil }
-        let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+        let key = line[..<equals].trimming(.whitespaces)
         return key.isEmpty || key.hasPrefix("#") ? nil : key
     }
 
     static func isBlankOrComment(_ line: String) -> Bool {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimming(.whitespaces)
         return trimmed.isEmpty || trimmed.hasPrefix("#")
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reading and changing `config.toml` on the person's behalf: a file that does not parse is
 /// never rewritten, and every change is checked by reading the result back before the atomic
@@ -38,7 +38,7 @@ public struct ConfigFile {
         guard expect(result) else {
             throw InstallError.configNotEditable(path: path, problem: "this setting is written in a form miga cannot change safely")
         }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = FilePath.parent(of: path)
         do {
             try LinuxSystem.makeDirectories(folder, mode: 0o700)
             try AtomicFile.write(editor.text, to: path, mode: 0o600)
@@ -113,7 +113,7 @@ extension ConfigFile {
             throw InstallError.configNotEditable(path: path, problem: "the result would not parse (\(error))")
         }
         do {
-            try LinuxSystem.makeDirectories((path as NSString).deletingLastPathComponent, mode: 0o700)
+            try LinuxSystem.makeDirectories(FilePath.parent(of: path), mode: 0o700)
             try AtomicFile.write(text, to: path, mode: 0o600)
         } catch {
             throw InstallError.write(path: path, problem: "\(error)")

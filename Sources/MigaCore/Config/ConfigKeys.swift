@@ -78,7 +78,7 @@ public enum ConfigKeys {
     /// Checks `text` (as typed: `30`, `off`, `reddit.com, x.com`) for `path` and returns it as
     /// TOML text, or says exactly what is wrong.
     public static func tomlValue(_ text: String, for path: ConfigKeyPath) throws -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimming(.whitespaces)
         func integer(_ range: ClosedRange<Int>, unit: String) throws -> String {
             guard let value = Int(trimmed) else { throw ConfigValueError.wrongType(path.name, expected: "a whole number of \(unit)") }
             guard range.contains(value) else { throw ConfigValueError.outOfRange(path.name, range) }

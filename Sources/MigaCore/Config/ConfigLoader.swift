@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TOML
 
 /// Reads `config.toml`. Syntax errors throw (the gate then fails open); a wrong value is a

@@ -50,7 +50,7 @@ public final class ConfigShell {
             case "add": return try add(rest)
             case "remove": return try remove(rest)
             case "site", "sites": return try site(rest)
-            case "show": return .say(ConfigFile.show(config).trimmingCharacters(in: .newlines))
+            case "show": return .say(ConfigFile.show(config).trimming(.newlines))
             case "help", "?": return .say(Self.help)
             case "save": return dirty ? .save : .say("Nothing to save.")
             case "quit", "exit", "q": return dirty ? .confirmQuit : .quit

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CReadline
-import Foundation
+import FoundationEssentials
 
 /// The interactive `miga config`: GNU readline for line editing, tab completion and a history
 /// kept in the XDG state folder; `ConfigShell` does the work.
@@ -94,7 +94,7 @@ public final class ConfigShellSession {
                 }
                 break loop
             }
-            if !line.trimmingCharacters(in: .whitespaces).isEmpty { add_history(line) }
+            if !line.trimming(.whitespaces).isEmpty { add_history(line) }
             switch shell.execute(line) {
             case .say(let text):
                 if !text.isEmpty { say(text) }
@@ -152,7 +152,7 @@ public final class ConfigShellSession {
     private func confirm(_ prompt: String, defaultYes: Bool) -> Bool {
         switch reader.read(prompt: prompt) {
         case .line(let text):
-            let answer = text.trimmingCharacters(in: .whitespaces).lowercased()
+            let answer = text.trimming(.whitespaces).lowercased()
             return answer.isEmpty ? defaultYes : (answer == "y" || answer == "yes")
         case .endOfInput:
             return defaultYes

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Every item miga can show: the packs compiled into the binary.
 public struct ContentLibrary: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Time, injected so that tests can run a 45-second countdown in no time at all.
 public protocol MigaClock: Sendable {

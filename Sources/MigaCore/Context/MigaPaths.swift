@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where miga keeps its files, per the XDG Base Directory specification.
 public struct MigaPaths: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A command ready to run: the absolute file to execute and the argv to give it.
 public struct ResolvedCommand: Equatable, Sendable {

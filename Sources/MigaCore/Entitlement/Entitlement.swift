@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `entitlement.json` (DESIGN "Entitlement"): a 3-day trial from first use, or a purchased
 /// licence. Whatever the file says, miga never stands between a person and their app: an ended
@@ -48,7 +49,7 @@ public struct EntitlementStatus: Equatable {
 
     static func utc(_ date: Date) -> String {
         let stamp = EventTimestamp.format(unixMilliseconds: Int64(date.timeIntervalSince1970 * 1000), offsetMinutes: 0)
-        return String(stamp.prefix(16)).replacingOccurrences(of: "T", with: " ") + " UTC"
+        return String(stamp.prefix(16)).replacingEvery("T", with: " ") + " UTC"
     }
 }
 
@@ -77,12 +78,12 @@ public struct EntitlementStore {
             try? writeTrial(startedAt: now)
             return trial(startedAt: now, now: now)
         }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let kind = object["kind"] as? String else {
+        guard let object = try? JSONValue.parse(data), let kind = object["kind"]?.string else {
             return EntitlementStatus(state: .broken(problem: "\(path) is not a miga entitlement"), path: path)
         }
         switch kind {
         case "trial":
-            guard let text = object["trial_started"] as? String, let started = EventTimestamp.parse(text) else {
+            guard let text = object["trial_started"]?.string, let started = EventTimestamp.parse(text) else {
                 return EntitlementStatus(state: .broken(problem: "\(path) has no readable trial_started"), path: path)
             }
             var start = Date(timeIntervalSince1970: Double(started.unixMilliseconds) / 1000)
@@ -98,8 +99,8 @@ public struct EntitlementStore {
             }
             return trial(startedAt: start, now: now)
         case "purchase":
-            guard let license = object["license"] as? [String: Any], let payload = license["payload"] as? String,
-                  let signature = license["signature"] as? String else {
+            guard let license = object["license"], let payload = license["payload"]?.string,
+                  let signature = license["signature"]?.string else {
                 return EntitlementStatus(state: .broken(problem: "\(path) holds no licence"), path: path)
             }
             do {
@@ -133,7 +134,7 @@ public struct EntitlementStore {
     }
 
     private func write(_ text: String) throws {
-        try LinuxSystem.makeDirectories((path as NSString).deletingLastPathComponent, mode: 0o700)
+        try LinuxSystem.makeDirectories(FilePath.parent(of: path), mode: 0o700)
         try AtomicFile.write(text, to: path, mode: 0o600)
     }
 
@@ -158,9 +159,9 @@ public struct TrialNotice {
 
     /// True (and recorded) when today's notice has not been given yet.
     public func due() -> Bool {
-        let last = AtomicFile.read(path).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+        let last = AtomicFile.read(path).map { String(decoding: $0, as: UTF8.self).trimming(.whitespacesAndNewlines) }
         guard last != today else { return false }
-        try? LinuxSystem.makeDirectories((path as NSString).deletingLastPathComponent, mode: 0o700)
+        try? LinuxSystem.makeDirectories(FilePath.parent(of: path), mode: 0o700)
         try? AtomicFile.write(today + "\n", to: path, mode: 0o600)
         return true
     }

@@ -1,5 +1,5 @@
 @preconcurrency import Crypto
-import Foundation
+import FoundationEssentials
 
 /// A purchased licence as the seller sends it (DESIGN "Entitlement"):
 /// `{"payload":"<base64 JSON>","signature":"<base64 Ed25519>"}`, the signature over the exact
@@ -57,8 +57,8 @@ public struct LicenseVerifier {
     /// Parses and verifies licence file contents.
     public func verify(_ data: Data) throws -> (LicenseFile, LicenseFile.Payload) {
         guard !data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { throw LicenseError.empty }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let payload = object["payload"] as? String, let signature = object["signature"] as? String else {
+        guard let object = try? JSONValue.parse(data), let payload = object["payload"]?.string,
+              let signature = object["signature"]?.string else {
             throw LicenseError.notALicense
         }
         return try verify(LicenseFile(payload: payload, signature: signature))
@@ -70,11 +70,11 @@ public struct LicenseVerifier {
         guard trustedKeys.contains(where: { $0.isValidSignature(signature, for: payloadBytes) }) else {
             throw LicenseError.badSignature
         }
-        guard let fields = try? JSONSerialization.jsonObject(with: payloadBytes) as? [String: Any] else {
+        guard let fields = (try? JSONValue.parse(payloadBytes))?.object else {
             throw LicenseError.payloadNotJSON
         }
         func field(_ key: String) throws -> String {
-            guard let value = fields[key] as? String, !value.isEmpty else { throw LicenseError.missingField(key) }
+            guard let value = fields[key]?.string, !value.isEmpty else { throw LicenseError.missingField(key) }
             return value
         }
         let product = try field("product")

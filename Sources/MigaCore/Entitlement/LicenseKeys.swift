@@ -1,5 +1,5 @@
 @preconcurrency import Crypto
-import Foundation
+import FoundationEssentials
 
 /// The public keys licences are checked against. The seller keeps the private half of the
 /// production key outside this repository (`miga-license keygen` makes a pair).

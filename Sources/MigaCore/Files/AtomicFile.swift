@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Crypto
-import Foundation
+import FoundationEssentials
 
 /// Files miga writes on the person's behalf. A write goes to a temporary file beside the target,
 /// is flushed to disk, then renamed over it: a reader sees the old file or the new one, never
@@ -15,8 +15,8 @@ public enum AtomicFile {
     public static func write(_ data: Data, to path: String, mode: mode_t) throws {
         // Through a symlink (dotfile managers link rc files), the link stays and its target changes.
         let target = resolvedTarget(path)
-        let folder = (target as NSString).deletingLastPathComponent
-        let temporaryPrefix = ".\((target as NSString).lastPathComponent).miga-"
+        let folder = FilePath.parent(of: target)
+        let temporaryPrefix = ".\(FilePath.lastComponent(of: target)).miga-"
         removeLeftovers(in: folder, prefix: temporaryPrefix)
         let temporary = folder + "/" + temporaryPrefix + "\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
@@ -80,7 +80,7 @@ public enum AtomicFile {
     }
 
     public static func sha256(_ data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        NumberText.hex(SHA256.hash(data: data))
     }
 
     public static func sha256(ofFile path: String) -> String? {

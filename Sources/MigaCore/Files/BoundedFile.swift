@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// Why a file was not read, in words that say what to do.
 public enum FileReadError: Error, Equatable, CustomStringConvertible {

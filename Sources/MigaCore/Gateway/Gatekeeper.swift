@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// What `miga gate` was asked to do.
 public struct GateRequest: Equatable {
@@ -301,7 +301,7 @@ public final class Gatekeeper {
         let shown = HandOffReport.awaitShown(report, seconds: handOffSeconds)
         HandOffReport.remove(report)
         guard shown else {
-            let name = terminal.arguments.first.map { ($0 as NSString).lastPathComponent } ?? "the terminal"
+            let name = terminal.arguments.first.map { FilePath.lastComponent(of: $0) } ?? "the terminal"
             return failOpen(app: app, reason: "no_terminal",
                             problem: "\(name) did not show the gate within \(Int(handOffSeconds)) s (no display?)", store: store, launch: launch)
         }

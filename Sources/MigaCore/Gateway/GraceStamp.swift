@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// The grace an Open starts, where the PATH shim sees it without starting miga (a grace pass
 /// then costs one `sh`): `$XDG_RUNTIME_DIR/miga/grace/NAME.until`, whose modification time is

@@ -47,7 +47,7 @@ public final class PlainGateway {
                 let at = clock.monotonicNanoseconds()
                 switch reply {
                 case .line(let answer):
-                    handle(answer.trimmingCharacters(in: .whitespaces).lowercased(), at: at)
+                    handle(answer.trimming(.whitespaces).lowercased(), at: at)
                 case .endOfInput, .interrupted: // Ctrl-D, Ctrl-C: leaving without opening is an Exit
                     driver.choose(.exit, at: at)
                 case .hungUp(let signal):
@@ -85,7 +85,7 @@ public final class PlainGateway {
                 driver.choose(.exit, at: at)
                 break
             }
-            handle(answer.trimmingCharacters(in: .whitespaces).lowercased(), at: at)
+            handle(answer.trimming(.whitespaces).lowercased(), at: at)
         }
         return GatewayEnding(outcome: driver.outcome ?? .abandoned, signal: abandonSignal)
     }

@@ -49,7 +49,7 @@ public enum TextLayout {
 
     static func paragraphs(_ text: String) -> [String] {
         text.components(separatedBy: "\n\n")
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .map { $0.trimming(.whitespacesAndNewlines) }
             .filter { !$0.isEmpty }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The one line a person may give before Open ("What are you here to do?"), kept in the
 /// `open_selected` event's detail as `{"intention":"…"}` and shown at the app's next gate.
@@ -47,9 +47,8 @@ public enum Intention {
     /// The intention in a stored detail, cleaned again (the file is not trusted); nil when
     /// there is none.
     public static func from(detail: String?) -> String? {
-        guard let detail, detail.utf8.count <= 64 * 1024, let data = detail.data(using: .utf8),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let text = object["intention"] as? String else { return nil }
+        guard let detail, detail.utf8.count <= 64 * 1024,
+              let text = (try? JSONValue.parse(detail))?["intention"]?.string else { return nil }
         let cleaned = clean(text)
         return cleaned.isEmpty ? nil : cleaned
     }

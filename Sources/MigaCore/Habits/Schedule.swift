@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One `[[schedule]]` table: on some days, between two local times, a different timer or no
 /// gate at all (DESIGN "Habits beyond the pause"). The first table that matches wins.

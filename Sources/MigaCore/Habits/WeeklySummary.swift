@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `weekly_summary = true`: at the first gate of a new week (Monday 00:00, local), a desktop
 /// notification of the week just ended. The Monday it was sent for is kept in
@@ -13,7 +13,7 @@ struct WeeklySummary {
     /// or `notify-send` nothing is sent and nothing marked: the next gate on the desktop will.
     func sendIfDue(store: EventStore, today: CivilDay) {
         let monday = today.adding(days: -today.weekday)
-        let sent = AtomicFile.read(markerPath).map { String(decoding: $0.prefix(64), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+        let sent = AtomicFile.read(markerPath).map { String(decoding: $0.prefix(64), as: UTF8.self).trimming(.whitespacesAndNewlines) }
         guard sent != monday.description,
               TerminalEmulators.graphicalSessionPresent(in: context.environment),
               let notifier = resolver.lookUp("notify-send"),

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Close matches for a name that is neither a command nor a desktop entry: a typo
 /// (`dicsord`), a different case (`Discord`) or a longer name (`discord-canary`).

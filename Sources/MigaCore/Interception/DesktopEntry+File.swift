@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // Reading an entry from disk, apart from the parser so that the parser builds on its own (the
 // fuzz target compiles DesktopEntry.swift and ExecLine.swift alone: fuzz/run.sh).
@@ -9,7 +9,7 @@ extension DesktopEntry {
     /// Reads a file, refusing what cannot be a desktop entry (too large, not UTF-8) before
     /// parsing it.
     public static func load(path: String) throws -> DesktopEntry {
-        let name = (path as NSString).lastPathComponent
+        let name = FilePath.lastComponent(of: path)
         let data: Data
         do {
             data = try BoundedFile.read(path, limit: maxSize)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A desktop entry file (Desktop Entry Specification 1.5), kept line by line exactly as read,
 /// so a shim can change a few lines and leave every other byte alone.
@@ -25,7 +25,7 @@ public struct DesktopEntry: Equatable {
             let text = String(line)
             raw.append(text)
             let number = index + 1
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimming(.whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") {
                 lines.append(.other(text))
             } else if trimmed.hasPrefix("[") {
@@ -42,7 +42,7 @@ public struct DesktopEntry: Equatable {
                 guard seenGroup else {
                     throw DesktopEntryError(file: name, line: number, problem: "key outside any group")
                 }
-                let name = text[..<equals].trimmingCharacters(in: .whitespaces)
+                let name = text[..<equals].trimming(.whitespaces)
                 var value = text[text.index(after: equals)...]
                 while value.first == " " || value.first == "\t" { value = value.dropFirst() }
                 var key = name
@@ -122,7 +122,7 @@ public struct DesktopEntry: Equatable {
     /// The desktop-file ID of a file below an `applications/` folder: its relative path with
     /// `/` turned into `-` (Desktop Entry Specification, "Desktop File ID").
     public static func identifier(relativePath: String) -> String {
-        relativePath.replacingOccurrences(of: "/", with: "-")
+        relativePath.replacingEvery("/", with: "-")
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Finds installed desktop entries the way launchers do: `applications/` below
 /// `$XDG_DATA_HOME` first, then each of `$XDG_DATA_DIRS`; the first file with a given
@@ -38,12 +38,8 @@ public struct DesktopEntryLocator {
         var found: [Found] = []
         for directory in dataDirectories {
             let applications = directory + "/applications"
-            guard let enumerator = FileManager.default.enumerator(atPath: applications) else { continue }
-            var relativePaths: [String] = []
-            while let relative = enumerator.nextObject() as? String {
-                if relative.hasSuffix(".desktop") { relativePaths.append(relative) }
-            }
-            for relative in relativePaths.sorted() {
+            guard let subpaths = try? FileManager.default.subpathsOfDirectory(atPath: applications) else { continue }
+            for relative in subpaths.filter({ $0.hasSuffix(".desktop") }).sorted() {
                 let id = DesktopEntry.identifier(relativePath: relative)
                 guard !seen.contains(id) else { continue }
                 let path = applications + "/" + relative

@@ -101,8 +101,8 @@ public enum DesktopShim {
     }
 
     static func stringEscaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "\n", with: "\\n")
-            .replacingOccurrences(of: "\t", with: "\\t")
+        text.replacingEvery("\\", with: "\\\\")
+            .replacingEvery("\n", with: "\\n")
+            .replacingEvery("\t", with: "\\t")
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `miga doctor`: checks that everything interception relies on is in place, and for each
 /// problem names the command that fixes it.
@@ -89,7 +89,7 @@ public struct Doctor {
             var issues: [String] = []
             let resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "", skipping: [shims])
             if app.command.contains("/"), resolver.isShim(app.command) {
-                issues.append("its command \(app.command) is miga's own shim (the gate opens the real \((app.command as NSString).lastPathComponent) on PATH instead)")
+                issues.append("its command \(app.command) is miga's own shim (the gate opens the real \(FilePath.lastComponent(of: app.command)) on PATH instead)")
             }
             let expected = PathShim.text(migaPath: context.executablePath, app: app.name, command: app.command)
             let shimPath = layout.pathShim(app.name)

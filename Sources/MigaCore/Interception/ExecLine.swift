@@ -72,7 +72,7 @@ public struct ExecLine: Equatable {
                                  suffix: String(text[text.index(percent, offsetBy: 2)...]))
             }
         }
-        return .literal(text.replacingOccurrences(of: "%%", with: "%"))
+        return .literal(text.replacingEvery("%%", with: "%"))
     }
 
     /// Whether any argument holds one of these field codes.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `miga config apps add/remove`: the app list in `config.toml` and the shims that go with it,
 /// changed together.
@@ -119,7 +119,7 @@ extension GatedApps {
             guard let exec = found.entry.rawValue("Exec"), let line = try? ExecLine(rawValue: exec),
                   let appID = LaunchedProgram(line).flatpak?.appID else { continue }
             var candidates: [String] = []
-            if let range = found.path.range(of: "/exports/share/applications/") {
+            if let range = found.path.firstRange(of: "/exports/share/applications/") {
                 candidates.append(String(found.path[..<range.lowerBound]) + "/exports/bin/" + appID)
             }
             let dataHome = InstallLayout(environment: context.environment, paths: context.paths).dataHome

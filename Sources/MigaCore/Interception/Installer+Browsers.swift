@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// The native messaging host manifests that let miga's browser extension reach
 /// `miga native-host` (DESIGN "Browsers").
@@ -9,7 +9,7 @@ extension Installer {
     /// The `miga-native-host` link a package puts beside miga (`PREFIX/lib/miga/`), when it
     /// leads to this very miga; nil for a build run from its checkout.
     public var packagedHostPath: String? {
-        let prefix = ((migaPath as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+        let prefix = FilePath.parent(of: FilePath.parent(of: migaPath))
         let candidate = prefix + "/lib/miga/" + BrowserExtension.hostLinkName
         guard let target = LinuxSystem.realPath(candidate), target == (LinuxSystem.realPath(migaPath) ?? migaPath) else { return nil }
         return candidate
@@ -61,7 +61,7 @@ extension Installer {
             say("miga: \(layout.display(path)) is not miga's; left as it is, so browsers cannot start miga until it is moved away (then run `miga install`)")
             return
         }
-        try ensureDirectory((path as NSString).deletingLastPathComponent)
+        try ensureDirectory(FilePath.parent(of: path))
         manifest.record(.init(kind: .hostLink, path: path, app: nil, sha256: sha))
         try saveManifest()
         do {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// Creates and removes everything interception needs, keeping `installed.json` one step
 /// ahead of the disk: each change is recorded (with the hash of what is about to be written)
@@ -195,7 +195,7 @@ public final class Installer {
         if let mime = manifest.mimeApps {
             var list = MimeAppsList(text: String(decoding: AtomicFile.read(mime.path) ?? Data(), as: UTF8.self))
             list.undo(mime.change)
-            if mime.createdFile, list.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            if mime.createdFile, list.text.trimming(.whitespacesAndNewlines).isEmpty {
                 try AtomicFile.remove(mime.path)
             } else {
                 try write(list.text, to: mime.path, mode: AtomicFile.mode(of: mime.path) ?? 0o644)
@@ -312,12 +312,12 @@ public final class Installer {
         }
         if known == nil, let original = AtomicFile.read(path) {
             // The person's own file: kept, and put back when miga's goes.
-            let saved = layout.backupsDirectory + "/" + (path as NSString).lastPathComponent
+            let saved = layout.backupsDirectory + "/" + FilePath.lastComponent(of: path)
             try ensureDirectory(layout.backupsDirectory)
             try write(original, to: saved, mode: AtomicFile.mode(of: path) ?? 0o644)
             backup = saved
         }
-        try ensureDirectory((path as NSString).deletingLastPathComponent)
+        try ensureDirectory(FilePath.parent(of: path))
         manifest.record(InstallManifest.File(kind: kind, path: path, app: app, sha256: sha, source: source,
                                              sourceSHA256: sourceSHA256, backup: backup))
         try saveManifest()
@@ -366,7 +366,7 @@ public final class Installer {
         manifest.lines.removeAll { $0.path == path && $0.line == line }
         manifest.lines.append(.init(path: path, line: line, createdFile: existing == nil, addedNewline: addedNewline))
         try saveManifest()
-        try ensureDirectory((path as NSString).deletingLastPathComponent)
+        try ensureDirectory(FilePath.parent(of: path))
         try write(text + (addedNewline ? "\n" : "") + line + "\n", to: path, mode: AtomicFile.mode(of: path) ?? 0o644)
         changes.append("added a line to \(layout.display(path))")
     }

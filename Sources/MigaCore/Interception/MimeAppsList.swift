@@ -92,14 +92,14 @@ public struct MimeAppsList: Equatable {
     }
 
     static func ids(_ value: String) -> [String] {
-        value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        value.split(separator: ";").map { $0.trimming(.whitespaces) }.filter { !$0.isEmpty }
     }
 
     // MARK: - Lines
 
     private func groupRange(_ group: String) -> Range<Int>? {
-        guard let header = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "[\(group)]" }) else { return nil }
-        let end = lines[(header + 1)...].firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix("[") } ?? lines.count
+        guard let header = lines.firstIndex(where: { $0.trimming(.whitespaces) == "[\(group)]" }) else { return nil }
+        let end = lines[(header + 1)...].firstIndex { $0.trimming(.whitespaces).hasPrefix("[") } ?? lines.count
         return header..<end
     }
 
@@ -107,14 +107,14 @@ public struct MimeAppsList: Equatable {
         range.dropFirst().first { index in
             let line = lines[index]
             guard let equals = line.firstIndex(of: "=") else { return false }
-            return line[..<equals].trimmingCharacters(in: .whitespaces) == key
+            return line[..<equals].trimming(.whitespaces) == key
         }
     }
 
     private func value(_ key: String, in group: String) -> String? {
         guard let range = groupRange(group), let index = keyLine(key, in: range) else { return nil }
         let line = lines[index]
-        return String(line[line.index(after: line.firstIndex(of: "=")!)...]).trimmingCharacters(in: .whitespaces)
+        return String(line[line.index(after: line.firstIndex(of: "=")!)...]).trimming(.whitespaces)
     }
 
     /// Sets `key=value` in `group`; true when the group had to be created.
@@ -131,7 +131,7 @@ public struct MimeAppsList: Equatable {
             lines[index] = "\(key)=\(value)"
         } else {
             // After the group's last key (or its header), before any blank lines that end it.
-            let last = range.dropFirst().last { !lines[$0].trimmingCharacters(in: .whitespaces).isEmpty } ?? range.lowerBound
+            let last = range.dropFirst().last { !lines[$0].trimming(.whitespaces).isEmpty } ?? range.lowerBound
             lines.insert("\(key)=\(value)", at: last + 1)
         }
         return created
@@ -144,7 +144,7 @@ public struct MimeAppsList: Equatable {
 
     private mutating func removeGroupIfEmpty(_ group: String) {
         guard let range = groupRange(group),
-              range.dropFirst().allSatisfy({ lines[$0].trimmingCharacters(in: .whitespaces).isEmpty }) else { return }
+              range.dropFirst().allSatisfy({ lines[$0].trimming(.whitespaces).isEmpty }) else { return }
         lines.removeSubrange(range)
         if lines.last != "" { lines.append("") }
     }

@@ -4,10 +4,10 @@ public enum PathShim {
     public static func text(migaPath: String, app: String, command: String) -> String {
         // The template puts each value inside single quotes; a quote inside one is closed,
         // escaped and reopened, so any path survives.
-        func quoted(_ text: String) -> String { text.replacingOccurrences(of: "'", with: "'\\''") }
+        func quoted(_ text: String) -> String { text.replacingEvery("'", with: "'\\''") }
         return ShellIntegration.bundled("shim.sh")
-            .replacingOccurrences(of: "@MIGA@", with: quoted(migaPath))
-            .replacingOccurrences(of: "@NAME@", with: app)
-            .replacingOccurrences(of: "@COMMAND@", with: quoted(command))
+            .replacingEvery("@MIGA@", with: quoted(migaPath))
+            .replacingEvery("@NAME@", with: app)
+            .replacingEvery("@COMMAND@", with: quoted(command))
     }
 }

@@ -61,7 +61,7 @@ public struct ShellIntegration {
 
     /// A guarded `.` line: if miga's files are gone, the shell starts quietly anyway.
     func sourceLine(_ snippet: String) -> String {
-        let quoted = "'" + snippet.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        let quoted = "'" + snippet.replacingEvery("'", with: "'\\''") + "'"
         return "if [ -r \(quoted) ]; then . \(quoted); fi \(Self.marker)"
     }
 

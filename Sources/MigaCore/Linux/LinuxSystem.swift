@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
+import FoundationEssentials
 
 /// A failed system call, described the way the C library does.
 public struct LinuxError: Error, CustomStringConvertible, Equatable {

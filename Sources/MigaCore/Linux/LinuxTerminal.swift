@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CLinuxShims
-import Foundation
+import FoundationEssentials
 
 public enum TerminalError: Error, CustomStringConvertible {
     case setupFailed(String)

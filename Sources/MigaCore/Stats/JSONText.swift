@@ -1,5 +1,3 @@
-import Foundation
-
 /// Small JSON spellings for the hand-ordered output (JSONEncoder does not keep key order).
 /// Strings escape every control character, DEL included, which also makes them valid TOML
 /// basic strings.
@@ -13,7 +11,9 @@ public enum JSONText {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: result += String(format: "\\u%04x", scalar.value)
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: result.unicodeScalars.append(scalar)
             }
         }
@@ -22,7 +22,7 @@ public enum JSONText {
 
     /// A decimal with at most `places` digits after the point, always with one (`0.0`).
     public static func number(_ value: Double, places: Int) -> String {
-        var text = String(format: "%.\(places)f", value)
+        var text = NumberText.fixed(value, places: places)
         while text.hasSuffix("0"), !text.hasSuffix(".0") { text.removeLast() }
         return text
     }

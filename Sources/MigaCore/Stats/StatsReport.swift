@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `miga stats` shows, computed as DESIGN "Stats definitions" says.
 public struct StatsReport: Equatable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Event names of DESIGN "Events"; the raw values are the stored contract.
 public enum EventType: String, CaseIterable, Sendable, Codable {
@@ -41,7 +41,6 @@ public struct Event: Equatable, Sendable {
 
     /// `{"reason": "…"}` as stored in `detail`.
     public static func reasonDetail(_ reason: String) -> String {
-        let data = try? JSONSerialization.data(withJSONObject: ["reason": reason], options: [.sortedKeys])
-        return data.flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
+        "{\"reason\":\(JSONText.string(reason))}"
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One event as a line of `miga events export`, and back (DESIGN "Events"):
 /// `{"ts":"2026-11-21T09:30:00.000+01:00","type":"exit_selected","app":"discord","session":"…","content_id":null,"wait_ms":31000,"detail":null}`
@@ -19,7 +19,7 @@ public enum EventLine {
         func field(_ text: String?) -> String {
             guard let text else { return "" }
             guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-            return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            return "\"" + text.replacingEvery("\"", with: "\"\"") + "\""
         }
         let ts = EventTimestamp.format(unixMilliseconds: event.timestamp, offsetMinutes: event.utcOffsetMinutes)
         return [ts, event.type.rawValue, event.app, event.session, event.contentID, event.waitMilliseconds.map(String.init), event.detail]
@@ -29,7 +29,7 @@ public enum EventLine {
     /// `detail` is JSON text in the database; it is written as JSON, not as a string of it.
     private static func detail(_ text: String?) -> String {
         guard let text else { return "null" }
-        if let data = text.data(using: .utf8), (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil {
+        if (try? JSONValue.parse(text)) != nil {
             return text
         }
         return JSONText.string(text)
@@ -38,13 +38,7 @@ public enum EventLine {
     /// Parses one exported line; throws the problem (without the line number, which the
     /// caller adds).
     public static func parse(_ line: Data) throws -> Event {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: line)
-        } catch {
-            throw LineProblem("not a JSON object")
-        }
-        guard let fields = object as? [String: Any] else { throw LineProblem("not a JSON object") }
+        guard let fields = (try? JSONValue.parse(line))?.object else { throw LineProblem("not a JSON object") }
         return try event(from: fields)
     }
 
@@ -56,19 +50,19 @@ public enum EventLine {
         guard values.count == names.count else {
             throw LineProblem("\(values.count) fields where the header has \(names.count) (\(csvHeader))")
         }
-        var fields: [String: Any] = [:]
+        var fields: [String: JSONValue] = [:]
         for (name, value) in zip(names, values) where !value.isEmpty {
             switch name {
             case "wait_ms":
                 guard let number = Int(value) else { throw LineProblem("\"wait_ms\" must be a whole number of milliseconds") }
-                fields[name] = NSNumber(value: number)
+                fields[name] = .number(String(number))
             case "detail":
-                guard let object = try? JSONSerialization.jsonObject(with: Data(value.utf8)), object is [String: Any] else {
+                guard let object = try? JSONValue.parse(value), object.object != nil else {
                     throw LineProblem("\"detail\" must be a JSON object or empty")
                 }
                 fields[name] = object
             default:
-                fields[name] = value
+                fields[name] = .string(value)
             }
         }
         return try event(from: fields)
@@ -116,42 +110,41 @@ public enum EventLine {
         return fields
     }
 
-    private static func event(from fields: [String: Any]) throws -> Event {
+    private static func event(from fields: [String: JSONValue]) throws -> Event {
         if let unknown = fields.keys.first(where: { !keys.contains($0) }) {
             throw LineProblem("unknown key \"\(unknown)\"")
         }
-        guard let tsText = fields["ts"] as? String else { throw LineProblem("\"ts\" is missing or not a string") }
+        guard let tsText = fields["ts"]?.string else { throw LineProblem("\"ts\" is missing or not a string") }
         guard let ts = EventTimestamp.parse(tsText) else {
             throw LineProblem("\"ts\" is not a time like 2026-11-21T09:30:00.000+01:00")
         }
-        guard let typeText = fields["type"] as? String else { throw LineProblem("\"type\" is missing or not a string") }
+        guard let typeText = fields["type"]?.string else { throw LineProblem("\"type\" is missing or not a string") }
         guard let type = EventType(rawValue: typeText) else { throw LineProblem("unknown event type \"\(typeText)\"") }
-        guard let app = fields["app"] as? String, !app.isEmpty else { throw LineProblem("\"app\" is missing or empty") }
-        guard let session = fields["session"] as? String, !session.isEmpty else {
+        guard let app = fields["app"]?.string, !app.isEmpty else { throw LineProblem("\"app\" is missing or empty") }
+        guard let session = fields["session"]?.string, !session.isEmpty else {
             throw LineProblem("\"session\" is missing or empty")
         }
         let contentID: String?
         switch fields["content_id"] {
-        case nil, is NSNull: contentID = nil
-        case let text as String: contentID = text
+        case nil, .null?: contentID = nil
+        case .string(let text)?: contentID = text
         default: throw LineProblem("\"content_id\" must be a string or null")
         }
         var wait: Int?
         switch fields["wait_ms"] {
-        case nil, is NSNull: wait = nil
-        case let number as NSNumber:
-            guard number.doubleValue >= 0, number.doubleValue == number.doubleValue.rounded(), number.doubleValue < 1e12,
-                  String(cString: number.objCType) != "c" else { // "c": a JSON true or false
+        case nil, .null?: wait = nil
+        case .number?, .bool?: // a boolean is a number that is not a whole number of milliseconds
+            guard let number = fields["wait_ms"]?.double, number >= 0, number == number.rounded(), number < 1e12 else {
                 throw LineProblem("\"wait_ms\" must be a whole number of milliseconds")
             }
-            wait = number.intValue
+            wait = Int(number)
         default: throw LineProblem("\"wait_ms\" must be a number or null")
         }
         var detail: String?
         switch fields["detail"] {
-        case nil, is NSNull: detail = nil
-        case let value? where value is [String: Any]:
-            detail = String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)
+        case nil, .null?: detail = nil
+        case let value? where value.object != nil:
+            detail = value.text
         default: throw LineProblem("\"detail\" must be a JSON object or null")
         }
         return Event(timestamp: ts.unixMilliseconds, utcOffsetMinutes: ts.offsetMinutes, session: session, type: type,

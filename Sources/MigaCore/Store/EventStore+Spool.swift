@@ -1,8 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import GRDB
+import FoundationEssentials
 
 /// Grace passes the PATH shim decided alone (see `GraceStamp`): one small file each in the
 /// `spool/` folder beside the database, `grace-UPTIME-PID` holding the app's name and a newline,
@@ -17,7 +16,7 @@ extension EventStore {
     static let unfinishedSpoolSeconds = 10.0
     static let spoolBatchLimit = 10_000
 
-    var spoolFolder: String { (path as NSString).deletingLastPathComponent + "/" + Self.spoolFolderName }
+    var spoolFolder: String { FilePath.parent(of: path) + "/" + Self.spoolFolderName }
 
     /// Best effort: what cannot be read now stays for the next process.
     func foldSpool() {
@@ -51,16 +50,16 @@ extension EventStore {
         }
         if !passes.isEmpty {
             do {
-                try queue.inTransaction(.immediate) { db in
+                try db.transaction(immediate: true) {
                     for pass in passes {
                         let event = pass.event
-                        try db.execute(sql: """
+                        try db.execute("""
                             INSERT INTO events (ts, utc_offset_min, session, type, app) SELECT ?, ?, ?, ?, ?
                             WHERE NOT EXISTS (SELECT 1 FROM events WHERE type = ? AND app = ? AND session = ?)
-                            """, arguments: [event.timestamp, event.utcOffsetMinutes, event.session, event.type.rawValue, event.app,
-                                             event.type.rawValue, event.app, event.session])
+                            """, [.integer(event.timestamp), SQLiteValue(event.utcOffsetMinutes), .text(event.session),
+                                  .text(event.type.rawValue), .text(event.app),
+                                  .text(event.type.rawValue), .text(event.app), .text(event.session)])
                     }
-                    return .commit
                 }
             } catch {
                 return // the files stay; the next process tries again

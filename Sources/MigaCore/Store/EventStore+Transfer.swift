@@ -1,6 +1,6 @@
-import Foundation
-import GRDB
-import GRDBSQLite
+import CSQLite
+import FoundationEssentials
+import Glibc
 
 /// The person's own data, out and back in, and erased (`miga events export/import`,
 /// `miga data delete`).
@@ -12,15 +12,12 @@ extension EventStore {
     @discardableResult
     public func export(format: ExportFormat, write: (Data) throws -> Void) throws -> StoredDataReport {
         var report = StoredDataReport()
-        try queue.read { db in
+        try db.transaction(immediate: false) {
             var buffer = Data()
             buffer.reserveCapacity(1 << 16)
             if format == .csv { buffer.append(contentsOf: (EventLine.csvHeader + "\n").utf8) }
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT ts, utc_offset_min, session, type, app, content_id, wait_ms, detail FROM events ORDER BY ts, id
-                """)
-            while let row = try rows.next() {
-                guard var event = Event(stored: row, report: &report) else { continue }
+            try db.forEachRow("SELECT \(Event.storedColumns) FROM events ORDER BY ts, id") { row in
+                guard var event = Event(stored: row, report: &report) else { return }
                 event.id = nil
                 let line = format == .jsonl ? EventLine.jsonl(event) : EventLine.csv(event)
                 buffer.append(contentsOf: line.utf8)
@@ -63,17 +60,32 @@ extension EventStore {
         // A large import is one transaction: room for its pages keeps SQLite from spilling
         // them to the WAL again and again before the commit.
         // The indexes are rebuilt by sorting, in memory rather than through temporary files.
-        try queue.inDatabase { db in try db.execute(sql: "PRAGMA cache_size = -131072; PRAGMA temp_store = MEMORY; PRAGMA threads = 4") } // 128 MiB
-        try queue.inTransaction(.immediate) { db in
+        try db.execute("PRAGMA cache_size = -131072; PRAGMA temp_store = MEMORY; PRAGMA threads = 4") // 128 MiB
+        // Into an empty database, when no other process has it open: a rollback journal
+        // instead of the WAL for this one transaction. The WAL would take every page of the
+        // import and then copy each again into the file (a third of the import's time); the
+        // journal holds only the few pages an empty database had. Crash-safe as WAL is (FULL:
+        // the journal is synced before the file is written); a run stopped half-way is rolled
+        // back by the next process to open the file, which also finds it out of WAL (the
+        // header says so) and puts it back. Any other process keeps the WAL as it is.
+        var rollbackJournal = false
+        if try db.value("SELECT NOT EXISTS (SELECT 1 FROM events)") == .integer(1) {
+            rollbackJournal = (try? db.value("PRAGMA journal_mode = DELETE")) == .text("delete")
+            if rollbackJournal { try db.execute("PRAGMA synchronous = FULL") }
+        }
+        defer {
+            if rollbackJournal { _ = try? db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL") }
+        }
+        try db.transaction(immediate: true) {
             // Into an empty database (the usual restore) nothing can be a duplicate: a plain
             // insert, and the indexes are rebuilt once at the end (a sort) instead of being
             // updated a million times. DDL is transactional: a bad line rolls this back too.
-            let empty = try Int.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM events)") == 1
-            let indexes = empty ? try Row.fetchAll(db, sql: """
+            let empty = try db.value("SELECT NOT EXISTS (SELECT 1 FROM events)") == .integer(1)
+            let indexes = empty ? try db.rows("""
                 SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' AND sql IS NOT NULL
-                """).map { (name: $0[0] as String, sql: $0[1] as String) } : []
-            for index in indexes { try db.execute(sql: "DROP INDEX \(index.name)") }
-            let insertRow = ImportRow(statement: try db.makeStatement(sql: empty ? """
+                """).compactMap { row in StoredValue.text(row[0]).flatMap { name in StoredValue.text(row[1]).map { (name: name, sql: $0) } } } : []
+            for index in indexes { try db.execute("DROP INDEX \"\(index.name.replacing("\"", with: "\"\""))\"") }
+            let insertRow = ImportRow(statement: try db.prepare(empty ? """
                 INSERT INTO events (ts, utc_offset_min, session, type, app, content_id, wait_ms, detail)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """ : """
@@ -100,7 +112,7 @@ extension EventStore {
                     if csv == true {
                         var header = String(decoding: line, as: UTF8.self)
                         if header.hasPrefix("\u{FEFF}") { header.removeFirst() }
-                        guard header.trimmingCharacters(in: .whitespacesAndNewlines) == EventLine.csvHeader else {
+                        guard header.trimming(.whitespacesAndNewlines) == EventLine.csvHeader else {
                             throw ImportError(file: name, line: number,
                                               problem: "neither a JSON object nor miga's CSV header (\(EventLine.csvHeader))")
                         }
@@ -110,7 +122,7 @@ extension EventStore {
                 // The export's own shape, straight from the bytes, bound without a String.
                 if csv == false, let fields = EventLine.exportedFields(line) {
                     try insertRow.run(fields, db: db)
-                    if db.changesCount > 0 { result.imported += 1 } else { result.alreadyPresent += 1 }
+                    if db.changes > 0 { result.imported += 1 } else { result.alreadyPresent += 1 }
                     if empty, !mayHaveDuplicates {
                         mayHaveDuplicates = !seen.insert(ImportRow.identity(fields.timestamp, fields.session, fields.type, fields.app))
                     }
@@ -136,7 +148,7 @@ extension EventStore {
                     throw ImportError(file: name, line: csv == true ? recordStart : number, problem: "\(error)")
                 }
                 try insertRow.run(event, db: db)
-                if db.changesCount > 0 { result.imported += 1 } else { result.alreadyPresent += 1 }
+                if db.changes > 0 { result.imported += 1 } else { result.alreadyPresent += 1 }
                 if empty, !mayHaveDuplicates {
                     mayHaveDuplicates = !seen.insert(ImportRow.identity(event))
                 }
@@ -145,14 +157,13 @@ extension EventStore {
                 throw ImportError(file: name, line: recordStart, problem: "a quoted field that never ends")
             }
             if mayHaveDuplicates {
-                try db.execute(sql: """
+                try db.execute("""
                     DELETE FROM events WHERE id NOT IN (SELECT min(id) FROM events GROUP BY ts, session, type, app)
                     """)
-                result.imported -= db.changesCount
-                result.alreadyPresent += db.changesCount
+                result.imported -= db.changes
+                result.alreadyPresent += db.changes
             }
-            for index in indexes { try db.execute(sql: index.sql) }
-            return .commit
+            for index in indexes { try db.execute(index.sql) }
         }
         return result
     }
@@ -211,16 +222,13 @@ extension EventStore {
     /// Erases every event and the rotation state, then rewrites the file so nothing deleted
     /// lingers in free pages or the WAL.
     public func deleteAll() throws -> Int {
-        var count = 0
-        try queue.inTransaction(.immediate) { db in
-            count = try Int.fetchOne(db, sql: "SELECT count(*) FROM events") ?? 0
-            try db.execute(sql: "DELETE FROM events; DELETE FROM rotation_shown; DELETE FROM rotation_state;")
-            return .commit
+        let count = try db.transaction(immediate: true) {
+            let count = try eventCount()
+            try db.execute("DELETE FROM events; DELETE FROM rotation_shown; DELETE FROM rotation_state;")
+            return count
         }
-        try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "VACUUM")
-            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-        }
+        try db.execute("VACUUM")
+        try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return count
     }
 }
@@ -236,28 +244,28 @@ public struct ImportError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-/// The import's INSERT, bound through SQLite's C API: a million rows through GRDB's argument
-/// arrays (thirteen boxed values each) cost as much as the rest of the import.
+/// The import's INSERT, bound straight from the line's bytes: a million rows through arrays of
+/// boxed values cost as much as the rest of the import.
 struct ImportRow {
-    let statement: Statement
+    let statement: SQLiteStatement
     /// The statement looks for the event first (parameters 9–12: its identity); into an
     /// empty database it is a plain insert of parameters 1–8.
     let checksDuplicates: Bool
 
-    func run(_ fields: EventLine.ExportedFields, db: Database) throws {
+    func run(_ fields: EventLine.ExportedFields, db: SQLiteConnection) throws {
         try run(timestamp: fields.timestamp, offsetMinutes: fields.offsetMinutes, session: fields.session, type: fields.type,
                 app: fields.app, contentID: fields.contentID, waitMilliseconds: fields.waitMilliseconds, detail: nil, db: db)
     }
 
-    func run(_ event: Event, db: Database) throws {
+    func run(_ event: Event, db: SQLiteConnection) throws {
         try run(timestamp: event.timestamp, offsetMinutes: event.utcOffsetMinutes, session: event.session, type: event.type,
                 app: event.app, contentID: event.contentID, waitMilliseconds: event.waitMilliseconds, detail: event.detail, db: db)
     }
 
     /// Parameters 1–8 are the row; 9–12, bound only when the statement looks, its identity.
     private func run<Text: ImportText>(timestamp: Int64, offsetMinutes: Int, session: Text, type: EventType, app: Text,
-                                       contentID: Text?, waitMilliseconds: Int?, detail: Text?, db: Database) throws {
-        let handle = statement.sqliteStatement
+                                       contentID: Text?, waitMilliseconds: Int?, detail: Text?, db: SQLiteConnection) throws {
+        let handle = statement.handle
         sqlite3_reset(handle)
         sqlite3_bind_int64(handle, 1, timestamp)
         sqlite3_bind_int64(handle, 2, Int64(offsetMinutes))
@@ -274,10 +282,7 @@ struct ImportRow {
             app.bind(handle, 12)
         }
         let code = sqlite3_step(handle)
-        guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code),
-                                message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
-        }
+        guard code == SQLITE_DONE else { throw db.error(code, statement.sql) }
     }
 
     /// One event's identity (time, session, type, app) as a 64-bit hash, the same for both
@@ -337,25 +342,22 @@ struct IdentitySet {
 
 /// Text the import binds: bytes of the line being read, or a String (the full parser's).
 protocol ImportText {
-    func bind(_ statement: SQLiteStatement, _ index: Int32)
+    func bind(_ statement: OpaquePointer, _ index: Int32)
 }
 
-/// SQLITE_TRANSIENT: SQLite copies the bytes, which live only as long as the line.
-private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
 extension UnsafeRawBufferPointer: ImportText {
-    func bind(_ statement: SQLiteStatement, _ index: Int32) {
+    func bind(_ statement: OpaquePointer, _ index: Int32) {
         // A null pointer would bind NULL, not an empty text.
         guard let base = baseAddress, !isEmpty else {
-            _ = sqlite3_bind_text(statement, index, "", 0, transient)
+            _ = sqlite3_bind_text(statement, index, "", 0, sqliteTransient)
             return
         }
-        _ = sqlite3_bind_text(statement, index, base.assumingMemoryBound(to: CChar.self), Int32(count), transient)
+        _ = sqlite3_bind_text(statement, index, base.assumingMemoryBound(to: CChar.self), Int32(count), sqliteTransient)
     }
 }
 
 extension String: ImportText {
-    func bind(_ statement: SQLiteStatement, _ index: Int32) {
+    func bind(_ statement: OpaquePointer, _ index: Int32) {
         var text = self
         text.withUTF8 { UnsafeRawBufferPointer($0).bind(statement, index) }
     }

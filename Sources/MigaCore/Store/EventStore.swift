@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import GRDB
+import FoundationEssentials
+import CSQLite
 
 /// The local SQLite file holding events and rotation state (DESIGN "Events").
 ///
@@ -10,7 +10,7 @@ import GRDB
 /// transactions, and every write committed before the call returns (before any exec).
 public final class EventStore {
     public let path: String
-    let queue: DatabaseQueue
+    let db: SQLiteConnection
 
     /// Opens the database only if it exists: reading stats must not create one.
     public static func openExisting(path: String) throws -> EventStore? {
@@ -19,7 +19,7 @@ public final class EventStore {
 
     public init(path: String) throws {
         self.path = path
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FilePath.parent(of: path)
         do {
             try LinuxSystem.makeDirectories(directory, mode: 0o700)
         } catch {
@@ -27,11 +27,11 @@ public final class EventStore {
         }
         do {
             try Self.createPrivately(path)
-            queue = try Self.open(path)
+            db = try Self.open(path)
             foldSpool() // the shim's grace passes, before anything reads or writes events
         } catch let error as StoreError {
             throw error
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
+        } catch let error as SQLiteError where error.primaryCode == SQLITE_NOTADB || error.primaryCode == SQLITE_CORRUPT {
             throw StoreError.notADatabase(path: path)
         } catch {
             throw StoreError.unusable(path: path, reason: "\(error)")
@@ -39,36 +39,34 @@ public final class EventStore {
     }
 
     /// Opens (and on first use creates) the database. When several gates create it at the
-    /// same moment, two things fail at once rather than waiting on the busy timeout: SQLite's
-    /// switch to WAL (a journal-mode change never consults the busy handler), and GRDB's
-    /// migrator, which reads what has run before taking the write lock, so the loser retries
-    /// a migration the winner just committed. Both are settled the same way: a short random
-    /// pause and a fresh connection, which then finds WAL on and the schema current.
+    /// same moment, the switch to WAL fails at once rather than waiting on the busy timeout
+    /// (a journal-mode change never consults the busy handler). That is settled with a short
+    /// random pause and a fresh connection, which then finds WAL on and the schema current.
     ///
     /// Everything is bounded by `patience`: a database some other program keeps locked must
     /// not keep a person from their app. The gate then fails open and says why.
-    private static func open(_ path: String) throws -> DatabaseQueue {
-        var configuration = Configuration()
-        // WAL is a property of the file: once set it stays. GRDB's WAL set-up runs a pragma and,
-        // whenever the WAL file is absent (as after a checkpoint), a throwaway write, on every
-        // open; only a new database needs it.
-        var info = stat()
-        configuration.journalMode = stat(path, &info) == 0 && info.st_size > 0 ? .default : .wal
-        configuration.busyMode = .timeout(patience)
-        // WAL's recommended level (GRDB sets it too, but only with its WAL set-up, skipped
-        // above): a commit survives any crash of miga or the app; only a power cut may lose
-        // the last few events, never corrupting the file. FULL adds an fsync to every gate.
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+    private static func open(_ path: String) throws -> SQLiteConnection {
         var generator = SystemRandomNumberGenerator()
         let deadline = LinuxSystem.monotonicNanoseconds() + UInt64(patience * 1_000_000_000)
         while true {
             do {
-                let queue = try DatabaseQueue(path: path, configuration: configuration)
-                try queue.inDatabase { try checkOwnership(of: $0, path: path) }
-                try migrator.migrate(queue)
+                let db = try SQLiteConnection(path: path, busyTimeout: patience)
+                try checkOwnership(of: db, path: path)
+                // WAL is a property of the file: once set it stays, so it is only asked about
+                // (SQLite has read the header) and set for a new file, or for one an import
+                // left in rollback mode (see importLines) by stopping half-way. Not by reading
+                // the header here: closing any descriptor of the file drops every POSIX lock
+                // this process holds on it, SQLite's own included, and another process could
+                // then remove the WAL this connection writes to.
+                if try db.value("PRAGMA journal_mode") != .text("wal") { try db.execute("PRAGMA journal_mode = WAL") }
+                // WAL's recommended level: a commit survives any crash of miga or the app; only
+                // a power cut may lose the last few events, never corrupting the file. FULL
+                // adds an fsync to every gate.
+                try db.execute("PRAGMA synchronous = NORMAL")
+                try migrate(db)
                 tighten(path)
-                return queue
-            } catch let error as DatabaseError where isRetryable(error) && LinuxSystem.monotonicNanoseconds() < deadline {
+                return db
+            } catch let error as SQLiteError where isRetryable(error) && LinuxSystem.monotonicNanoseconds() < deadline {
                 usleep(UInt32.random(in: 2_000...20_000, using: &generator))
             }
         }
@@ -78,16 +76,20 @@ public final class EventStore {
     /// file someone else put at this path is recognised and never given miga's tables.
     static let applicationID: Int32 = 0x6D69_6761
 
-    /// The tables miga makes (GRDB adds its migration table).
-    static let ownTables: Set<String> = ["events", "rotation_shown", "rotation_state", "grdb_migrations"]
+    /// The tables miga makes, with the ledger of migrations run (named as GRDB, which miga
+    /// used before, named it: databases made then carry it).
+    static let ownTables: Set<String> = ["events", "rotation_shown", "rotation_state", migrationsTable]
+    static let migrationsTable = "grdb_migrations"
 
     /// Throws unless the file is miga's: marked as such, or unmarked and holding nothing but
     /// miga's own tables (a new file, or one from before the mark, which the migration marks).
-    static func checkOwnership(of db: Database, path: String) throws {
-        let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-        if id == applicationID { return }
-        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-        guard id == 0, Set(tables).isSubset(of: ownTables) else { throw StoreError.foreignDatabase(path: path) }
+    static func checkOwnership(of db: SQLiteConnection, path: String) throws {
+        let id = StoredValue.integer(try db.value("PRAGMA application_id")) ?? 0
+        if id == Int64(applicationID) { return }
+        let tables = try db.column("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        guard id == 0, Set(tables.map { StoredValue.text($0) ?? "" }).isSubset(of: ownTables) else {
+            throw StoreError.foreignDatabase(path: path)
+        }
     }
 
     /// The database and its WAL and shared-memory files (which SQLite creates with the
@@ -106,50 +108,63 @@ public final class EventStore {
     }
 
     /// Seconds a gate waits for the database: ample for many gates' one-millisecond writes.
-    static let patience: TimeInterval = 5
+    static let patience: Double = 5
 
     /// Anything but a file that is not (or no longer) a database.
-    private static func isRetryable(_ error: DatabaseError) -> Bool {
-        ![.SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM]
-            .contains(error.resultCode.primaryResultCode)
+    private static func isRetryable(_ error: SQLiteError) -> Bool {
+        ![SQLITE_NOTADB, SQLITE_CORRUPT, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM].contains(error.primaryCode)
     }
 
-    private static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE events (
-                    id INTEGER PRIMARY KEY,
-                    ts INTEGER NOT NULL,
-                    utc_offset_min INTEGER NOT NULL,
-                    session TEXT NOT NULL,
-                    type TEXT NOT NULL,
-                    app TEXT NOT NULL,
-                    content_id TEXT,
-                    wait_ms INTEGER,
-                    detail TEXT
-                );
-                CREATE INDEX events_by_type_app_ts ON events(type, app, ts);
-                CREATE INDEX events_by_ts ON events(ts);
-                CREATE TABLE rotation_shown (content_id TEXT PRIMARY KEY NOT NULL);
-                CREATE TABLE rotation_state (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
-                    last_content_id TEXT
-                );
-                """)
-        }
+    /// The schema's steps, by name, in order; each runs once per file.
+    private static let migrations: [(name: String, sql: String)] = [
+        ("v1", """
+            CREATE TABLE events (
+                id INTEGER PRIMARY KEY,
+                ts INTEGER NOT NULL,
+                utc_offset_min INTEGER NOT NULL,
+                session TEXT NOT NULL,
+                type TEXT NOT NULL,
+                app TEXT NOT NULL,
+                content_id TEXT,
+                wait_ms INTEGER,
+                detail TEXT
+            );
+            CREATE INDEX events_by_type_app_ts ON events(type, app, ts);
+            CREATE INDEX events_by_ts ON events(ts);
+            CREATE TABLE rotation_shown (content_id TEXT PRIMARY KEY NOT NULL);
+            CREATE TABLE rotation_state (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                last_content_id TEXT
+            );
+            """),
         // Streaks need every local day with an Exit, over all history: this index holds
         // exactly that expression for exactly those rows, so it is read without the table.
-        migrator.registerMigration("v2-exit-days") { db in
-            try db.execute(sql: """
-                CREATE INDEX events_exit_days ON events((ts + utc_offset_min * 60000) / 86400000)
-                    WHERE type = 'exit_selected'
-                """)
+        ("v2-exit-days", """
+            CREATE INDEX events_exit_days ON events((ts + utc_offset_min * 60000) / 86400000)
+                WHERE type = 'exit_selected'
+            """),
+        ("v3-application-id", "PRAGMA application_id = \(applicationID)"),
+    ]
+
+    /// Runs the steps this file has not had. The usual open only reads the ledger; the write
+    /// lock is taken (IMMEDIATE) before the ledger is read again and anything is changed, so
+    /// two gates creating the database at once never both run a step.
+    static func migrate(_ db: SQLiteConnection) throws {
+        func done() throws -> Set<String> {
+            guard try db.value("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(migrationsTable)]) != .null else {
+                return []
+            }
+            return Set(try db.column("SELECT identifier FROM \(migrationsTable)").compactMap(StoredValue.text))
         }
-        migrator.registerMigration("v3-application-id") { db in
-            try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+        if try done().isSuperset(of: migrations.map(\.name)) { return }
+        try db.transaction(immediate: true) {
+            try db.execute("CREATE TABLE IF NOT EXISTS \(migrationsTable) (identifier TEXT NOT NULL PRIMARY KEY)")
+            let ran = try done()
+            for step in migrations where !ran.contains(step.name) {
+                try db.execute(step.sql)
+                try db.execute("INSERT INTO \(migrationsTable) (identifier) VALUES (?)", [.text(step.name)])
+            }
         }
-        return migrator
     }
 
     public func record(_ event: Event) throws {
@@ -158,26 +173,28 @@ public final class EventStore {
 
     /// Writes all `events` in one transaction.
     public func record(_ events: [Event]) throws {
-        try queue.inTransaction(.immediate) { db in
+        try db.transaction(immediate: true) {
+            let insert = try db.prepare("""
+                INSERT INTO events (ts, utc_offset_min, session, type, app, content_id, wait_ms, detail)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
             for event in events {
-                try db.execute(
-                    sql: """
-                        INSERT INTO events (ts, utc_offset_min, session, type, app, content_id, wait_ms, detail)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [event.timestamp, event.utcOffsetMinutes, event.session, event.type.rawValue,
-                                event.app, event.contentID, event.waitMilliseconds, event.detail])
+                try insert.bind([.integer(event.timestamp), SQLiteValue(event.utcOffsetMinutes), .text(event.session),
+                                 .text(event.type.rawValue), .text(event.app), SQLiteValue(event.contentID),
+                                 SQLiteValue(event.waitMilliseconds), SQLiteValue(event.detail)])
+                while try insert.step() {}
             }
-            return .commit
         }
     }
 
     /// Every usable event (see `StoredEvent.swift`), in the order recorded.
     public func allEvents() throws -> [Event] {
         var report = StoredDataReport()
-        return try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM events ORDER BY id").compactMap { Event(stored: $0, report: &report) }
+        var events: [Event] = []
+        try db.forEachRow("SELECT \(Event.storedColumns) FROM events ORDER BY id") { row in
+            if let event = Event(stored: row, report: &report) { events.append(event) }
         }
+        return events
     }
 
     /// When `app` was last opened through the gate (for `grace_minutes`).
@@ -190,7 +207,7 @@ public final class EventStore {
     public func closeBeforeExec() {
         var info = stat()
         guard stat(path + "-wal", &info) == 0, info.st_size > Self.walLimit else { return }
-        try? queue.close()
+        db.close()
     }
 
     static let walLimit = 256 * 1024
@@ -198,44 +215,37 @@ public final class EventStore {
     public func lastOpen(app: String) throws -> Date? {
         // The bound keeps text and blobs (which sort above every number) out of max(), and
         // the (type, app, ts) index still answers it in one step.
-        try queue.read { db in
-            try DatabaseValue.fetchOne(db, sql: "SELECT max(ts) FROM events WHERE type = ? AND app = ? AND ts BETWEEN ? AND ?",
-                                       arguments: [EventType.openSelected.rawValue, app,
-                                                   EventBounds.timestamps.lowerBound, EventBounds.timestamps.upperBound])
-        }.flatMap(StoredValue.integer).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        StoredValue.integer(try db.value("SELECT max(ts) FROM events WHERE type = ? AND app = ? AND ts BETWEEN ? AND ?",
+                                          [.text(EventType.openSelected.rawValue), .text(app),
+                                           .integer(EventBounds.timestamps.lowerBound), .integer(EventBounds.timestamps.upperBound)]))
+            .map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 
     /// Number of Exits (any app) since `date`: for the celebration's "3rd exit this week".
     public func exitCount(since date: Date) throws -> Int {
-        try queue.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM events WHERE type = ? AND ts >= ?",
-                             arguments: [EventType.exitSelected.rawValue, Int64(date.timeIntervalSince1970 * 1000)]) ?? 0
-        }
+        Int(StoredValue.integer(try db.value("SELECT count(*) FROM events WHERE type = ? AND ts >= ?",
+                                             [.text(EventType.exitSelected.rawValue), .integer(Int64(date.timeIntervalSince1970 * 1000))])) ?? 0)
     }
 
     /// Draws the next item from the persisted shuffle bag (see `ShuffleBag`), atomically, so
     /// concurrent gates never draw the same slot.
     public func drawContent<G: RandomNumberGenerator>(from candidates: [String], using generator: inout G) throws -> String? {
-        var drawn: String?
-        try queue.inTransaction(.immediate) { db in
-            let shown = Set(try DatabaseValue.fetchAll(db, sql: "SELECT content_id FROM rotation_shown").compactMap(StoredValue.text))
-            let last = try DatabaseValue.fetchOne(db, sql: "SELECT last_content_id FROM rotation_state WHERE id = 1").flatMap(StoredValue.text)
+        try db.transaction(immediate: true) {
+            let shown = Set(try db.column("SELECT content_id FROM rotation_shown").compactMap(StoredValue.text))
+            let last = StoredValue.text(try db.value("SELECT last_content_id FROM rotation_state WHERE id = 1"))
             let draw = ShuffleBag.draw(candidates: candidates, shown: shown, last: last, using: &generator)
             if draw.refilled {
-                try db.execute(sql: "DELETE FROM rotation_shown")
+                try db.execute("DELETE FROM rotation_shown")
             }
             if let id = draw.id {
-                try db.execute(sql: "INSERT OR IGNORE INTO rotation_shown (content_id) VALUES (?)", arguments: [id])
-                try db.execute(sql: "INSERT OR REPLACE INTO rotation_state (id, last_content_id) VALUES (1, ?)",
-                               arguments: [id])
+                try db.execute("INSERT OR IGNORE INTO rotation_shown (content_id) VALUES (?)", [.text(id)])
+                try db.execute("INSERT OR REPLACE INTO rotation_state (id, last_content_id) VALUES (1, ?)", [.text(id)])
             }
-            drawn = draw.id
-            return .commit
+            return draw.id
         }
-        return drawn
     }
 
     public func integrityCheck() throws -> String {
-        try queue.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }
+        StoredValue.text(try db.value("PRAGMA integrity_check")) ?? ""
     }
 }

@@ -1,30 +1,28 @@
-import GRDB
-
 /// What can really be in the database file, read without trusting it. The file is the
 /// person's: sqlite3, another program or a damaged disk can leave any value in any column
-/// (SQLite keeps a text in an INTEGER column), and GRDB's typed accessors stop the process on
-/// a value they cannot convert. Every read of events goes through here: a row no event could
+/// (SQLite keeps a text in an INTEGER column), and a typed accessor that traps on a value it
+/// cannot convert would stop the process. Every read of events goes through here: a row no event could
 /// have is skipped, a wait no gate could have is clamped, and the caller reports how many.
 enum StoredValue {
     /// An integer, or a real that is a whole number within Int64; nil for anything else.
-    static func integer(_ value: DatabaseValue) -> Int64? {
-        switch value.storage {
-        case .int64(let number): return number
-        case .double(let number): return Int64(exactly: number.rounded(.towardZero)) // nil for NaN, ±inf, > 2^63
+    static func integer(_ value: SQLiteValue) -> Int64? {
+        switch value {
+        case .integer(let number): return number
+        case .real(let number): return Int64(exactly: number.rounded(.towardZero)) // nil for NaN, ±inf, > 2^63
         default: return nil
         }
     }
 
-    static func real(_ value: DatabaseValue) -> Double? {
-        switch value.storage {
-        case .int64(let number): return Double(number)
-        case .double(let number): return number.isFinite ? number : nil
+    static func real(_ value: SQLiteValue) -> Double? {
+        switch value {
+        case .integer(let number): return Double(number)
+        case .real(let number): return number.isFinite ? number : nil
         default: return nil
         }
     }
 
-    static func text(_ value: DatabaseValue) -> String? {
-        if case .string(let text) = value.storage { return text }
+    static func text(_ value: SQLiteValue) -> String? {
+        if case .text(let text) = value { return text }
         return nil
     }
 }
@@ -56,9 +54,16 @@ public struct StoredDataReport: Equatable, Sendable {
 }
 
 extension Event {
-    /// The event in `row` (columns named as in the table), or nil when the row cannot be one.
-    init?(stored row: Row, report: inout StoredDataReport) {
-        func column(_ name: String) -> DatabaseValue { (row[name] as DatabaseValue?) ?? .null }
+    /// What `init(stored:)` reads, in its order.
+    static let storedColumns = "id, ts, utc_offset_min, session, type, app, content_id, wait_ms, detail"
+    private static let storedColumnIndex = Dictionary(uniqueKeysWithValues: storedColumns.split(separator: ",").enumerated().map {
+        ($1.trimmingPrefix(" ").description, $0)
+    })
+
+    /// The event in the current row of `row` (a SELECT of `storedColumns`), or nil when the row
+    /// cannot be one.
+    init?(stored row: SQLiteStatement, report: inout StoredDataReport) {
+        func column(_ name: String) -> SQLiteValue { Self.storedColumnIndex[name].map(row.value) ?? .null }
         guard let timestamp = StoredValue.integer(column("ts")), EventBounds.timestamps.contains(timestamp),
               let offset = StoredValue.integer(column("utc_offset_min")), EventBounds.offsetMinutes.contains(offset),
               let session = StoredValue.text(column("session")), let typeName = StoredValue.text(column("type")),

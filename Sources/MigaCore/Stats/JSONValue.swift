@@ -1,0 +1,258 @@
+/// A JSON document from outside miga (a browser's message, an import line, a licence),
+/// read strictly by RFC 8259 and never trusted: any byte string is either a value or an
+/// error, never a crash, and nesting is bounded so a hostile `[[[[…` cannot exhaust the stack.
+/// Numbers keep the text they were written with; callers ask for the reading they need.
+/// Unlike Foundation's JSONSerialization on Linux, which miga used before, a trailing comma
+/// (`[1,]`) is an error; like it, a leading byte order mark is passed over and a number
+/// beyond Double's range is refused.
+public indirect enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    /// A repeated key keeps its last value.
+    case object([String: JSONValue])
+
+    /// Deeper than this is refused (JSONSerialization's own limit).
+    static let depthLimit = 512
+
+    public struct SyntaxError: Error, CustomStringConvertible, Equatable {
+        public var offset: Int
+        public var description: String { "not valid JSON (at byte \(offset + 1))" }
+    }
+
+    public static func parse<Bytes: Collection>(_ bytes: Bytes) throws -> JSONValue where Bytes.Element == UInt8 {
+        let parsed = bytes.withContiguousStorageIfAvailable { buffer in Result { try parse(UnsafeRawBufferPointer(buffer)) } }
+        if let parsed { return try parsed.get() }
+        return try Array(bytes).withUnsafeBytes { try parse($0) }
+    }
+
+    public static func parse(_ text: String) throws -> JSONValue {
+        var text = text
+        return try text.withUTF8 { try parse(UnsafeRawBufferPointer($0)) }
+    }
+
+    public static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
+        var reader = JSONReader(bytes: bytes)
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { reader.position = 3 }
+        reader.skipSpace()
+        let value = try reader.value(depth: 0)
+        reader.skipSpace()
+        guard reader.position == bytes.count else { throw SyntaxError(offset: reader.position) }
+        return value
+    }
+
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { return members[key] }
+        return nil
+    }
+
+    public var string: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    public var object: [String: JSONValue]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+
+    /// A number's value as the nearest Double.
+    public var double: Double? {
+        if case .number(let text) = self { return Double(text) }
+        return nil
+    }
+
+    /// A number that is exactly a whole number in Int64's range (`3`, `3.0`, `3e2`).
+    public var integer: Int64? {
+        guard case .number(let text) = self else { return nil }
+        if let exact = Int64(text) { return exact }
+        guard let value = Double(text), value == value.rounded(), abs(value) < 9.2e18 else { return nil }
+        return Int64(value)
+    }
+
+    /// Compact JSON text, objects' keys sorted, numbers as they were written.
+    public var text: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let value): return value ? "true" : "false"
+        case .number(let text): return text
+        case .string(let text): return JSONText.string(text)
+        case .array(let values): return "[" + values.map(\.text).joined(separator: ",") + "]"
+        case .object(let members):
+            return "{" + members.keys.sorted().map { JSONText.string($0) + ":" + members[$0]!.text }.joined(separator: ",") + "}"
+        }
+    }
+}
+
+/// The parser's cursor over the bytes.
+private struct JSONReader {
+    let bytes: UnsafeRawBufferPointer
+    var position = 0
+
+    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    var current: UInt8? { position < bytes.count ? bytes[position] : nil }
+
+    func fail() -> JSONValue.SyntaxError { JSONValue.SyntaxError(offset: position) }
+
+    mutating func skipSpace() {
+        while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { position += 1 }
+    }
+
+    mutating func expect(_ word: StaticString) throws {
+        let count = word.utf8CodeUnitCount
+        guard bytes.count - position >= count else { throw fail() }
+        for index in 0..<count where bytes[position + index] != word.utf8Start[index] { throw fail() }
+        position += count
+    }
+
+    mutating func value(depth: Int) throws -> JSONValue {
+        guard depth < JSONValue.depthLimit, let byte = current else { throw fail() }
+        switch byte {
+        case UInt8(ascii: "{"):
+            position += 1
+            var members: [String: JSONValue] = [:]
+            skipSpace()
+            if current == UInt8(ascii: "}") { position += 1; return .object(members) }
+            while true {
+                skipSpace()
+                guard current == UInt8(ascii: "\"") else { throw fail() }
+                let key = try string()
+                skipSpace()
+                guard current == UInt8(ascii: ":") else { throw fail() }
+                position += 1
+                skipSpace()
+                members[key] = try value(depth: depth + 1)
+                skipSpace()
+                switch current {
+                case UInt8(ascii: ","): position += 1
+                case UInt8(ascii: "}"): position += 1; return .object(members)
+                default: throw fail()
+                }
+            }
+        case UInt8(ascii: "["):
+            position += 1
+            var values: [JSONValue] = []
+            skipSpace()
+            if current == UInt8(ascii: "]") { position += 1; return .array(values) }
+            while true {
+                skipSpace()
+                values.append(try value(depth: depth + 1))
+                skipSpace()
+                switch current {
+                case UInt8(ascii: ","): position += 1
+                case UInt8(ascii: "]"): position += 1; return .array(values)
+                default: throw fail()
+                }
+            }
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expect("null"); return .null
+        default: return .number(try number())
+        }
+    }
+
+    /// -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+    mutating func number() throws -> String {
+        let start = position
+        func isDigit(_ byte: UInt8?) -> Bool { byte.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
+        if current == UInt8(ascii: "-") { position += 1 }
+        if current == UInt8(ascii: "0") {
+            position += 1
+        } else {
+            guard isDigit(current) else { throw fail() }
+            while isDigit(current) { position += 1 }
+        }
+        if current == UInt8(ascii: ".") {
+            position += 1
+            guard isDigit(current) else { throw fail() }
+            while isDigit(current) { position += 1 }
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            position += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
+            guard isDigit(current) else { throw fail() }
+            while isDigit(current) { position += 1 }
+        }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        guard Double(text)?.isFinite == true else { throw JSONValue.SyntaxError(offset: start) }
+        return text
+    }
+
+    /// A string literal, the cursor on its opening quote. Raw bytes must be valid UTF-8 and
+    /// no control character; `\u` escapes must pair their surrogates.
+    mutating func string() throws -> String {
+        position += 1
+        var scalars = String.UnicodeScalarView()
+        var runStart = position
+        func flushRun(_ end: Int) throws {
+            guard end > runStart else { return }
+            guard let run = String(validating: UnsafeRawBufferPointer(rebasing: bytes[runStart..<end]), as: UTF8.self) else {
+                throw JSONValue.SyntaxError(offset: runStart)
+            }
+            scalars.append(contentsOf: run.unicodeScalars)
+        }
+        while true {
+            guard let byte = current else { throw fail() }
+            switch byte {
+            case UInt8(ascii: "\""):
+                try flushRun(position)
+                position += 1
+                return String(scalars)
+            case UInt8(ascii: "\\"):
+                try flushRun(position)
+                position += 1
+                guard let escaped = current else { throw fail() }
+                position += 1
+                switch escaped {
+                case UInt8(ascii: "\""): scalars.append("\"")
+                case UInt8(ascii: "\\"): scalars.append("\\")
+                case UInt8(ascii: "/"): scalars.append("/")
+                case UInt8(ascii: "b"): scalars.append("\u{08}")
+                case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "u"):
+                    let unit = try hex4()
+                    if (0xD800...0xDBFF).contains(unit) {
+                        guard current == UInt8(ascii: "\\") else { throw fail() }
+                        position += 1
+                        guard current == UInt8(ascii: "u") else { throw fail() }
+                        position += 1
+                        let low = try hex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw fail() }
+                        scalars.append(Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!)
+                    } else {
+                        guard let scalar = Unicode.Scalar(unit) else { throw fail() } // a lone low surrogate
+                        scalars.append(scalar)
+                    }
+                default: throw fail()
+                }
+                runStart = position
+            case 0..<0x20: throw fail()
+            default: position += 1
+            }
+        }
+    }
+
+    mutating func hex4() throws -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let byte = current else { throw fail() }
+            let digit: UInt32
+            switch byte {
+            case 0x30...0x39: digit = UInt32(byte - 0x30)
+            case 0x41...0x46: digit = UInt32(byte - 0x41 + 10)
+            case 0x61...0x66: digit = UInt32(byte - 0x61 + 10)
+            default: throw fail()
+            }
+            value = value << 4 | digit
+            position += 1
+        }
+        return value
+    }
+}
