@@ -16,7 +16,8 @@ build() { # NAME SOURCES...
     swiftc $flags "$@" -o "$out/$name-fuzz" >"$out/$name-build.log" 2>&1 || {
         grep -v "Cannot export local symbol" "$out/$name-build.log" >&2; echo "fuzz: building $name failed" >&2; exit 1; }
 }
-build desktop-entry Sources/MigaCore/Interception/DesktopEntry.swift Sources/MigaCore/Interception/ExecLine.swift fuzz/DesktopEntryFuzz.swift
+build desktop-entry Sources/MigaCore/Interception/DesktopEntry.swift Sources/MigaCore/Interception/ExecLine.swift \
+    Sources/MigaCore/Text/StringEditing.swift fuzz/DesktopEntryFuzz.swift
 build url -I Sources/CIDN2 Sources/WHATWGURL/*.swift fuzz/URLFuzz.swift
 [ -d Sources/TOML ] && build toml Sources/TOML/*.swift fuzz/TOMLFuzz.swift
 build native-host Sources/MigaCore/Browser/NativeMessageFraming.swift Sources/MigaCore/Browser/HostJSON.swift \
