@@ -3,7 +3,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 command -v hyperfine >/dev/null || { sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo; $sudo apt-get install -y -qq hyperfine >/dev/null; }
-swift build -c release --static-swift-stdlib -Xlinker -s >/dev/null
+make -s release >/dev/null # the flags `make build` uses
 miga="$PWD/.build/release/miga"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -44,7 +44,7 @@ done
 out=$(bash -c ". /usr/share/bash-completion/completions/miga
 COMP_WORDS=(miga sta); COMP_CWORD=1; COMP_LINE='miga sta'; COMP_POINT=8; _miga; echo \"\${COMPREPLY[*]}\"")
 case " $out " in *" stats status "*) ;; *) fail "bash completion gave '$out'" ;; esac
-if ldd /usr/bin/miga | grep -q "swift"; then fail "/usr/bin/miga loads a shared Swift runtime"; fi
+if ldd /usr/bin/miga | grep -Eq "swift|libstdc\+\+"; then fail "/usr/bin/miga loads a shared Swift or C++ runtime"; fi
 
 # The extension where Debian's webext packages keep theirs, linked for both browsers.
 for f in browser/*; do cmp -s "$f" "/usr/share/webext/miga/${f#browser/}" || fail "/usr/share/webext/miga lacks ${f#browser/}"; done
