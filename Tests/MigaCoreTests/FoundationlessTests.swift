@@ -130,12 +130,20 @@ final class FoundationlessTests: XCTestCase {
 
     func testTrimmingAndReplacingAsFoundationDidIt() {
         let samples = ["  a b \n", "\r\n x \r\n", "\u{3000}wide\u{00A0}", "\t\u{2028}y\u{85}", "", "   ", "e\u{301} ", " \u{1F600}\u{200B}",
-                       "a,b\"c\"\r\nd", "\"\"\"", "x\u{0B}\u{0C}"]
+                       "a,b\"c\"\r\nd", "\"\"\"", "x\u{0B}\u{0C}", "one\n\ntwo\n\n\nthree\n\n", "abab"]
+        XCTAssertEqual("a\r\n\nb".pieces(separatedBy: "\n\n"), ["a\r", "b"], "a CRLF then LF is a paragraph break")
+        XCTAssertEqual("".pieces(separatedBy: ","), [""])
         let sets: [(TrimmedCharacters, CharacterSet)] = [(.whitespaces, .whitespaces), (.newlines, .newlines),
                                                         (.whitespacesAndNewlines, .whitespacesAndNewlines)]
         for sample in samples {
             for (mine, reference) in sets {
                 XCTAssertEqual(sample.trimming(mine), sample.trimmingCharacters(in: reference), "\(sample.debugDescription) \(mine)")
+            }
+            // Foundation compares Characters here, pieces(separatedBy:) scalars (as the other
+            // helpers do): they differ only where a separator is part of a longer Character.
+            for separator in ["\n\n", ",", "\"", "ab"] where !sample.contains("\r\n") {
+                XCTAssertEqual(sample.pieces(separatedBy: separator), sample.components(separatedBy: separator),
+                               "\(sample.debugDescription) split by \(separator.debugDescription)")
             }
             for (target, replacement) in [("\"", "\"\""), ("\n", " "), ("\r\n", "|"), ("b", ""), ("\u{301}", "!"), ("", "x")] {
                 XCTAssertEqual(sample.replacingEvery(target, with: replacement),

@@ -114,9 +114,21 @@ public enum ContentPack {
     // `trimmingCharacters`, which goes through NSString and UTF-16 and cost most of the parse.
 
     private static func lineNumbersOfItemHeaders(in text: String) -> [Int] {
-        text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated().compactMap { index, line in
-            line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.starts(with: "[[items]]".utf8) ? index + 1 : nil
+        let header = Array("[[items]]".utf8)
+        var numbers: [Int] = []
+        var text = text
+        text.withUTF8 { bytes in
+            var line = 1, index = 0
+            while index < bytes.count {
+                // At a line's start: past its indentation, does the header begin here?
+                while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
+                if bytes.count - index >= header.count, header.indices.allSatisfy({ bytes[index + $0] == header[$0] }) { numbers.append(line) }
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+                index += 1
+                line += 1
+            }
         }
+        return numbers
     }
 
     /// Without leading and trailing white space (spaces, tabs, newlines).

@@ -140,7 +140,7 @@ public struct EntitlementStore {
 
     private static func reason(_ error: Error) -> String {
         let text = "\(error)"
-        return text.components(separatedBy: ";").first ?? text
+        return text.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? text
     }
 }
 

@@ -207,7 +207,10 @@ public struct GatewayScreen {
     /// the first line of the item's text to show; it is clamped to what the text allows.
     public func lines(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int,
                       scroll: Int = 0, answer: String? = nil) -> [(text: String, width: Int)] {
-        let layout = layout(for: session, at: now, columns: columns, rows: rows, answer: answer)
+        lines(of: layout(for: session, at: now, columns: columns, rows: rows, answer: answer), scroll: scroll)
+    }
+
+    private func lines(of layout: Layout, scroll: Int) -> [(text: String, width: Int)] {
         var out = layout.top
         let limit = layout.scroll.limit
         let offset = min(max(0, scroll), limit)
@@ -230,14 +233,20 @@ public struct GatewayScreen {
     /// `answer`: the intention typed so far, while the question is on screen.
     public func frame(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int, scroll: Int = 0,
                       answer: String? = nil) -> String {
-        compose(lines(for: session, at: now, columns: columns, rows: rows, scroll: scroll, answer: answer), columns: columns, rows: rows,
-                blockWidth: blockWidth(for: session, at: now, columns: columns, rows: rows))
+        // One layout serves both, unless the question's field is on screen (the block is
+        // centred by the item's layout, so the field never moves it).
+        let shown = layout(for: session, at: now, columns: columns, rows: rows, answer: answer)
+        let plain = answer == nil ? shown : layout(for: session, at: now, columns: columns, rows: rows)
+        return compose(lines(of: shown, scroll: scroll), columns: columns, rows: rows, blockWidth: blockWidth(of: plain))
     }
 
     /// The width the frame is centred by: every line of the item, not only those on screen,
     /// and the widest scroll hint, so scrolling never moves the text sideways.
     func blockWidth(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int) -> Int {
-        let layout = layout(for: session, at: now, columns: columns, rows: rows)
+        blockWidth(of: layout(for: session, at: now, columns: columns, rows: rows))
+    }
+
+    private func blockWidth(of layout: Layout) -> Int {
         var widths = (layout.top + layout.bottom).map(\.1) + layout.body.map(DisplayWidth.of)
         if layout.scroll.limit > 0 {
             let count = layout.body.count

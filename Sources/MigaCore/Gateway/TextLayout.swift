@@ -48,7 +48,7 @@ public enum TextLayout {
     }
 
     static func paragraphs(_ text: String) -> [String] {
-        text.components(separatedBy: "\n\n")
+        text.pieces(separatedBy: "\n\n")
             .map { $0.trimming(.whitespacesAndNewlines) }
             .filter { !$0.isEmpty }
     }

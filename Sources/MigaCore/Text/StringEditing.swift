@@ -31,6 +31,28 @@ extension StringProtocol {
         return String(scalars[first...last])
     }
 
+    /// The text between occurrences of `separator` (matched scalar by scalar), empty pieces
+    /// kept: what components(separatedBy:) gives, which FoundationEssentials does through a
+    /// generic search that cost a gate's first frame a tenth of its instructions.
+    public func pieces(separatedBy separator: String) -> [String] {
+        let needle = Array(separator.utf8)
+        let haystack = Array(utf8)
+        guard !needle.isEmpty else { return [String(self)] }
+        var pieces: [String] = []
+        var start = 0, index = 0
+        while index + needle.count <= haystack.count {
+            if haystack[index] == needle[0], haystack[index..<index + needle.count].elementsEqual(needle) {
+                pieces.append(String(decoding: haystack[start..<index], as: UTF8.self))
+                index += needle.count
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        pieces.append(String(decoding: haystack[start...], as: UTF8.self))
+        return pieces
+    }
+
     /// Every occurrence of `target` (matched scalar by scalar, left to right, never
     /// overlapping) replaced by `replacement`.
     public func replacingEvery<Target: StringProtocol, Replacement: StringProtocol>(_ target: Target, with replacement: Replacement) -> String {
