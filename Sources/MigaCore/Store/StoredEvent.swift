@@ -53,26 +53,28 @@ public struct StoredDataReport: Equatable, Sendable {
     }
 }
 
+/// The positions of `Event.storedColumns`.
+enum StoredColumn: Int {
+    case id, ts, utcOffsetMinutes, session, type, app, contentID, waitMilliseconds, detail
+}
+
 extension Event {
-    /// What `init(stored:)` reads, in its order.
+    /// What `init(stored:)` reads, in this order (it reads the columns by position).
     static let storedColumns = "id, ts, utc_offset_min, session, type, app, content_id, wait_ms, detail"
-    private static let storedColumnIndex = Dictionary(uniqueKeysWithValues: storedColumns.split(separator: ",").enumerated().map {
-        ($1.trimmingPrefix(" ").description, $0)
-    })
 
     /// The event in the current row of `row` (a SELECT of `storedColumns`), or nil when the row
     /// cannot be one.
     init?(stored row: SQLiteStatement, report: inout StoredDataReport) {
-        func column(_ name: String) -> SQLiteValue { Self.storedColumnIndex[name].map(row.value) ?? .null }
-        guard let timestamp = StoredValue.integer(column("ts")), EventBounds.timestamps.contains(timestamp),
-              let offset = StoredValue.integer(column("utc_offset_min")), EventBounds.offsetMinutes.contains(offset),
-              let session = StoredValue.text(column("session")), let typeName = StoredValue.text(column("type")),
-              let app = StoredValue.text(column("app")) else {
+        func column(_ column: StoredColumn) -> SQLiteValue { row.value(column.rawValue) }
+        guard let timestamp = StoredValue.integer(column(.ts)), EventBounds.timestamps.contains(timestamp),
+              let offset = StoredValue.integer(column(.utcOffsetMinutes)), EventBounds.offsetMinutes.contains(offset),
+              let session = StoredValue.text(column(.session)), let typeName = StoredValue.text(column(.type)),
+              let app = StoredValue.text(column(.app)) else {
             report.skipped += 1
             return nil
         }
         var wait: Int?
-        let storedWait = column("wait_ms")
+        let storedWait = column(.waitMilliseconds)
         if !storedWait.isNull {
             let value = StoredValue.real(storedWait) ?? -1
             let bounds = EventBounds.waitMilliseconds
@@ -81,8 +83,8 @@ extension Event {
             }
             wait = Int(min(max(value.rounded(), Double(bounds.lowerBound)), Double(bounds.upperBound)))
         }
-        self.init(id: StoredValue.integer(column("id")), timestamp: timestamp, utcOffsetMinutes: Int(offset),
+        self.init(id: StoredValue.integer(column(.id)), timestamp: timestamp, utcOffsetMinutes: Int(offset),
                   session: session, type: EventType(rawValue: typeName) ?? .gatewaySkipped, app: app,
-                  contentID: StoredValue.text(column("content_id")), waitMilliseconds: wait, detail: StoredValue.text(column("detail")))
+                  contentID: StoredValue.text(column(.contentID)), waitMilliseconds: wait, detail: StoredValue.text(column(.detail)))
     }
 }
