@@ -217,5 +217,7 @@ final class FoundationlessTests: XCTestCase {
         })
         XCTAssertEqual(try db.value("SELECT count(*) FROM t"), .integer(Int64(values.count)), "rolled back")
         XCTAssertEqual(try db.transaction(immediate: false) { try db.value("SELECT count(*) FROM t") }, .integer(8))
+        db.close()
+        XCTAssertThrowsError(try db.value("SELECT 1"), "used after close: an error, not a crash")
     }
 }

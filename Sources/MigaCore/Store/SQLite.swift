@@ -23,7 +23,8 @@ final class SQLiteConnection {
 
     deinit { close() }
 
-    /// Closing the last connection checkpoints the WAL and removes it.
+    /// Closing the last connection checkpoints the WAL and removes it. Statements still held
+    /// keep the connection until they go (sqlite3_close_v2).
     func close() {
         guard isOpen else { return }
         isOpen = false
@@ -35,6 +36,7 @@ final class SQLiteConnection {
 
     /// Runs one or more statements that take no arguments and return nothing to read.
     func execute(_ sql: String) throws {
+        try checkOpen(sql)
         let code = sqlite3_exec(handle, sql, nil, nil, nil)
         guard code == SQLITE_OK else { throw error(code, sql) }
     }
@@ -46,6 +48,7 @@ final class SQLiteConnection {
     }
 
     func prepare(_ sql: String) throws -> SQLiteStatement {
+        try checkOpen(sql)
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard code == SQLITE_OK, let statement else { throw error(code, sql) }
@@ -92,6 +95,11 @@ final class SQLiteConnection {
             if sqlite3_get_autocommit(handle) == 0 { _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
             throw error
         }
+    }
+
+    /// Use after `close` is an error, never a use of freed memory.
+    private func checkOpen(_ sql: String) throws {
+        guard isOpen else { throw SQLiteError(code: SQLITE_MISUSE, message: "the database connection was closed", sql: sql) }
     }
 
     func error(_ code: Int32, _ sql: String?) -> SQLiteError {
