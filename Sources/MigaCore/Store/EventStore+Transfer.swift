@@ -355,22 +355,13 @@ extension UnsafeRawBufferPointer: ImportText {
     /// The line's bytes are bound without a copy (SQLITE_STATIC): they outlive the one `run`
     /// that binds and steps them, and every parameter is bound again before the next step.
     /// A copy per field was four mallocs a row.
-    func bind(_ statement: OpaquePointer, _ index: Int32) { bindText(statement, index, copying: false) }
-
-    func bindText(_ statement: OpaquePointer, _ index: Int32, copying: Bool) {
-        // A null pointer would bind NULL, not an empty text.
-        guard let base = baseAddress, !isEmpty else {
-            _ = sqlite3_bind_text(statement, index, "", 0, sqliteTransient)
-            return
-        }
-        _ = sqlite3_bind_text(statement, index, base.assumingMemoryBound(to: CChar.self), Int32(count), copying ? sqliteTransient : nil)
-    }
+    func bind(_ statement: OpaquePointer, _ index: Int32) { sqliteBindText(statement, index, self, copying: false) }
 }
 
 extension String: ImportText {
     /// Copied (SQLITE_TRANSIENT): the bytes are this String's, gone after the call.
     func bind(_ statement: OpaquePointer, _ index: Int32) {
         var text = self
-        text.withUTF8 { UnsafeRawBufferPointer($0).bindText(statement, index, copying: true) }
+        text.withUTF8 { sqliteBindText(statement, index, UnsafeRawBufferPointer($0), copying: true) }
     }
 }

@@ -131,20 +131,13 @@ final class SQLiteStatement {
             case .null: code = sqlite3_bind_null(handle, index)
             case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
             case .real(let number): code = sqlite3_bind_double(handle, index, number)
-            case .text(var text): code = text.withUTF8 { Self.bindText($0, handle, index) }
+            case .text(var text): code = text.withUTF8 { sqliteBindText(handle, index, UnsafeRawBufferPointer($0), copying: true) }
             case .blob(let bytes): code = bytes.withUnsafeBytes {
                 sqlite3_bind_blob64(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64($0.count), sqliteTransient)
             }
             }
             guard code == SQLITE_OK else { throw connection.error(code, sql) }
         }
-    }
-
-    private static func bindText(_ bytes: UnsafeBufferPointer<UInt8>, _ handle: OpaquePointer, _ index: Int32) -> Int32 {
-        // A null pointer would bind NULL, not an empty text.
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_text64(handle, index, "", 0, sqliteTransient, UInt8(SQLITE_UTF8)) }
-        return sqlite3_bind_text64(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
-                                   UInt64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
     }
 
     /// Steps once: true while there is a row to read.
@@ -181,6 +174,16 @@ final class SQLiteStatement {
 
 /// SQLITE_TRANSIENT: SQLite copies the bytes, which may not outlive the call.
 let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// Binds UTF-8 `bytes` as text: copied, or (not `copying`, SQLITE_STATIC) read in place, for
+/// bytes that outlive the statement's next step.
+@discardableResult
+func sqliteBindText(_ statement: OpaquePointer, _ index: Int32, _ bytes: UnsafeRawBufferPointer, copying: Bool) -> Int32 {
+    // A null pointer would bind NULL, not an empty text.
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_text64(statement, index, "", 0, sqliteTransient, UInt8(SQLITE_UTF8)) }
+    return sqlite3_bind_text64(statement, index, base.assumingMemoryBound(to: CChar.self), UInt64(bytes.count),
+                               copying ? sqliteTransient : nil, UInt8(SQLITE_UTF8))
+}
 
 /// A value as SQLite stores it: any column can hold any of these.
 enum SQLiteValue: Equatable, Sendable {

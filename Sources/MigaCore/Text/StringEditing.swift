@@ -35,19 +35,12 @@ extension StringProtocol {
     /// kept: what components(separatedBy:) gives, which FoundationEssentials does through a
     /// generic search that cost a gate's first frame a tenth of its instructions.
     public func pieces(separatedBy separator: String) -> [String] {
-        let needle = Array(separator.utf8)
         let haystack = Array(utf8)
-        guard !needle.isEmpty else { return [String(self)] }
         var pieces: [String] = []
-        var start = 0, index = 0
-        while index + needle.count <= haystack.count {
-            if haystack[index] == needle[0], haystack[index..<index + needle.count].elementsEqual(needle) {
-                pieces.append(String(decoding: haystack[start..<index], as: UTF8.self))
-                index += needle.count
-                start = index
-            } else {
-                index += 1
-            }
+        var start = 0
+        for match in byteMatches(of: Array(separator.utf8), in: haystack) {
+            pieces.append(String(decoding: haystack[start..<match.lowerBound], as: UTF8.self))
+            start = match.upperBound
         }
         pieces.append(String(decoding: haystack[start...], as: UTF8.self))
         return pieces
@@ -56,22 +49,33 @@ extension StringProtocol {
     /// Every occurrence of `target` (matched scalar by scalar, left to right, never
     /// overlapping) replaced by `replacement`.
     public func replacingEvery<Target: StringProtocol, Replacement: StringProtocol>(_ target: Target, with replacement: Replacement) -> String {
-        let needle = Array(target.utf8)
-        guard !needle.isEmpty else { return String(self) }
         let haystack = Array(utf8)
         var result: [UInt8] = []
         result.reserveCapacity(haystack.count)
-        var index = 0
-        // UTF-8 is self-synchronising: a match of whole encoded scalars is a match of scalars.
-        while index < haystack.count {
-            if haystack[index] == needle[0], haystack.count - index >= needle.count, haystack[index..<index + needle.count].elementsEqual(needle) {
-                result.append(contentsOf: replacement.utf8)
-                index += needle.count
-            } else {
-                result.append(haystack[index])
-                index += 1
-            }
+        var start = 0
+        for match in byteMatches(of: Array(target.utf8), in: haystack) {
+            result.append(contentsOf: haystack[start..<match.lowerBound])
+            result.append(contentsOf: replacement.utf8)
+            start = match.upperBound
         }
+        result.append(contentsOf: haystack[start...])
         return String(decoding: result, as: UTF8.self)
     }
+}
+
+/// Where `needle` occurs in `haystack`, left to right, never overlapping; none for an empty
+/// needle. UTF-8 is self-synchronising: a match of whole encoded scalars is a match of scalars.
+private func byteMatches(of needle: [UInt8], in haystack: [UInt8]) -> [Range<Int>] {
+    guard let first = needle.first else { return [] }
+    var found: [Range<Int>] = []
+    var index = 0
+    while index + needle.count <= haystack.count {
+        if haystack[index] == first, haystack[index..<index + needle.count].elementsEqual(needle) {
+            found.append(index..<index + needle.count)
+            index += needle.count
+        } else {
+            index += 1
+        }
+    }
+    return found
 }
