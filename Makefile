@@ -7,10 +7,12 @@ SWIFT ?= swift
 # a linker script of that name naming the static archive, and the archive is named once
 # more at the end for the runtime libraries that come after. (Position-independent still:
 # giving that up saves another ~0.4 ms but loses ASLR for a program that reads browsers'
-# messages.)
+# messages.) SwiftPM exports every symbol of an executable (-export-dynamic); nothing loads
+# miga as a library, so they stay private: 1.3 MB smaller, 9,000 fewer symbols for the
+# runtime's dladdr to walk at start.
 CXX_STATIC_DIR := $(CURDIR)/.build/static-libstdc++
 LIBSTDCXX_A := $(shell $(CXX) -print-file-name=libstdc++.a)
-RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -s -Xswiftc -L$(CXX_STATIC_DIR) -Xlinker $(LIBSTDCXX_A)
+RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -s -Xlinker --no-export-dynamic -Xswiftc -L$(CXX_STATIC_DIR) -Xlinker $(LIBSTDCXX_A)
 
 # `make install PREFIX=~/.local` (the default is /usr/local); DESTDIR for packagers.
 PREFIX ?= /usr/local

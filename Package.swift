@@ -15,10 +15,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CReadline",
-            providers: [.apt(["libreadline-dev"])]
-        ),
+        // GNU readline, loaded with dlopen on first use (see its header): needs libreadline-dev's
+        // headers to build, and libreadline8 only where `miga config` or plain mode asks.
+        .target(name: "CReadline"),
         .target(name: "CLinuxShims"),
         // SQLite's C API: the event store's own small layer over it (Store/SQLite.swift).
         .systemLibrary(
@@ -47,8 +46,13 @@ let package = Package(
         // The gate as a small window for desktop launches; `miga gate` runs it as a child and
         // owns the session (see GateWindowProtocol).
         .executableTarget(name: "miga-gate-window", dependencies: ["CGtk", "GateWindowProtocol"]),
-        // Turns quotes/*.toml and shell/* into Swift string literals so the binary needs no file beside it.
-        .executableTarget(name: "EmbedContent", path: "Sources/EmbedContent"),
+        // The content pack format (items, the pack checker and the control-character rules it
+        // applies): MigaCore reads people's own packs with it, EmbedContent the bundled ones.
+        .target(name: "MigaContent", dependencies: ["TOML"]),
+        // Checks quotes/*.toml at build time and writes their items as Swift values (a broken
+        // bundled pack fails the build; a gate parses nothing), and shell/* as string literals,
+        // so the binary needs no file beside it.
+        .executableTarget(name: "EmbedContent", dependencies: ["MigaContent"], path: "Sources/EmbedContent"),
         .plugin(
             name: "EmbedContentPlugin",
             capability: .buildTool(),
@@ -62,6 +66,7 @@ let package = Package(
                 "WHATWGURL",
                 "CSQLite",
                 "TOML",
+                "MigaContent",
                 "GateWindowProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

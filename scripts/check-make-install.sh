@@ -29,6 +29,8 @@ case "$reply" in '{"type":"state"'*) ;; *) fail "the host link did not answer as
 if ldd "$prefix/bin/miga" | grep -q libgtk; then fail "bin/miga links GTK"; fi
 # Every launch pays for each shared library: the Swift and C++ runtimes are linked in (Makefile).
 if ldd "$prefix/bin/miga" | grep -Eq "swift|libstdc\+\+|Foundation"; then fail "bin/miga loads a shared Swift or C++ runtime"; fi
+# readline is loaded only for a prompt (dlopen), so a gate never pays for it.
+if ldd "$prefix/bin/miga" | grep -q libreadline; then fail "bin/miga links libreadline at start"; fi
 ldd "$prefix/lib/miga/miga-gate-window" | grep -q libgtk-4 || fail "lib/miga/miga-gate-window does not link GTK 4"
 status=0; env -i HOME="$prefix/home" "$prefix/lib/miga/miga-gate-window" --check 2>/dev/null || status=$?
 [ "$status" -eq 2 ] || fail "miga-gate-window --check without a display gave $status, not 2"

@@ -198,6 +198,37 @@ final class ConfigCLITests: XCTestCase {
         XCTAssertTrue(configText?.contains("[apps.ghost]\ncommand = \"true\"\n") == true, configText ?? "")
     }
 
+    /// Where libreadline cannot be loaded (it is loaded only when a prompt needs it), the
+    /// editor says what is missing and still edits and saves, with the terminal's own line
+    /// editing: Backspace works, Ctrl-C drops the line.
+    func testTheEditorWorksWithoutLibreadline() throws {
+        try home.writeConfig(text)
+        // In an interactive shell, as a person runs it: Ctrl-C reaches the editor alone.
+        let terminal = try TmuxTerminal.interactiveBash(home: home, environment: environment(["MIGA_LIBREADLINE": "libmiga-missing.so.0"]))
+        try terminal.enter("\(shellQuote(home.binary)) config")
+        let screen = terminal.waitFor("Type help for the commands.")
+        XCTAssertTrue(screen.contains("no line editing, history or Tab completion (libmiga-missing.so.0: cannot open shared object file"), screen)
+        XCTAssertTrue(screen.contains("install libreadline8 for them"), screen)
+        terminal.waitForPrompt(Self.prompt)
+        try terminal.type("grace 7")
+        try terminal.press("C-c")
+        terminal.waitFor("> grace 7^C")
+        terminal.waitForPrompt(Self.prompt)
+        try terminal.type("timer 20x")
+        try terminal.press("BSpace")
+        try terminal.press("Enter")
+        terminal.waitFor("timer_seconds = 20")
+        terminal.waitForPrompt(Self.prompt)
+        try terminal.enter("save")
+        terminal.waitFor("Saved \(home.configFile).")
+        terminal.waitForPrompt(Self.prompt)
+        try terminal.enter("quit")
+        terminal.waitForPrompt("$ ")
+        try terminal.enter("echo STATUS=$?")
+        terminal.waitFor("STATUS=0")
+        XCTAssertEqual(configText, "# my settings\ntimer_seconds = 20  # short\n\n[apps.signal]\ncommand = \"signal\"\n")
+    }
+
     func testCtrlCClearsTheLineAndCtrlZSuspendsWithoutLosingChanges() throws {
         let terminal = try editorInBashWithAnUnsavedChange()
         // Each key that raises a signal goes only once the editor has read (and so echoed)

@@ -36,6 +36,49 @@ final class ContentCLITests: XCTestCase {
                       "a rewritten item keeps its id (rotation state keys on it)")
     }
 
+    /// The build step that compiles quotes/ into miga (EmbedContent): a broken pack stops the
+    /// build with its file and line, and any text comes out as a Swift literal that the
+    /// compiler reads back unchanged, whatever quotes, backslashes or `\(` it holds.
+    func testTheBuildStepRefusesABrokenPackAndWritesAnyTextBackUnchanged() throws {
+        let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("EmbedContent").path
+        guard FileManager.default.isExecutableFile(atPath: tool) else { throw XCTSkip("EmbedContent not built at \(tool)") }
+        let shell = try home.writeFile("build/shell/snippet.sh", "echo \"$1\" \\\n\tdone\n")
+        let broken = try home.writeFile("build/broken/a.toml", "[[items]]\nid = \"ok\"\nkind = \"quote\"\ncategory = \"c\"\ntext = \"t\"\n\n"
+            + "[[items]]\nid = \"bad\"\nkind = \"meme\"\ncategory = \"c\"\ntext = \"t\"\n")
+        let failed = try home.run(tool, [home.root + "/build/out.swift", FilePath.parent(of: broken), FilePath.parent(of: shell)])
+        XCTAssertEqual(failed.status, 1)
+        XCTAssertEqual(failed.stderr, home.root + "/build/broken/a.toml:7: error: bad: unknown kind \"meme\" (use quote, affirmation or article)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.root + "/build/out.swift"), "nothing written for a broken pack")
+
+        let texts = ["He said \"hi\" \\ and \\(x) and \"# and \"\"\"#", "\u{1F469}\u{200D}\u{1F467} e\u{301} \u{2028} tab\there", "line one\nline two \\"]
+        var pack = ""
+        for (index, text) in texts.enumerated() {
+            let escaped = text.unicodeScalars.map { $0 == "\"" || $0 == "\\" ? "\\" + String($0) : $0 == "\n" ? "\\n" : $0 == "\t" ? "\\t" : String($0) }.joined()
+            pack += "[[items]]\nid = \"t\(index)\"\nkind = \"article\"\ntitle = '\\\"#'\ncategory = \"c\"\ntext = \"\(escaped)\"\n\n"
+        }
+        _ = try home.writeFile("build/quotes/tricky.toml", pack)
+        let built = try home.run(tool, [home.root + "/build/Bundled.swift", home.root + "/build/quotes", FilePath.parent(of: shell)])
+        XCTAssertEqual(built.status, 0, built.stderr)
+        // Compile the generated file against stand-ins for MigaContent's two types and print
+        // every text's scalars back.
+        let generated = try String(contentsOfFile: home.root + "/build/Bundled.swift", encoding: .utf8)
+            .replacingOccurrences(of: "import MigaContent\n", with: "")
+        _ = try home.writeFile("build/main.swift", """
+            enum ContentKind { case quote, affirmation, article }
+            struct ContentItem { var id: String; var kind: ContentKind; var category: String; var text: String; var author: String?; var title: String? }
+            \(generated)
+            for item in bundledPacks[0].items { print(([item.text, item.title ?? ""] as [String]).map { $0.unicodeScalars.map { String($0.value) }.joined(separator: ",") }.joined(separator: "|")) }
+            for file in bundledShellSources { print(file.name, file.text.unicodeScalars.map { String($0.value) }.joined(separator: ",")) }
+            """)
+        let compiled = try home.run("/usr/bin/env", ["swiftc", "-Onone", "-o", home.root + "/build/readback", home.root + "/build/main.swift"],
+                                    environment: home.environment(["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]))
+        XCTAssertEqual(compiled.status, 0, compiled.stderr)
+        let readBack = try home.run(home.root + "/build/readback", [])
+        func scalars(_ text: String) -> String { text.unicodeScalars.map { String($0.value) }.joined(separator: ",") }
+        XCTAssertEqual(readBack.stdout, texts.map { scalars($0) + "|" + scalars("\\\"#") + "\n" }.joined()
+            + "snippet.sh " + scalars("echo \"$1\" \\\n\tdone\n") + "\n")
+    }
+
     func testValidateNamesTheFileLineAndProblem() throws {
         let cases: [(String, String)] = [
             ("[[items]]\nid = \"a\"\nkind = \"quote\"\ncategory = \"c\"\ntext = \"x\"\n\n[[items]]\nid = \"a\"\nkind = \"quote\"\ncategory = \"c\"\ntext = \"y\"\n",

@@ -92,6 +92,27 @@ final class PlainModeTests: XCTestCase {
         XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .gatewayCompleted, .exitSelected])
     }
 
+    /// Without libreadline (loaded only for this prompt) plain mode still asks and answers:
+    /// lines come from the terminal's own line editing, Ctrl-C is still Exit.
+    func testThePromptWorksWithoutLibreadline() throws {
+        let terminal = try TmuxTerminal.interactiveBash(home: home, environment: ["MIGA_LIBREADLINE": "libmiga-missing.so.0"])
+        try terminal.enter("\(shellQuote(home.binary)) gate --plain --app chat -- \(shellQuote(home.recorder)) x")
+        terminal.waitForPrompt(Self.prompt, timeout: 40)
+        try terminal.type("x")
+        try terminal.press("BSpace")
+        try terminal.enter("n")
+        try eventually("a content_read event") { try home.events().contains { $0.type == .contentRead } }
+        terminal.waitForPrompt(Self.prompt)
+        try terminal.type("o")
+        try terminal.press("C-c")
+        terminal.waitFor("exit in the last 7 days")
+        terminal.waitForPrompt("$ ")
+        try terminal.enter("echo STATUS=$?")
+        terminal.waitFor("STATUS=0")
+        XCTAssertNil(home.recordedArguments(), "the half-typed o was not an Open")
+        XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .gatewayCompleted, .contentRead, .exitSelected])
+    }
+
     func testEndOfInputIsExit() throws {
         let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) gate --plain --app chat -- \(shellQuote(home.recorder))",
                                         environment: home.environment())

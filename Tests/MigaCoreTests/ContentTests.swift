@@ -1,7 +1,22 @@
+import Foundation
 import XCTest
 @testable import MigaCore
 
 final class ContentTests: XCTestCase {
+    /// What is compiled into miga is exactly what the pack checker reads from quotes/ now: the
+    /// build step (EmbedContent) neither drops nor changes an item, and no pack is missing.
+    func testBundledItemsAreWhatTheCheckerReadsFromTheQuotesFolder() throws {
+        let quotes = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("quotes").path
+        let names = try FileManager.default.contentsOfDirectory(atPath: quotes).filter { $0.hasSuffix(".toml") }.sorted()
+        XCTAssertEqual(bundledPacks.map(\.name), names)
+        for pack in bundledPacks {
+            let text = try String(contentsOfFile: quotes + "/" + pack.name, encoding: .utf8)
+            XCTAssertEqual(pack.items, try ContentPack.parse(text, name: pack.name), pack.name)
+        }
+        XCTAssertEqual(try ContentLibrary.bundled().items, bundledPacks.flatMap(\.items))
+    }
+
     func testBundledLibraryIsValidAndBroadEnough() throws {
         let library = try ContentLibrary.bundled()
         XCTAssertGreaterThanOrEqual(library.items.count, 150)

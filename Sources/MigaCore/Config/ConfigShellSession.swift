@@ -5,7 +5,8 @@ import CReadline
 import FoundationEssentials
 
 /// The interactive `miga config`: GNU readline for line editing, tab completion and a history
-/// kept in the XDG state folder; `ConfigShell` does the work.
+/// kept in the XDG state folder (without libreadline, the terminal's own line editing);
+/// `ConfigShell` does the work.
 public final class ConfigShellSession {
     let context: MigaContext
     private var reader: LineReader!
@@ -59,20 +60,25 @@ public final class ConfigShellSession {
         }
 
         try? LinuxSystem.makeDirectories(context.paths.stateDirectory, mode: 0o700)
-        read_history(historyFile)
-        stifle_history(1000)
+        let readline = reader.readline
+        if let readline {
+            _ = readline.read_history(historyFile)
+            readline.stifle_history(1000)
+        } else if let problem = LineReader.readlineProblem {
+            say("miga config: no line editing, history or Tab completion (\(problem)); install libreadline8 for them")
+        }
         CompletionState.shell = shell
         CompletionState.installedNames = {
             AppNameSuggestions(searchPath: resolver.searchPath, skipping: self.context.paths.shimDirectory,
                                entries: installer?.installedEntries ?? []).candidates.sorted()
         }
-        rl_readline_name = UnsafePointer(strdup("miga"))
-        rl_attempted_completion_function = CompletionState.attempt
+        readline?.readline_name.pointee = UnsafePointer(strdup("miga"))
+        readline?.attempted_completion_function.pointee = CompletionState.attempt
         defer {
-            write_history(historyFile)
+            _ = readline?.write_history(historyFile)
             CompletionState.shell = nil
         }
-        say("miga config: \(path). Type help for the commands; Tab completes.")
+        say("miga config: \(path). Type help for the commands" + (readline == nil ? "." : "; Tab completes."))
         stoppedBy = nil
         loop: while true {
             let line: String
@@ -94,7 +100,7 @@ public final class ConfigShellSession {
                 }
                 break loop
             }
-            if !line.trimming(.whitespaces).isEmpty { add_history(line) }
+            if !line.trimming(.whitespaces).isEmpty { readline?.add_history(line) }
             switch shell.execute(line) {
             case .say(let text):
                 if !text.isEmpty { say(text) }
@@ -186,9 +192,11 @@ private enum CompletionState {
     static var next = 0
 
     static let attempt: @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = { text, start, _ in
-        rl_attempted_completion_over = 1 // never fall back to file names
-        guard let shell = CompletionState.shell, let text else { return nil }
-        let line = String(cString: rl_line_buffer)
+        // Only ever called by a loaded readline.
+        guard let readline = miga_readline()?.pointee else { return nil }
+        readline.attempted_completion_over.pointee = 1 // never fall back to file names
+        guard let shell = CompletionState.shell, let text, let buffer = readline.line_buffer.pointee else { return nil }
+        let line = String(cString: buffer)
         let before = String(line.utf8.prefix(Int(start))) ?? ""
         let words = before.split(separator: " ").map(String.init)
         candidates = shell.completions(before: words, word: String(cString: text), installedNames: {
@@ -196,7 +204,7 @@ private enum CompletionState {
             return cachedNames ?? []
         })
         next = 0
-        return rl_completion_matches(text, generate)
+        return readline.completion_matches(text, generate)
     }
 
     static let generate: @convention(c) (UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<CChar>? = { _, state in

@@ -1,4 +1,6 @@
 import FoundationEssentials
+// ContentItem and the pack format are part of MigaCore's API: its users import MigaCore alone.
+@_exported import MigaContent
 
 /// Every item miga can show: the packs compiled into the binary.
 public struct ContentLibrary: Sendable {
@@ -6,7 +8,7 @@ public struct ContentLibrary: Sendable {
     private let index: [String: Int]
 
     public init(items: [ContentItem]) throws {
-        var index: [String: Int] = [:]
+        var index: [String: Int] = Dictionary(minimumCapacity: items.count)
         for (position, item) in items.enumerated() {
             if index[item.id] != nil {
                 throw ContentError(pack: "library", line: nil, problem: "duplicate id \"\(item.id)\"")
@@ -17,9 +19,9 @@ public struct ContentLibrary: Sendable {
         self.index = index
     }
 
-    /// The bundled library (from `quotes/` at build time).
+    /// The bundled library: `quotes/`, checked and turned into values at build time.
     public static func bundled() throws -> ContentLibrary {
-        try ContentLibrary(items: bundledPackSources.flatMap { try ContentPack.parse($0.text, name: $0.name) })
+        try ContentLibrary(items: bundledPacks.flatMap(\.items))
     }
 
     /// The bundled packs plus the person's own (`*.toml` in `userFolder`, in name order). A
@@ -94,8 +96,7 @@ public struct ContentLibrary: Sendable {
     /// The ids of each bundled pack, by file name (`content validate` of a bundled pack's own
     /// source must not clash with itself).
     public static func bundledIDs(excludingPacksNamed names: Set<String>) -> Set<String> {
-        Set(bundledPackSources.filter { !names.contains($0.name) }
-            .flatMap { (try? ContentPack.parse($0.text, name: $0.name)) ?? [] }.map(\.id))
+        Set(bundledPacks.filter { !names.contains($0.name) }.flatMap(\.items).map(\.id))
     }
 
     public func item(id: String) -> ContentItem? {

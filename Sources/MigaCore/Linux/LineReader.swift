@@ -23,27 +23,40 @@ public enum LineInput: Equatable, Sendable {
 /// `miga config` and plain mode's prompt. Blocking `readline()` lets Ctrl-C kill the process,
 /// and with it every unsaved change; here readline's callback interface runs under poll(2)
 /// beside the signal pipe, so Ctrl-C ends only the line, Ctrl-Z suspends and resumes with the
-/// line intact, and a resize re-wraps the prompt.
+/// line intact, and a resize re-wraps the prompt. Where libreadline cannot be loaded, lines are
+/// read as the terminal's own line discipline edits them, with the same signals: the gate
+/// still works, only without history and completion.
 public final class LineReader {
     private let signals: SignalPipe
     private let input: Int32 = STDIN_FILENO
+    /// libreadline, or nil when it could not be loaded (see `readlineProblem`).
+    let readline: MigaReadline?
+    /// Bytes read past the last line (the line discipline's fallback only).
+    private var pending: [UInt8] = []
 
     public init(signals: SignalPipe) {
         self.signals = signals
-        rl_catch_signals = 0 // the pipe does it, outside signal context
-        rl_catch_sigwinch = 0
+        readline = miga_readline()?.pointee
+        readline?.catch_signals.pointee = 0 // the pipe does it, outside signal context
+        readline?.catch_sigwinch.pointee = 0
+    }
+
+    /// Why libreadline could not be loaded, or nil when it was.
+    public static var readlineProblem: String? {
+        miga_readline_error().map { String(cString: $0) }
     }
 
     public func read(prompt: String) -> LineInput {
+        guard let readline else { return readWithoutReadline(prompt: prompt) }
         finishedLine = nil
-        rl_callback_handler_install(prompt) { line in
+        readline.callback_handler_install(prompt) { line in
             finishedLine = .some(line.map { String(cString: $0) })
             free(line)
             // Removed at once, or readline draws the prompt again under the answer.
-            rl_callback_handler_remove()
+            miga_readline()?.pointee.callback_handler_remove()
         }
         var installed = true
-        defer { if installed { rl_callback_handler_remove() } }
+        defer { if installed { readline.callback_handler_remove() } }
         while true {
             var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0)]
@@ -55,32 +68,32 @@ public final class LineReader {
                         // "^C" after the abandoned text; the newline only once readline is
                         // done, since leaving bracketed-paste mode returns the cursor to column 0.
                         write("^C")
-                        rl_callback_sigcleanup()
-                        rl_replace_line("", 0)
-                        rl_callback_handler_remove()
+                        readline.callback_sigcleanup()
+                        readline.replace_line("", 0)
+                        readline.callback_handler_remove()
                         installed = false
                         write("\n")
                         return .interrupted
                     case SIGHUP, SIGTERM, SIGQUIT:
                         return .hungUp(signal: signal)
                     case SIGTSTP:
-                        rl_deprep_terminal()
+                        readline.deprep_terminal()
                         SignalPipe.suspendSelf()
                     case SIGCONT:
                         // After Ctrl-Z, or a stop by someone else (when the shell may have reset
                         // the tty): take the terminal back and draw the prompt and line once.
-                        rl_deprep_terminal()
-                        rl_prep_terminal(1)
-                        rl_forced_update_display()
+                        readline.deprep_terminal()
+                        readline.prep_terminal(1)
+                        _ = readline.forced_update_display()
                     case SIGWINCH:
-                        rl_resize_terminal()
+                        readline.resize_terminal()
                     default:
                         break
                     }
                 }
             }
             if fds[0].revents & Int16(POLLIN) != 0 {
-                rl_callback_read_char()
+                readline.callback_read_char()
                 if let line = finishedLine {
                     installed = false // the handler removed itself
                     return line.map(LineInput.line) ?? .endOfInput
@@ -88,6 +101,54 @@ public final class LineReader {
             } else if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
                 return .hungUp(signal: nil)
             }
+        }
+    }
+
+    /// One line as the terminal's line discipline delivers it (Backspace, Ctrl-U and Ctrl-W
+    /// work there), with the signals handled as above.
+    private func readWithoutReadline(prompt: String) -> LineInput {
+        write(prompt)
+        while true {
+            if let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                defer { pending.removeSubrange(...end) }
+                return .line(String(decoding: pending[..<end], as: UTF8.self))
+            }
+            var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0)]
+            guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return .hungUp(signal: nil) }
+            if fds[1].revents & Int16(POLLIN) != 0 {
+                for signal in signals.drain() {
+                    switch signal {
+                    case SIGINT:
+                        pending = []
+                        write("\n") // the line discipline echoed the ^C
+                        return .interrupted
+                    case SIGHUP, SIGTERM, SIGQUIT:
+                        return .hungUp(signal: signal)
+                    case SIGTSTP:
+                        SignalPipe.suspendSelf()
+                    default:
+                        break
+                    }
+                }
+            }
+            guard fds[0].revents & Int16(POLLIN) != 0 else {
+                if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .hungUp(signal: nil) }
+                continue
+            }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = Glibc.read(input, &buffer, buffer.count)
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return .hungUp(signal: nil)
+            }
+            if count == 0 {
+                // Ctrl-D: on an empty line the end of input; after some text, that text.
+                guard !pending.isEmpty else { return .endOfInput }
+                defer { pending = [] }
+                return .line(String(decoding: pending, as: UTF8.self))
+            }
+            pending += buffer[..<count]
         }
     }
 

@@ -362,6 +362,6 @@ extension String: ImportText {
     /// Copied (SQLITE_TRANSIENT): the bytes are this String's, gone after the call.
     func bind(_ statement: OpaquePointer, _ index: Int32) {
         var text = self
-        text.withUTF8 { sqliteBindText(statement, index, UnsafeRawBufferPointer($0), copying: true) }
+        _ = text.withUTF8 { sqliteBindText(statement, index, UnsafeRawBufferPointer($0), copying: true) }
     }
 }

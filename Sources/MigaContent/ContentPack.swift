@@ -6,6 +6,12 @@ public struct ContentError: Error, CustomStringConvertible, Equatable {
     public var line: Int?
     public var problem: String
 
+    public init(pack: String, line: Int?, problem: String) {
+        self.pack = pack
+        self.line = line
+        self.problem = problem
+    }
+
     public var description: String {
         "\(pack)\(line.map { ":\($0)" } ?? ""): \(problem)"
     }
@@ -26,6 +32,8 @@ public enum ContentPack {
         public var items: [ContentItem] = []
         public var problems: [ContentError] = []
         public var warnings: [ContentError] = []
+
+        public init() {}
     }
 
     /// A pack whose every item is usable, or the first problem (gates skip a broken pack whole).
@@ -110,8 +118,8 @@ public enum ContentPack {
         return report
     }
 
-    // Every gate parses the bundled packs, so these two stay off Foundation's
-    // `trimmingCharacters`, which goes through NSString and UTF-16 and cost most of the parse.
+    // `content validate` and every gate with packs of the person's own parse here, so these
+    // two stay byte- and character-level (no Foundation).
 
     private static func lineNumbersOfItemHeaders(in text: String) -> [Int] {
         let header = Array("[[items]]".utf8)
@@ -132,7 +140,7 @@ public enum ContentPack {
     }
 
     /// Without leading and trailing white space (spaces, tabs, newlines).
-    static func trimmed(_ text: String) -> String {
+    package static func trimmed(_ text: String) -> String {
         var start = text.startIndex
         var end = text.endIndex
         while start < end, text[start].isWhitespace { text.formIndex(after: &start) }

@@ -1,0 +1,31 @@
+/// Text from outside miga (content packs, config values, URLs, file names) on its way to a
+/// terminal. A terminal obeys whatever control characters it is sent: ESC starts sequences
+/// that clear the screen, retitle the window, write the clipboard (OSC 52) or disguise links
+/// (OSC 8), and C1 controls do the same in one byte. None is ever written raw.
+public enum TerminalText {
+    /// Whether `scalar` is a C0 or C1 control character or DEL.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// The first control character in `text` other than those `allowed`, if any.
+    public static func firstControl(in text: String, allowing allowed: Set<Unicode.Scalar> = ["\n", "\t"]) -> Unicode.Scalar? {
+        text.unicodeScalars.first { isControl($0) && !allowed.contains($0) }
+    }
+
+    /// `text` with every control character but those `allowed` shown as U+FFFD.
+    public static func visible(_ text: String, allowing allowed: Set<Unicode.Scalar> = ["\n", "\t"]) -> String {
+        guard firstControl(in: text, allowing: allowed) != nil else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            result.append(isControl(scalar) && !allowed.contains(scalar) ? "\u{FFFD}" : scalar)
+        }
+        return String(result)
+    }
+
+    /// How a control character is named in a message: `U+001B`.
+    public static func name(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+}
