@@ -51,6 +51,28 @@ final class RotationTests: XCTestCase {
         }
     }
 
+    /// A gate's first item, as the gate takes it: picked from reads alone (nothing written,
+    /// so a second pick may give another), then marked once its frame is up. Over 2 × N gates
+    /// this keeps the bag's promise as `drawContent` does, the refill included.
+    func testPickThenMarkKeepsTheBagAcrossGates() throws {
+        let folder = try TemporaryDirectory()
+        let database = folder.path + "/miga.sqlite3"
+        let ids = ["a", "b", "c", "d", "e"]
+        var generator = SystemRandomNumberGenerator()
+        var sequence: [String] = []
+        for _ in 0..<(2 * ids.count) {
+            let store = try EventStore(path: database)
+            let before = try store.sqliteText("SELECT group_concat(content_id) FROM rotation_shown") ?? ""
+            let draw = try store.pickContent(from: ids, using: &generator)
+            XCTAssertEqual(try store.sqliteText("SELECT group_concat(content_id) FROM rotation_shown") ?? "", before, "a pick writes nothing")
+            try store.markShown(draw)
+            sequence.append(try XCTUnwrap(draw.id))
+            XCTAssertEqual(try store.sqliteText("SELECT last_content_id FROM rotation_state"), draw.id)
+        }
+        XCTAssertEqual(Set(Dictionary(sequence.map { ($0, 1) }, uniquingKeysWith: +).values), [2], "every item exactly twice: \(sequence)")
+        for (previous, next) in zip(sequence, sequence.dropFirst()) { XCTAssertNotEqual(previous, next) }
+    }
+
     func testItemsRemovedFromTheEnabledSetDropOutOfTheRound() throws {
         let folder = try TemporaryDirectory()
         let store = try EventStore(path: folder.path + "/miga.sqlite3")
@@ -61,4 +83,8 @@ final class RotationTests: XCTestCase {
             XCTAssertTrue(["x", "y"].contains(id))
         }
     }
+}
+
+private extension EventStore {
+    func sqliteText(_ sql: String) throws -> String? { StoredValue.text(try db.value(sql)) }
 }

@@ -192,9 +192,6 @@ public final class Gatekeeper {
     /// The gate in this terminal, or in the window program at `window`.
     private func runFrontEnd(_ request: GateRequest, app: String, config: MigaConfig, plan: GatePlan,
                              store: EventStore, window: String? = nil) throws -> GatewayEnding {
-        // Once the first frame is up, tell the gate that started this one; if it gave up
-        // meanwhile it has opened the app, and this gate must end without doing so again.
-        let shown: () -> Bool = { request.handOff.map(HandOffReport.reportShown) ?? true }
         let library = try ContentLibrary.load(userFolder: context.paths.userContentDirectory) {
             context.messages.say("miga: warning: \($0)")
         }
@@ -204,17 +201,50 @@ public final class Gatekeeper {
         func draw() -> ContentItem? {
             (try? store.drawContent(from: candidates, using: &generator)).flatMap { $0 }.flatMap(library.item(id:))
         }
-        guard let first = draw() else {
+        // The first frame is drawn from reads alone: its item is picked now and written, with
+        // the events recorded before it is up (session_start), right after it, each with the
+        // time it happened. Writing first would put a sync of the database's log (a new WAL
+        // is synced, with its folder) between exec and the first frame.
+        let firstDraw = (try? store.pickContent(from: candidates, using: &generator)) ?? ShuffleBag.Draw(id: nil, refilled: false)
+        guard let first = firstDraw.id.flatMap(library.item(id:)) else {
             throw ContentError(pack: "library", line: nil, problem: "no content to show")
         }
 
         let clock = context.clock
         var recordFailures: [String] = []
+        var held: [(type: EventType, contentID: String?, wait: Int?, detail: String?, at: Date)]? = []
+        func writeHeld() {
+            guard let events = held else { return }
+            held = nil
+            do {
+                try store.markShown(firstDraw)
+            } catch {
+                recordFailures.append("\(error)")
+            }
+            for event in events {
+                if let problem = record(event.type, app: app, contentID: event.contentID, waitMilliseconds: event.wait,
+                                        detail: event.detail, at: event.at, store: store) {
+                    recordFailures.append(problem)
+                }
+            }
+        }
+        // Whatever ends the gate first (a hang-up, a terminal that fails), nothing held is lost.
+        defer { writeHeld() }
+        // Once the first frame is up, tell the gate that started this one (if it gave up
+        // meanwhile it has opened the app, and this gate must end without doing so again),
+        // then write what waited for the frame.
+        let shown: () -> Bool = {
+            let awaited = request.handOff.map(HandOffReport.reportShown) ?? true
+            writeHeld()
+            return awaited
+        }
         let session = GatewaySession(app: app, timerSeconds: plan.timerSeconds, item: first,
                                      startedAt: clock.monotonicNanoseconds(), notes: plan.notes,
                                      asksIntention: plan.asksIntention)
         let driver = GatewayDriver(session: session, record: { [self] type, contentID, wait, detail in
-            if let problem = record(type, app: app, contentID: contentID, waitMilliseconds: wait, detail: detail, store: store) {
+            if held != nil {
+                held?.append((type, contentID, wait, detail, context.clock.now()))
+            } else if let problem = record(type, app: app, contentID: contentID, waitMilliseconds: wait, detail: detail, store: store) {
                 recordFailures.append(problem)
             }
         }, nextItem: draw)
@@ -257,6 +287,7 @@ public final class Gatekeeper {
             ending = try tui.run(celebration: style.animations ? celebration : nil, shown: shown)
             if ending.outcome == .exit, !ending.withdrawn { context.messages.say(celebration()) }
         }
+        writeHeld()
         recordFailures.forEach { context.messages.say("miga: could not record an event: \($0)") }
         return ending
     }
@@ -341,8 +372,8 @@ public final class Gatekeeper {
 
     @discardableResult
     private func record(_ type: EventType, app: String, contentID: String? = nil, waitMilliseconds: Int? = nil,
-                        detail: String? = nil, store: EventStore) -> String? {
-        let now = context.clock.now()
+                        detail: String? = nil, at time: Date? = nil, store: EventStore) -> String? {
+        let now = time ?? context.clock.now()
         let event = Event(timestamp: Int64((now.timeIntervalSince1970 * 1000).rounded()),
                           utcOffsetMinutes: context.clock.utcOffsetMinutes(at: now), session: sessionID,
                           type: type, app: app, contentID: contentID, waitMilliseconds: waitMilliseconds, detail: detail)

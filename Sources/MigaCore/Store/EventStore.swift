@@ -231,18 +231,37 @@ public final class EventStore {
     /// concurrent gates never draw the same slot.
     public func drawContent<G: RandomNumberGenerator>(from candidates: [String], using generator: inout G) throws -> String? {
         try db.transaction(immediate: true) {
-            let shown = Set(try db.column("SELECT content_id FROM rotation_shown").compactMap(StoredValue.text))
-            let last = StoredValue.text(try db.value("SELECT last_content_id FROM rotation_state WHERE id = 1"))
-            let draw = ShuffleBag.draw(candidates: candidates, shown: shown, last: last, using: &generator)
-            if draw.refilled {
-                try db.execute("DELETE FROM rotation_shown")
-            }
-            if let id = draw.id {
-                try db.execute("INSERT OR IGNORE INTO rotation_shown (content_id) VALUES (?)", [.text(id)])
-                try db.execute("INSERT OR REPLACE INTO rotation_state (id, last_content_id) VALUES (1, ?)", [.text(id)])
-            }
+            let draw = try readDraw(from: candidates, using: &generator)
+            try write(draw)
             return draw.id
         }
+    }
+
+    /// The next item, decided from reads alone; `markShown` then writes it. A gate draws its
+    /// first frame between the two, so no write (and no sync of a new WAL) comes before it.
+    /// Two gates started within that moment may show the same item; nothing else can differ.
+    public func pickContent<G: RandomNumberGenerator>(from candidates: [String], using generator: inout G) throws -> ShuffleBag.Draw {
+        try db.transaction(immediate: false) { try readDraw(from: candidates, using: &generator) }
+    }
+
+    /// Records `draw` (from `pickContent`) in the rotation.
+    public func markShown(_ draw: ShuffleBag.Draw) throws {
+        try db.transaction(immediate: true) { try write(draw) }
+    }
+
+    private func readDraw<G: RandomNumberGenerator>(from candidates: [String], using generator: inout G) throws -> ShuffleBag.Draw {
+        let shown = Set(try db.column("SELECT content_id FROM rotation_shown").compactMap(StoredValue.text))
+        let last = StoredValue.text(try db.value("SELECT last_content_id FROM rotation_state WHERE id = 1"))
+        return ShuffleBag.draw(candidates: candidates, shown: shown, last: last, using: &generator)
+    }
+
+    private func write(_ draw: ShuffleBag.Draw) throws {
+        guard let id = draw.id else { return }
+        if draw.refilled {
+            try db.execute("DELETE FROM rotation_shown")
+        }
+        try db.execute("INSERT OR IGNORE INTO rotation_shown (content_id) VALUES (?)", [.text(id)])
+        try db.execute("INSERT OR REPLACE INTO rotation_state (id, last_content_id) VALUES (1, ?)", [.text(id)])
     }
 
     public func integrityCheck() throws -> String {
