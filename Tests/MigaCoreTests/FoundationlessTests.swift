@@ -220,4 +220,23 @@ final class FoundationlessTests: XCTestCase {
         db.close()
         XCTAssertThrowsError(try db.value("SELECT 1"), "used after close: an error, not a crash")
     }
+
+    // MARK: locale
+
+    /// Whether the gate draws in UTF-8: LC_ALL, else LC_CTYPE, else LANG names a UTF-8
+    /// codeset, in any case, held to Foundation's lower-casing and search on every input.
+    func testLocaleIsUTF8AsFoundationWouldSearchIt() {
+        var inputs = ["C.UTF-8", "en_US.utf8", "de_DE.UTF8@euro", "C", "POSIX", "", "en_US.ISO-8859-1", "UTF-", "utf",
+                      "xx.uTf-8", "\u{0}utf8", "utf\r8", "ÜTF-8", "en_GB.UTF-16", "utf-8utf8"]
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("uUtTfF-8.@_ \r\u{c4}x")
+        for _ in 0..<2_000 { inputs.append(String((0..<Int.random(in: 0...9, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })) }
+        for value in inputs {
+            let lowered = value.lowercased()
+            XCTAssertEqual(TerminalText.localeIsUTF8(["LANG": value]), lowered.contains("utf-8") || lowered.contains("utf8"), value.debugDescription)
+        }
+        XCTAssertTrue(TerminalText.localeIsUTF8(["LC_ALL": "", "LC_CTYPE": "C.UTF-8", "LANG": "C"]), "an empty LC_ALL is not set")
+        XCTAssertFalse(TerminalText.localeIsUTF8(["LC_ALL": "C", "LANG": "C.UTF-8"]), "LC_ALL wins")
+    }
+
 }

@@ -19,8 +19,12 @@ extension TerminalText {
     public static func localeIsUTF8(_ environment: [String: String]) -> Bool {
         let value = [environment["LC_ALL"], environment["LC_CTYPE"], environment["LANG"]]
             .compactMap { $0 }.first { !$0.isEmpty } ?? ""
-        let lowered = value.lowercased()
-        return lowered.contains("utf-8") || lowered.contains("utf8")
+        // Compared byte by byte in ASCII (a codeset's name is ASCII): this runs before every
+        // first frame, and String's generic search cost a tenth of a millisecond.
+        let lowered = value.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }
+        return [Array("utf-8".utf8), Array("utf8".utf8)].contains { name in
+            lowered.count >= name.count && (0...(lowered.count - name.count)).contains { lowered[$0..<($0 + name.count)].elementsEqual(name) }
+        }
     }
 
     /// `text` in ASCII, each character replaced by as many cells as it took, so a laid-out
