@@ -74,4 +74,63 @@ final class ImportFastPathTests: XCTestCase {
         var reference = Set<UInt64>()
         for key in keys + keys.prefix(5_000) + [0] { XCTAssertEqual(set.insert(key), reference.insert(key).inserted, "\(key)") }
     }
+
+    /// The duplicate watch of an import into an empty database, against a plain set: times
+    /// mostly rising (as an export's), sometimes going back, sometimes many at one time; every
+    /// repeat found, nothing else.
+    func testTheImportsDuplicateWatchFindsEveryRepeatInAnyOrder() {
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<300 {
+            var watch = ImportedIdentities()
+            var inserted: [UInt64] = []
+            var reference = Set<UInt64>()
+            var asked = 0
+            var time: Int64 = 1_000
+            // An identity includes its time, as the import's does (a copy is at the same time).
+            func identity(_ key: Int, at time: Int64) -> UInt64 { UInt64(bitPattern: time) << 8 | UInt64(key) }
+            var events: [(identity: UInt64, time: Int64)] = []
+            for _ in 0..<Int.random(in: 1...400, using: &generator) {
+                if let earlier = events.randomElement(using: &generator), Int.random(in: 0..<100, using: &generator) < 3 {
+                    events.append(earlier) // a copy, maybe far back
+                    continue
+                }
+                switch Int.random(in: 0..<100, using: &generator) {
+                case 0..<60: time += Int64.random(in: 1...5, using: &generator)
+                case 60..<62 where round % 3 == 0: time -= Int64.random(in: 1...50, using: &generator) // out of order
+                default: break // the same millisecond
+                }
+                events.append((identity(Int.random(in: 0...255, using: &generator), at: time), time))
+            }
+            if round % 5 == 0 { // crowded: 30 events in one millisecond, then a copy of the first of them
+                time += 1
+                events += (0..<30).map { (identity($0, at: time), time) } + [(identity(0, at: time), time)]
+            }
+            for event in events {
+                // As the import does: the event is inserted, then asked about.
+                inserted.append(event.identity)
+                let unique = watch.insert(event.identity, at: event.time) { asked += 1; return inserted }
+                let expected = reference.insert(event.identity).inserted
+                XCTAssertEqual(unique, expected, "round \(round): \(event)")
+                if !unique { break } // the import stops watching at the first repeat
+            }
+            XCTAssertLessThanOrEqual(asked, 1, "the inserted identities are read at most once")
+        }
+    }
+
+    /// Through the import itself: a copy after the times went back, and a copy among many
+    /// events of one millisecond, are each counted as already present.
+    func testAnImportOutOfTimeOrderStillFindsACopy() throws {
+        func line(_ time: String, _ session: String) -> String {
+            #"{"ts":"2026-11-21T09:30:\#(time)Z","type":"exit_selected","app":"discord","session":"\#(session)","content_id":null,"wait_ms":1,"detail":null}"#
+        }
+        let folder = try TemporaryDirectory()
+        let backwards = [line("03.000", "a"), line("01.000", "b"), line("02.000", "c"), line("03.000", "a")]
+        let first = try EventStore(path: folder.path + "/a.sqlite3").importLines(Data(backwards.joined(separator: "\n").utf8), name: "x")
+        XCTAssertEqual([first.imported, first.alreadyPresent], [3, 1])
+        let crowded = (0..<40).map { line("05.000", "s\($0)") } + [line("05.000", "s0")]
+        let second = try EventStore(path: folder.path + "/b.sqlite3").importLines(Data(crowded.joined(separator: "\n").utf8), name: "y")
+        XCTAssertEqual([second.imported, second.alreadyPresent], [40, 1])
+        XCTAssertEqual(try EventStore(path: folder.path + "/b.sqlite3").allEvents().count, 40)
+    }
+
 }
