@@ -12,6 +12,14 @@ public enum EventType: String, CaseIterable, Sendable, Codable {
     case gatewaySkipped = "gateway_skipped"
 }
 
+extension EventType {
+    /// The type as an SQL string literal, for statements that name a fixed type: the planner
+    /// then knows it when it prepares them. Bound as a parameter instead, it could decide the
+    /// partial index of Exits (v2-exit-days) only per binding, and SQLite prepared each such
+    /// statement twice. A raw value is one of the names above, never text from outside.
+    var sqlLiteral: String { "'" + rawValue + "'" }
+}
+
 /// One row of the `events` table.
 public struct Event: Equatable, Sendable {
     public var id: Int64?

@@ -1,29 +1,27 @@
 extension EventStore {
-    /// What `app`'s gate needs to know about today (`day`, local): three lookups on the
-    /// `(type, app, ts)` index, each bounded to the day (widened by the largest UTC offsets and
-    /// narrowed again by each event's own offset), so a million events cost what a dozen do.
+    /// What `app`'s gate needs to know about today (`day`, local): one statement, three
+    /// lookups on the `(type, app, ts)` index, each bounded to the day (widened by the largest
+    /// UTC offsets and narrowed again by each event's own offset), so a million events cost
+    /// what a dozen do.
     public func history(app: String, on day: CivilDay) throws -> AppHistory {
         let margin: Int64 = 18 * 3_600_000 + 60_000
         let lower = Int64(day.daysSinceEpoch) * 86_400_000 - margin
         let upper = Int64(day.daysSinceEpoch + 1) * 86_400_000 + margin
-        let count = """
-            SELECT count(*) FROM events WHERE type = ? AND app = ? AND ts BETWEEN ? AND ?
-                AND utc_offset_min BETWEEN -1080 AND 1080
-                AND (ts + utc_offset_min * 60000) / 86400000 = ?
+        func countToday(_ type: EventType) -> String {
             """
-        return try db.transaction(immediate: false) {
-            func today(_ type: EventType) throws -> Int {
-                Int(StoredValue.integer(try db.value(count, [.text(type.rawValue), .text(app), .integer(lower), .integer(upper),
-                                                             SQLiteValue(day.daysSinceEpoch)])) ?? 0)
-            }
-            let detail = try db.value("""
-                SELECT detail FROM events WHERE type = ? AND app = ? AND ts BETWEEN ? AND ?
-                ORDER BY ts DESC LIMIT 1
-                """, [.text(EventType.openSelected.rawValue), .text(app),
-                      .integer(EventBounds.timestamps.lowerBound), .integer(EventBounds.timestamps.upperBound)])
-            return AppHistory(sessionsToday: try today(.sessionStart), opensToday: try today(.openSelected),
-                              lastIntention: Intention.from(detail: StoredValue.text(detail)))
+            (SELECT count(*) FROM events WHERE type = \(type.sqlLiteral) AND app = ?1 AND ts BETWEEN ?2 AND ?3
+                AND utc_offset_min BETWEEN -1080 AND 1080 AND (ts + utc_offset_min * 60000) / 86400000 = ?4)
+            """
         }
+        let row = try db.rows("""
+            SELECT \(countToday(.sessionStart)), \(countToday(.openSelected)),
+                (SELECT detail FROM events WHERE type = \(EventType.openSelected.sqlLiteral) AND app = ?1 AND ts BETWEEN ?5 AND ?6
+                    ORDER BY ts DESC LIMIT 1)
+            """, [.text(app), .integer(lower), .integer(upper), SQLiteValue(day.daysSinceEpoch),
+                  .integer(EventBounds.timestamps.lowerBound), .integer(EventBounds.timestamps.upperBound)]).first ?? []
+        guard row.count == 3 else { return AppHistory() }
+        return AppHistory(sessionsToday: Int(StoredValue.integer(row[0]) ?? 0), opensToday: Int(StoredValue.integer(row[1]) ?? 0),
+                          lastIntention: Intention.from(detail: StoredValue.text(row[2])))
     }
 
     /// The intentions given at Opens between two instants (Unix ms) whose local day is in
@@ -31,9 +29,9 @@ extension EventStore {
     public func intentions(from lower: Int64, to upper: Int64, within days: ClosedRange<CivilDay>) throws -> [(app: String, text: String)] {
         try db.rows("""
             SELECT app, detail, (ts + utc_offset_min * 60000) / 86400000 FROM events
-            WHERE type = ? AND ts BETWEEN ? AND ? AND detail IS NOT NULL
+            WHERE type = \(EventType.openSelected.sqlLiteral) AND ts BETWEEN ? AND ? AND detail IS NOT NULL
                 AND utc_offset_min BETWEEN -1080 AND 1080 ORDER BY ts DESC
-            """, [.text(EventType.openSelected.rawValue), .integer(lower), .integer(upper)]).compactMap { row in
+            """, [.integer(lower), .integer(upper)]).compactMap { row in
             guard let day = StoredValue.integer(row[2]), EventBounds.days.contains(day), days.contains(CivilDay(daysSinceEpoch: Int(day))),
                   let app = StoredValue.text(row[0]), let text = Intention.from(detail: StoredValue.text(row[1])) else { return nil }
             return (app, text)
@@ -44,8 +42,8 @@ extension EventStore {
     /// when that was.
     public func lastOpens(since: Int64) throws -> [(app: String, at: Int64)] {
         try db.rows("""
-            SELECT app, max(ts) FROM events WHERE type = ? AND ts BETWEEN ? AND ? GROUP BY app ORDER BY app
-            """, [.text(EventType.openSelected.rawValue), .integer(since), .integer(EventBounds.timestamps.upperBound)]).compactMap { row in
+            SELECT app, max(ts) FROM events WHERE type = \(EventType.openSelected.sqlLiteral) AND ts BETWEEN ? AND ? GROUP BY app ORDER BY app
+            """, [.integer(since), .integer(EventBounds.timestamps.upperBound)]).compactMap { row in
             guard let app = StoredValue.text(row[0]), let at = StoredValue.integer(row[1]) else { return nil }
             return (app, at)
         }

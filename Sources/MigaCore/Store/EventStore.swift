@@ -215,16 +215,15 @@ public final class EventStore {
     public func lastOpen(app: String) throws -> Date? {
         // The bound keeps text and blobs (which sort above every number) out of max(), and
         // the (type, app, ts) index still answers it in one step.
-        StoredValue.integer(try db.value("SELECT max(ts) FROM events WHERE type = ? AND app = ? AND ts BETWEEN ? AND ?",
-                                          [.text(EventType.openSelected.rawValue), .text(app),
-                                           .integer(EventBounds.timestamps.lowerBound), .integer(EventBounds.timestamps.upperBound)]))
+        StoredValue.integer(try db.value("SELECT max(ts) FROM events WHERE type = \(EventType.openSelected.sqlLiteral) AND app = ? AND ts BETWEEN ? AND ?",
+                                          [.text(app), .integer(EventBounds.timestamps.lowerBound), .integer(EventBounds.timestamps.upperBound)]))
             .map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 
     /// Number of Exits (any app) since `date`: for the celebration's "3rd exit this week".
     public func exitCount(since date: Date) throws -> Int {
-        Int(StoredValue.integer(try db.value("SELECT count(*) FROM events WHERE type = ? AND ts >= ?",
-                                             [.text(EventType.exitSelected.rawValue), .integer(Int64(date.timeIntervalSince1970 * 1000))])) ?? 0)
+        Int(StoredValue.integer(try db.value("SELECT count(*) FROM events WHERE type = \(EventType.exitSelected.sqlLiteral) AND ts >= ?",
+                                             [.integer(Int64(date.timeIntervalSince1970 * 1000))])) ?? 0)
     }
 
     /// Draws the next item from the persisted shuffle bag (see `ShuffleBag`), atomically, so
