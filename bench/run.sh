@@ -2,10 +2,10 @@
 # miga's performance targets, measured on the release build (see README "Performance"):
 #   1. pass-through (MIGA_GATED=1, and a grace pass) adds <= 10 ms median over exec'ing the app;
 #      through the PATH shim, which passes through by itself, <= 2 ms (issue 19)
-#   2. exec to the first full gateway frame <= 50 ms median
-#   3. peak memory of a gate run <= 30 MiB
+#   2. exec to the first full gateway frame <= 50 ms median (DESIGN); <= 5 ms (issue 19)
+#   3. peak memory of a gate run <= 30 MiB (DESIGN); <= 15 MiB (issue 19)
 #   4. `miga open-url` on a link that is not gated adds <= 10 ms median over launching the
-#      browser's command directly
+#      browser's command directly (DESIGN); <= 3 ms (issue 19)
 #   5. the first frame with 1M events in the database (issue 17's habits read it) <= 15 ms median
 # Needs hyperfine (installed from Debian when missing) and python3.
 . "$(dirname "$0")/common.sh"
@@ -91,9 +91,9 @@ rows = [
     ("pass-through of miga itself (MIGA_GATED=1), added median", ms(gated["MIGA_GATED=1"]) - direct, 10, "ms"),
     ("grace pass through the shim (stamps + spool), added median", ms(grace_shim) - direct, 3, "ms"),
     ("grace pass of miga itself (reads + writes SQLite), added median", ms(grace) - direct, 10, "ms"),
-    ("exec to first full frame, median", frame["first_frame_ms"]["median"], 50, "ms"),
-    ("peak memory of a gate run (max of runs)", frame["peak_rss_mib"]["max"], 30, "MiB"),
-    ("open-url, link not gated, added median", ms(url["open-url"]) - ms(url["direct"]), 10, "ms"),
+    ("exec to first full frame, median", frame["first_frame_ms"]["median"], 5, "ms"),
+    ("peak memory of a gate run (max of runs)", frame["peak_rss_mib"]["max"], 15, "MiB"),
+    ("open-url, link not gated, added median", ms(url["open-url"]) - ms(url["direct"]), 3, "ms"),
     ("first frame with 1M events in the database, median", big["first_frame_ms"]["median"], 15, "ms"),
 ]
 print(f"direct exec of /bin/true: {direct:.2f} ms median")
