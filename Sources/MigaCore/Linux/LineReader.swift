@@ -58,47 +58,43 @@ public final class LineReader {
         var installed = true
         defer { if installed { readline.callback_handler_remove() } }
         while true {
-            var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0)]
-            guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return .hungUp(signal: nil) }
-            if fds[1].revents & Int16(POLLIN) != 0 {
-                for signal in signals.drain() {
-                    switch signal {
-                    case SIGINT:
-                        // "^C" after the abandoned text; the newline only once readline is
-                        // done, since leaving bracketed-paste mode returns the cursor to column 0.
-                        write("^C")
-                        readline.callback_sigcleanup()
-                        readline.replace_line("", 0)
-                        readline.callback_handler_remove()
-                        installed = false
-                        write("\n")
-                        return .interrupted
-                    case SIGHUP, SIGTERM, SIGQUIT:
-                        return .hungUp(signal: signal)
-                    case SIGTSTP:
-                        readline.deprep_terminal()
-                        SignalPipe.suspendSelf()
-                    case SIGCONT:
-                        // After Ctrl-Z, or a stop by someone else (when the shell may have reset
-                        // the tty): take the terminal back and draw the prompt and line once.
-                        readline.deprep_terminal()
-                        readline.prep_terminal(1)
-                        _ = readline.forced_update_display()
-                    case SIGWINCH:
-                        readline.resize_terminal()
-                    default:
-                        break
-                    }
+            let wake = waitForInputOrSignals()
+            for signal in wake.signals {
+                switch signal {
+                case SIGINT:
+                    // "^C" after the abandoned text; the newline only once readline is
+                    // done, since leaving bracketed-paste mode returns the cursor to column 0.
+                    write("^C")
+                    readline.callback_sigcleanup()
+                    readline.replace_line("", 0)
+                    readline.callback_handler_remove()
+                    installed = false
+                    write("\n")
+                    return .interrupted
+                case SIGHUP, SIGTERM, SIGQUIT:
+                    return .hungUp(signal: signal)
+                case SIGTSTP:
+                    readline.deprep_terminal()
+                    SignalPipe.suspendSelf()
+                case SIGCONT:
+                    // After Ctrl-Z, or a stop by someone else (when the shell may have reset
+                    // the tty): take the terminal back and draw the prompt and line once.
+                    readline.deprep_terminal()
+                    readline.prep_terminal(1)
+                    _ = readline.forced_update_display()
+                case SIGWINCH:
+                    readline.resize_terminal()
+                default:
+                    break
                 }
             }
-            if fds[0].revents & Int16(POLLIN) != 0 {
+            if wake.inputReady {
                 readline.callback_read_char()
                 if let line = finishedLine {
                     installed = false // the handler removed itself
                     return line.map(LineInput.line) ?? .endOfInput
                 }
-            } else if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+            } else if wake.hungUp {
                 return .hungUp(signal: nil)
             }
         }
@@ -113,27 +109,23 @@ public final class LineReader {
                 defer { pending.removeSubrange(...end) }
                 return .line(String(decoding: pending[..<end], as: UTF8.self))
             }
-            var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0)]
-            guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return .hungUp(signal: nil) }
-            if fds[1].revents & Int16(POLLIN) != 0 {
-                for signal in signals.drain() {
-                    switch signal {
-                    case SIGINT:
-                        pending = []
-                        write("\n") // the line discipline echoed the ^C
-                        return .interrupted
-                    case SIGHUP, SIGTERM, SIGQUIT:
-                        return .hungUp(signal: signal)
-                    case SIGTSTP:
-                        SignalPipe.suspendSelf()
-                    default:
-                        break
-                    }
+            let wake = waitForInputOrSignals()
+            for signal in wake.signals {
+                switch signal {
+                case SIGINT:
+                    pending = []
+                    write("\n") // the line discipline echoed the ^C
+                    return .interrupted
+                case SIGHUP, SIGTERM, SIGQUIT:
+                    return .hungUp(signal: signal)
+                case SIGTSTP:
+                    SignalPipe.suspendSelf()
+                default:
+                    break
                 }
             }
-            guard fds[0].revents & Int16(POLLIN) != 0 else {
-                if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .hungUp(signal: nil) }
+            guard wake.inputReady else {
+                if wake.hungUp { return .hungUp(signal: nil) }
                 continue
             }
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -150,6 +142,16 @@ public final class LineReader {
             }
             pending += buffer[..<count]
         }
+    }
+
+    /// One wait on the terminal and the signal pipe: the signals that arrived, whether input
+    /// can be read, and whether the terminal hung up (or the wait failed).
+    private func waitForInputOrSignals() -> (signals: [Int32], inputReady: Bool, hungUp: Bool) {
+        var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0)]
+        guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return ([], false, true) }
+        return (fds[1].revents & Int16(POLLIN) != 0 ? signals.drain() : [], fds[0].revents & Int16(POLLIN) != 0,
+                fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0)
     }
 
     /// Runs another program in the terminal (an editor): its Ctrl-C is its own, not the
