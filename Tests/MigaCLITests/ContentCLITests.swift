@@ -49,6 +49,11 @@ final class ContentCLITests: XCTestCase {
         XCTAssertEqual(failed.status, 1)
         XCTAssertEqual(failed.stderr, home.root + "/build/broken/a.toml:7: error: bad: unknown kind \"meme\" (use quote, affirmation or article)\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: home.root + "/build/out.swift"), "nothing written for a broken pack")
+        let binary = home.root + "/build/binary/b.toml"
+        try FileManager.default.createDirectory(atPath: FilePath.parent(of: binary), withIntermediateDirectories: true)
+        try Data([0xFF, 0xFE, 0x5B]).write(to: URL(fileURLWithPath: binary))
+        let unreadable = try home.run(tool, [home.root + "/build/out.swift", FilePath.parent(of: binary), FilePath.parent(of: shell)])
+        XCTAssertEqual([String(unreadable.status), unreadable.stderr], ["1", binary + ":1: error: cannot be read as UTF-8 text\n"])
 
         let texts = ["He said \"hi\" \\ and \\(x) and \"# and \"\"\"#", "\u{1F469}\u{200D}\u{1F467} e\u{301} \u{2028} tab\there", "line one\nline two \\"]
         var pack = ""
