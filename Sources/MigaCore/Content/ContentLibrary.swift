@@ -5,35 +5,38 @@ import FoundationEssentials
 /// Every item miga can show: the packs compiled into the binary.
 public struct ContentLibrary: Sendable {
     public let items: [ContentItem]
-    private let index: [String: Int]
 
     public init(items: [ContentItem]) throws {
-        var index: [String: Int] = Dictionary(minimumCapacity: items.count)
-        for (position, item) in items.enumerated() {
-            if index[item.id] != nil {
-                throw ContentError(pack: "library", line: nil, problem: "duplicate id \"\(item.id)\"")
-            }
-            index[item.id] = position
+        var ids = Set<String>(minimumCapacity: items.count)
+        if let repeated = items.first(where: { !ids.insert($0.id).inserted }) {
+            throw ContentError(pack: "library", line: nil, problem: "duplicate id \"\(repeated.id)\"")
         }
+        self.init(unique: items)
+    }
+
+    /// Items whose ids are known to be unique (the build checked the bundled packs'): no gate
+    /// hashes 155 ids to learn again what the build already knows.
+    private init(unique items: [ContentItem]) {
         self.items = items
-        self.index = index
     }
 
     /// The bundled library: `quotes/`, checked and turned into values at build time.
     public static func bundled() throws -> ContentLibrary {
-        try ContentLibrary(items: bundledPacks.flatMap(\.items))
+        ContentLibrary(unique: bundledPacks.flatMap(\.items))
     }
 
     /// The bundled packs plus the person's own (`*.toml` in `userFolder`, in name order). A
     /// pack that cannot be used, or that reuses an id, is reported through `warn` and skipped:
     /// the gate still works with the rest.
     public static func load(userFolder: String?, warn: (String) -> Void) throws -> ContentLibrary {
-        var items = try bundled().items
-        var ids = Set(items.map(\.id))
-        guard let userFolder, let names = try? FileManager.default.contentsOfDirectory(atPath: userFolder) else {
-            return try ContentLibrary(items: items)
+        let bundled = try bundled()
+        guard let userFolder, let names = try? FileManager.default.contentsOfDirectory(atPath: userFolder),
+              case let packs = names.filter({ $0.hasSuffix(".toml") && !$0.hasPrefix(".") }).sorted(), !packs.isEmpty else {
+            return bundled
         }
-        for name in names.filter({ $0.hasSuffix(".toml") && !$0.hasPrefix(".") }).sorted() {
+        var items = bundled.items
+        var ids = Set(items.map(\.id))
+        for name in packs {
             let path = userFolder + "/" + name
             do {
                 items += try validatePack(path: path, knownIDs: &ids)
@@ -41,7 +44,7 @@ public struct ContentLibrary: Sendable {
                 warn("\(error); skipping this pack")
             }
         }
-        return try ContentLibrary(items: items)
+        return ContentLibrary(unique: items)
     }
 
     /// Reads and checks one pack file, including that its ids are new to `knownIDs` (which
@@ -99,8 +102,10 @@ public struct ContentLibrary: Sendable {
         Set(bundledPacks.filter { !names.contains($0.name) }.flatMap(\.items).map(\.id))
     }
 
+    /// A look through a few hundred items, once per item shown: cheaper than the dictionary
+    /// every gate would have to build first.
     public func item(id: String) -> ContentItem? {
-        index[id].map { items[$0] }
+        items.first { $0.id == id }
     }
 
     /// Items whose kind is enabled, in library order.
