@@ -97,7 +97,10 @@ private struct Machine {
             if let c = c, c.isASCIIAlphanumeric || c == "+" || c == "-" || c == "." {
                 buffer.append(c.asciiLowercased)
             } else if c == ":" {
-                url.scheme = String(String.UnicodeScalarView(buffer))
+                // Only ASCII letters, digits, `+`, `-` and `.` reach this buffer, so its bytes
+                // are the scalars' values (a scalar view built from the array took a generic
+                // initializer whose first use cost the runtime a conformance search per process).
+                url.scheme = String(decoding: buffer.map { UInt8(truncatingIfNeeded: $0.value) }, as: UTF8.self)
                 buffer.removeAll()
                 if url.scheme == "file" {
                     state = .file

@@ -239,4 +239,31 @@ final class FoundationlessTests: XCTestCase {
         XCTAssertFalse(TerminalText.localeIsUTF8(["LC_ALL": "C", "LANG": "C.UTF-8"]), "LC_ALL wins")
     }
 
+
+    // MARK: install manifest
+
+    /// `open-url` reads only the browser it replaced from `installed.json`, without Codable:
+    /// held to what the full decode (`load`) reads from what `save` writes, and to nil where
+    /// `load` fails.
+    func testOpenURLReadsThePreviousBrowserAsTheManifestLoadDoes() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path + "/installed.json"
+        XCTAssertNil(InstallManifest.previousBrowser(recordedAt: path), "no manifest")
+        for browser in [nil, "firefox-esr.desktop", "org.example.Wëb \"Browser\"/\\x.desktop", ""] as [String?] {
+            var manifest = InstallManifest()
+            manifest.previousBrowser = browser
+            manifest.createdDirectories = ["/tmp/a"]
+            manifest.record(.init(kind: .urlHandler, path: "/tmp/a/miga-url.desktop", sha256: "00"))
+            try manifest.save(path: path)
+            XCTAssertEqual(InstallManifest.previousBrowser(recordedAt: path), try InstallManifest.load(path: path).previousBrowser)
+            XCTAssertEqual(InstallManifest.previousBrowser(recordedAt: path), browser)
+        }
+        for text in ["", "{", "[]", #"{"version":2,"files":[],"previousBrowser":"x.desktop"}"#, #"{"files":[],"previousBrowser":"x.desktop"}"#,
+                     #"{"version":1,"previousBrowser":"x.desktop"}"#] {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            XCTAssertNil(InstallManifest.previousBrowser(recordedAt: path), text)
+            XCTAssertNil(try? InstallManifest.load(path: path), "load refuses it too: \(text)")
+        }
+    }
+
 }

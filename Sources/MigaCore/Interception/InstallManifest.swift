@@ -116,6 +116,18 @@ public struct InstallManifest: Codable, Equatable {
         }
     }
 
+    /// Only the browser miga's link handler took the place of, for `open-url`, which runs
+    /// before every link opens: read with `JSONValue` rather than the Codable decode, whose
+    /// generic machinery the runtime builds on first use (some 2M instructions, half a
+    /// millisecond of every link). nil where `load` would fail: no file, not a manifest, or a
+    /// newer format.
+    public static func previousBrowser(recordedAt path: String) -> String? {
+        guard let data = AtomicFile.read(path), let manifest = try? JSONValue.parse(data),
+              let version = manifest["version"]?.integer, version <= currentVersion,
+              case .array = manifest["files"] else { return nil }
+        return manifest["previousBrowser"]?.string
+    }
+
     public func save(path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

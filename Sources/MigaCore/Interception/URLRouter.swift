@@ -68,7 +68,7 @@ public struct URLRouter {
     private func forwardToBrowser(_ urls: [String], environment: [String: String]) -> Int32 {
         let layout = InstallLayout(environment: context.environment, paths: context.paths)
         let browsers = DefaultBrowser(layout: layout, currentDesktop: context.environment["XDG_CURRENT_DESKTOP"])
-        let recorded = (try? InstallManifest.load(path: layout.manifest))?.previousBrowser
+        let recorded = InstallManifest.previousBrowser(recordedAt: layout.manifest)
         guard let browser = recorded.flatMap(browsers.entry(id:)) ?? browsers.current().flatMap(browsers.entry(id:)) else {
             say("miga: \(InstallError.noBrowser)")
             return 1
