@@ -9,10 +9,14 @@ SWIFT ?= swift
 # giving that up saves another ~0.4 ms but loses ASLR for a program that reads browsers'
 # messages.) SwiftPM exports every symbol of an executable (-export-dynamic); nothing loads
 # miga as a library, so they stay private: 1.3 MB smaller, 9,000 fewer symbols for the
-# runtime's dladdr to walk at start.
+# runtime's dladdr to walk at start. Linked by the toolchain's lld where it has one, with
+# relative relocations packed (DT_RELR, glibc >= 2.36): 48,000 of them took 1.15 MB that
+# every start read; packed they take 9 KB (0.3 ms of every start, 1.2 MB smaller).
 CXX_STATIC_DIR := $(CURDIR)/.build/static-libstdc++
 LIBSTDCXX_A := $(shell $(CXX) -print-file-name=libstdc++.a)
-RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -s -Xlinker --no-export-dynamic -Xswiftc -L$(CXX_STATIC_DIR) -Xlinker $(LIBSTDCXX_A)
+TOOLCHAIN_LLD := $(wildcard $(dir $(realpath $(shell command -v $(SWIFT))))ld.lld)
+PACKED_RELOCATIONS = $(if $(TOOLCHAIN_LLD),-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
+RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -s -Xlinker --no-export-dynamic $(PACKED_RELOCATIONS) -Xswiftc -L$(CXX_STATIC_DIR) -Xlinker $(LIBSTDCXX_A)
 
 # `make install PREFIX=~/.local` (the default is /usr/local); DESTDIR for packagers.
 PREFIX ?= /usr/local
