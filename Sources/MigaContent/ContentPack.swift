@@ -102,7 +102,7 @@ public enum ContentPack {
             }
             // Content reaches the terminal: an escape sequence in it could clear the screen or
             // write the clipboard. Text may keep its line breaks and tabs, nothing else may.
-            for (field, value, allowed) in [("text", body, ["\n", "\t"] as Set<Unicode.Scalar>), ("title", title, []),
+            for (field, value, allowed) in [("text", body, ["\n", "\t"] as [Unicode.Scalar]), ("title", title, []),
                                             ("author", entry["author"]?.string, []), ("category", category, [])] {
                 if let value, let control = TerminalText.firstControl(in: value, allowing: allowed) {
                     problems.append("\(label)its \(field) holds the control character \(TerminalText.name(control)) (an escape sequence?); remove it")

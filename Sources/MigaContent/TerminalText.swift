@@ -8,13 +8,15 @@ public enum TerminalText {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
-    /// The first control character in `text` other than those `allowed`, if any.
-    public static func firstControl(in text: String, allowing allowed: Set<Unicode.Scalar> = ["\n", "\t"]) -> Unicode.Scalar? {
+    /// The first control character in `text` other than those `allowed`, if any. `allowed` is
+    /// a short list, not a Set: one or two scalars, and a Set of a new element type made the
+    /// runtime search every conformance in the binary on a gate's way to its first frame.
+    public static func firstControl(in text: String, allowing allowed: [Unicode.Scalar] = ["\n", "\t"]) -> Unicode.Scalar? {
         text.unicodeScalars.first { isControl($0) && !allowed.contains($0) }
     }
 
     /// `text` with every control character but those `allowed` shown as U+FFFD.
-    public static func visible(_ text: String, allowing allowed: Set<Unicode.Scalar> = ["\n", "\t"]) -> String {
+    public static func visible(_ text: String, allowing allowed: [Unicode.Scalar] = ["\n", "\t"]) -> String {
         guard firstControl(in: text, allowing: allowed) != nil else { return text }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {

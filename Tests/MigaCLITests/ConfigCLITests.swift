@@ -198,6 +198,17 @@ final class ConfigCLITests: XCTestCase {
         XCTAssertTrue(configText?.contains("[apps.ghost]\ncommand = \"true\"\n") == true, configText ?? "")
     }
 
+    /// `save`, then `quit` to the interactive shell the editor runs in, which reports its status.
+    func saveAndQuitToTheShell(_ terminal: TmuxTerminal, file: StaticString = #filePath, line: UInt = #line) throws {
+        try terminal.enter("save")
+        terminal.waitFor("Saved \(home.configFile).", file: file, line: line)
+        terminal.waitForPrompt(Self.prompt, file: file, line: line)
+        try terminal.enter("quit")
+        terminal.waitForPrompt("$ ", file: file, line: line)
+        try terminal.enter("echo STATUS=$?")
+        terminal.waitFor("STATUS=0", file: file, line: line)
+    }
+
     /// Where libreadline cannot be loaded (it is loaded only when a prompt needs it), the
     /// editor says what is missing and still edits and saves, with the terminal's own line
     /// editing: Backspace works, Ctrl-C drops the line.
@@ -219,13 +230,7 @@ final class ConfigCLITests: XCTestCase {
         try terminal.press("Enter")
         terminal.waitFor("timer_seconds = 20")
         terminal.waitForPrompt(Self.prompt)
-        try terminal.enter("save")
-        terminal.waitFor("Saved \(home.configFile).")
-        terminal.waitForPrompt(Self.prompt)
-        try terminal.enter("quit")
-        terminal.waitForPrompt("$ ")
-        try terminal.enter("echo STATUS=$?")
-        terminal.waitFor("STATUS=0")
+        try saveAndQuitToTheShell(terminal)
         XCTAssertEqual(configText, "# my settings\ntimer_seconds = 20  # short\n\n[apps.signal]\ncommand = \"signal\"\n")
     }
 
@@ -238,7 +243,7 @@ final class ConfigCLITests: XCTestCase {
         terminal.waitFor("> grace 7^C")
         terminal.waitForPrompt(Self.prompt)
         try terminal.enter("show")
-        var screen = terminal.waitFor("[apps.signal]")
+        let screen = terminal.waitFor("[apps.signal]")
         XCTAssertFalse(screen.contains("grace_minutes = 7"), "the interrupted line did nothing:\n\(screen)")
 
         terminal.waitForPrompt(Self.prompt)
@@ -253,13 +258,7 @@ final class ConfigCLITests: XCTestCase {
         try terminal.press("Enter")
         terminal.waitFor("timer_seconds = 30")
         terminal.waitForPrompt(Self.prompt)
-        try terminal.enter("save")
-        terminal.waitFor("Saved \(home.configFile).")
-        terminal.waitForPrompt(Self.prompt)
-        try terminal.enter("quit")
-        terminal.waitForPrompt("$ ")
-        try terminal.enter("echo STATUS=$?")
-        screen = terminal.waitFor("STATUS=0")
+        try saveAndQuitToTheShell(terminal)
         XCTAssertEqual(configText, "# my settings\ntimer_seconds = 30  # short\n\n[apps.signal]\ncommand = \"signal\"\n")
         XCTAssertEqual(terminal.display("#{alternate_on} #{cursor_flag}"), "0 1")
     }

@@ -6,9 +6,7 @@ extension TerminalText {
     /// Text to lay out on the screen: line breaks kept, a tab as one space (layout counts
     /// cells), every other control character as U+FFFD.
     public static func forScreen(_ text: String) -> String {
-        // Not `firstControl(in:allowing:)`: its Set of scalars is a type the runtime would
-        // build (and search every conformance for) before the first frame, 0.26M instructions.
-        guard text.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" }) else { return text }
+        guard firstControl(in: text, allowing: ["\n"]) != nil else { return text }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             result.append(scalar == "\t" ? " " : isControl(scalar) && scalar != "\n" ? "\u{FFFD}" : scalar)
