@@ -87,7 +87,7 @@ struct EventsCommand: ParsableCommand {
                     guard fd >= 0 else { throw LinuxError(operation: "open \(file)", code: errno) }
                 }
                 defer { if fd != STDIN_FILENO { close(fd) } }
-                let result = try EventStore(path: context.paths.database).importLines(from: .descriptor(fd), name: file == "-" ? "stdin" : file)
+                let result = try EventStore(path: context.paths.database, lockWait: .patient).importLines(from: .descriptor(fd), name: file == "-" ? "stdin" : file)
                 print("Imported \(result.imported) event\(result.imported == 1 ? "" : "s")"
                       + (result.alreadyPresent > 0 ? " (\(result.alreadyPresent) already present, skipped)." : "."))
             }

@@ -49,7 +49,7 @@ struct StatsCommand: ParsableCommand {
         try CommandSupport.run { context in
             let store = try EventStore.openExisting(path: context.paths.database)
             let now = context.clock.now()
-            let today = CivilDay(unixMilliseconds: Int64(now.timeIntervalSince1970 * 1000),
+            let today = CivilDay(unixMilliseconds: UnixTime.clampedMilliseconds(now),
                                  offsetMinutes: context.clock.utcOffsetMinutes(at: now))
             if week {
                 let report = try WeekReport.build(store: store, weekOf: today, today: today)

@@ -29,7 +29,7 @@ struct StatusCommand: ParsableCommand {
             let store = try EventStore.openExisting(path: context.paths.database)
             let now = context.clock.now()
             let report = try StatusReport.build(store: store, config: config,
-                                                nowMilliseconds: Int64((now.timeIntervalSince1970 * 1000).rounded(.down)),
+                                                nowMilliseconds: UnixTime.clampedMilliseconds(now),
                                                 offsetMinutes: context.clock.utcOffsetMinutes(at: now))
             print(json ? report.json : report.line)
         }

@@ -221,6 +221,31 @@ final class NativeHostTests: XCTestCase {
         XCTAssertEqual(try home.events().count, 0)
     }
 
+    /// Ids and JSON that once killed the host (abs(Int64.min) trapped) or got the wrong
+    /// words: each gets an error naming its fault, and the gate open in that host is still
+    /// recorded as abandoned when the browser lets it go.
+    func testHostileIdsAndJSONGetTheirOwnErrorAndTheHostLivesOn() throws {
+        let host = try startHost()
+        host.send(#"{"type":"gate","url":"https://reddit.com/","id":1}"#)
+        XCTAssertEqual(host.receive()?["action"] as? String, "gate")
+        for message in [#"{"type":"hello","id":-9223372036854775808}"#, #"{"id":-9223372036854775808}"#,
+                        #"{"type":"hello","id":9223372036854775807}"#, #"{"type":"hello","id":-9007199254740992}"#] {
+            host.send(message)
+            let reply = host.receive()
+            XCTAssertNotNil(reply, "the host died on \(message): \(host.stderr)")
+            XCTAssertTrue(reply?["id"] is NSNull, "an id a browser cannot keep exactly is not echoed: \(reply ?? [:])")
+        }
+        host.send(String(repeating: "[", count: 600) + String(repeating: "]", count: 600))
+        XCTAssertEqual(host.receive()?["error"] as? String, "JSON nested deeper than 512 levels (at byte 513)")
+        host.send(#"{"type":"hello","id":1e400}"#)
+        XCTAssertEqual(host.receive()?["error"] as? String, "a JSON number too large to represent (at byte 22)")
+        host.send(#"{"type":"hello","id":-4}"#)
+        XCTAssertEqual(host.receive()?["id"] as? Int, -4)
+        host.closeInput()
+        XCTAssertEqual(host.exitStatus(), 0, host.stderr)
+        XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .abandoned])
+    }
+
     func testAnOversizedLengthEndsTheConversationWithAnErrorNotAHang() throws {
         let host = try startHost()
         var length = UInt32.max

@@ -18,8 +18,10 @@ final class EventStoreTests: XCTestCase {
         XCTAssertEqual(stored.last?.detail, #"{"reason":"trial_expired"}"#)
         XCTAssertEqual(try store.lastOpen(app: "discord"), Date(timeIntervalSince1970: 3))
         XCTAssertNil(try store.lastOpen(app: "x"))
-        XCTAssertEqual(try store.exitCount(since: Date(timeIntervalSince1970: 1.5)), 1)
-        XCTAssertEqual(try store.exitCount(since: Date(timeIntervalSince1970: 2.5)), 0)
+        XCTAssertEqual(try store.exitCountInWeek(endingAt: Date(timeIntervalSince1970: 2)), 1)
+        XCTAssertEqual(try store.exitCountInWeek(endingAt: Date(timeIntervalSince1970: 7 * 86_400 + 2.5)), 0, "a week later")
+        try store.record(Event(timestamp: 30 * 86_400_000, utcOffsetMinutes: 0, session: "f", type: .exitSelected, app: "x"))
+        XCTAssertEqual(try store.exitCountInWeek(endingAt: Date(timeIntervalSince1970: 2)), 1, "an Exit dated in the future is not this week's")
         XCTAssertEqual(try store.integrityCheck(), "ok")
     }
 

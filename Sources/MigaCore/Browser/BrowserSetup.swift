@@ -43,6 +43,6 @@ struct BrowserSetup {
         guard config.graceMinutes > 0, let last = try? store.lastOpen(app: SiteMatcher.appName(site: site)) else { return nil }
         let until = last.addingTimeInterval(Double(config.graceMinutes * 60))
         guard last <= now.addingTimeInterval(1), until > now else { return nil }
-        return Int64((until.timeIntervalSince1970 * 1000).rounded())
+        return UnixTime.clampedMilliseconds(until, rounding: .toNearestOrAwayFromZero)
     }
 }

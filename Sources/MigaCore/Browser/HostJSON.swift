@@ -36,11 +36,12 @@ struct HostRequest {
     var fields: [String: JSONValue]
 
     enum Problem: Error, CustomStringConvertible {
-        case notJSON, notObject, noType, badField(String)
+        case notUTF8, notJSON(JSONValue.SyntaxError), notObject, noType, badField(String)
 
         var description: String {
             switch self {
-            case .notJSON: return "not UTF-8 JSON"
+            case .notUTF8: return "not UTF-8 JSON"
+            case .notJSON(let error): return "\(error)"
             case .notObject: return "not a JSON object"
             case .noType: return "no \"type\""
             case .badField(let name): return "\"\(name)\" is missing or not valid"
@@ -49,7 +50,14 @@ struct HostRequest {
     }
 
     init(_ body: Data) throws {
-        guard let value = try? JSONValue.parse(body) else { throw Problem.notJSON }
+        // Said apart from JSON's own faults (too deep, a number out of range): those are valid UTF-8.
+        guard String(validating: body, as: UTF8.self) != nil else { throw Problem.notUTF8 }
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(body)
+        } catch let error as JSONValue.SyntaxError {
+            throw Problem.notJSON(error)
+        }
         guard let object = value.object else { throw Problem.notObject }
         fields = object
         id = Self.id(object["id"])
@@ -59,7 +67,8 @@ struct HostRequest {
 
     static func id(_ value: JSONValue?) -> HostJSON {
         if let text = value?.string, text.utf8.count <= 64 { return .string(text) }
-        if let integer = value?.integer, abs(integer) < 9_007_199_254_740_992 { return .int(integer) }
+        // Integers a browser's JSON keeps exactly (±2^53); compared, not abs()'d: abs(Int64.min) traps.
+        if let integer = value?.integer, integer > -9_007_199_254_740_992, integer < 9_007_199_254_740_992 { return .int(integer) }
         return .null
     }
 

@@ -124,8 +124,7 @@ public final class NativeHostService {
         case "exit":
             let (session, _) = try session()
             try throwing(end(session, as: .exitSelected), id: id)
-            let weekAgo = context.clock.now().addingTimeInterval(-7 * 86_400)
-            let count = (try? store().exitCount(since: weekAgo)) ?? 1
+            let count = (try? store().exitCountInWeek(endingAt: context.clock.now())) ?? 1
             return reply("exit", [("message", .string(Celebration.message(exitsInLastSevenDays: count)))])
 
         case "open":
@@ -286,7 +285,7 @@ public final class NativeHostService {
                                  waitMilliseconds: waitMilliseconds, detail: detail))
     }
 
-    private func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    private func milliseconds(_ date: Date) -> Int64 { UnixTime.clampedMilliseconds(date, rounding: .toNearestOrAwayFromZero) }
 
     static func newSession() -> String { UUID().uuidString.lowercased() }
 

@@ -48,7 +48,7 @@ public struct EntitlementStatus: Equatable {
     }
 
     static func utc(_ date: Date) -> String {
-        let stamp = EventTimestamp.format(unixMilliseconds: Int64(date.timeIntervalSince1970 * 1000), offsetMinutes: 0)
+        let stamp = EventTimestamp.format(unixMilliseconds: UnixTime.clampedMilliseconds(date), offsetMinutes: 0)
         return String(stamp.prefix(16)).replacingEvery("T", with: " ") + " UTC"
     }
 }
@@ -83,7 +83,9 @@ public struct EntitlementStore {
         }
         switch kind {
         case "trial":
-            guard let text = object["trial_started"]?.string, let started = EventTimestamp.parse(text) else {
+            // A start before 1970 is no time miga wrote: treated as unreadable, never as endless.
+            guard let text = object["trial_started"]?.string, let started = EventTimestamp.parse(text),
+                  EventBounds.timestamps.contains(started.unixMilliseconds) else {
                 return EntitlementStatus(state: .broken(problem: "\(path) has no readable trial_started"), path: path)
             }
             var start = Date(timeIntervalSince1970: Double(started.unixMilliseconds) / 1000)
@@ -93,7 +95,8 @@ public struct EntitlementStore {
                 // from the file itself, it holds even where the file cannot be rewritten: a
                 // trial must not become endless.
                 var info = stat()
-                let written = stat(path, &info) == 0 ? Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec)) : now
+                // An mtime outside 1970...9999 says nothing about when the file was written.
+                let written = stat(path, &info) == 0 ? UnixTime.date(of: info.st_mtim) ?? now : now
                 start = min(now, written)
                 try? writeTrial(startedAt: start)
             }
@@ -129,7 +132,7 @@ public struct EntitlementStore {
     }
 
     private func writeTrial(startedAt start: Date) throws {
-        let stamp = EventTimestamp.format(unixMilliseconds: Int64((start.timeIntervalSince1970 * 1000).rounded(.down)), offsetMinutes: 0)
+        let stamp = EventTimestamp.format(unixMilliseconds: UnixTime.clampedMilliseconds(start), offsetMinutes: 0)
         try write("{\"kind\":\"trial\",\"trial_started\":\"\(stamp.dropLast(6))Z\"}\n")
     }
 
@@ -153,7 +156,7 @@ public struct TrialNotice {
     public init(context: MigaContext) {
         path = context.paths.stateDirectory + "/trial-notice"
         let now = context.clock.now()
-        today = CivilDay(unixMilliseconds: Int64(now.timeIntervalSince1970 * 1000),
+        today = CivilDay(unixMilliseconds: UnixTime.clampedMilliseconds(now),
                          offsetMinutes: context.clock.utcOffsetMinutes(at: now)).description
     }
 

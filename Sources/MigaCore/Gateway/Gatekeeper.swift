@@ -216,11 +216,9 @@ public final class Gatekeeper {
         func writeHeld() {
             guard let events = held else { return }
             held = nil
-            do {
-                try store.markShown(firstDraw)
-            } catch {
-                recordFailures.append("\(error)")
-            }
+            // The rotation only: under another process's lock it is let go (the item may come
+            // round sooner), as a gate never waits; the events below are spooled instead.
+            try? store.markShown(firstDraw)
             for event in events {
                 if let problem = record(event.type, app: app, contentID: event.contentID, waitMilliseconds: event.wait,
                                         detail: event.detail, at: event.at, store: store) {
@@ -293,8 +291,7 @@ public final class Gatekeeper {
     }
 
     private func celebrationMessage(store: EventStore) -> String {
-        let weekAgo = context.clock.now().addingTimeInterval(-7 * 86_400)
-        let count = (try? store.exitCount(since: weekAgo)) ?? 1
+        let count = (try? store.exitCountInWeek(endingAt: context.clock.now())) ?? 1
         return Celebration.message(exitsInLastSevenDays: count)
     }
 
@@ -344,18 +341,19 @@ public final class Gatekeeper {
                           announce: Bool = true) -> Int32 {
         let message = problem.hasPrefix("miga: ") ? problem : "miga: \(problem) — opening \(app) without a pause"
         if announce { context.messages.say(message) }
-        // Record why, even when the config was the problem; but when the database itself was
-        // the problem, do not make the person wait for it a second time.
-        if reason != "database_error" {
-            do {
+        // Record why, even when the config was the problem. When the database itself was the
+        // problem it is not tried a second time: the event waits in the spool until it is usable.
+        let skipped = event(.gatewaySkipped, app: app, detail: Event.reasonDetail(reason))
+        do {
+            if reason == "database_error" {
+                try EventStore.spool([skipped], besideDatabase: context.paths.database)
+            } else {
                 let store = try store ?? EventStore(path: context.paths.database)
-                if let problem = record(.gatewaySkipped, app: app, detail: Event.reasonDetail(reason), store: store) {
-                    context.messages.say("miga: could not record that: \(problem)")
-                }
+                try store.record(skipped)
                 store.closeBeforeExec()
-            } catch {
-                context.messages.say("miga: could not record that: \(error)")
             }
+        } catch {
+            context.messages.say("miga: could not record that: \(error)")
         }
         if announce { notifyDesktop(message) }
         return launch.run()
@@ -370,15 +368,19 @@ public final class Gatekeeper {
             environment: context.environment)
     }
 
+    private func event(_ type: EventType, app: String, contentID: String? = nil, waitMilliseconds: Int? = nil,
+                       detail: String? = nil, at time: Date? = nil) -> Event {
+        let now = time ?? context.clock.now()
+        return Event(timestamp: UnixTime.clampedMilliseconds(now, rounding: .toNearestOrAwayFromZero),
+                     utcOffsetMinutes: context.clock.utcOffsetMinutes(at: now), session: sessionID,
+                     type: type, app: app, contentID: contentID, waitMilliseconds: waitMilliseconds, detail: detail)
+    }
+
     @discardableResult
     private func record(_ type: EventType, app: String, contentID: String? = nil, waitMilliseconds: Int? = nil,
                         detail: String? = nil, at time: Date? = nil, store: EventStore) -> String? {
-        let now = time ?? context.clock.now()
-        let event = Event(timestamp: Int64((now.timeIntervalSince1970 * 1000).rounded()),
-                          utcOffsetMinutes: context.clock.utcOffsetMinutes(at: now), session: sessionID,
-                          type: type, app: app, contentID: contentID, waitMilliseconds: waitMilliseconds, detail: detail)
         do {
-            try store.record(event)
+            try store.record(event(type, app: app, contentID: contentID, waitMilliseconds: waitMilliseconds, detail: detail, at: time))
             return nil
         } catch {
             return "\(error)"

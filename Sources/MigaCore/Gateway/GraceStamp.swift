@@ -52,6 +52,7 @@ enum GraceStamp {
         defer { close(fd) }
         guard let date else { return true }
         let seconds = date.timeIntervalSince1970
+        guard UnixTime.milliseconds(seconds: seconds) != nil else { return false }
         let time = timespec(tv_sec: Int(seconds.rounded(.down)), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
         var times = [time, time]
         return futimens(fd, &times) == 0

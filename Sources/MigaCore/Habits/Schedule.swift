@@ -120,7 +120,7 @@ public struct LocalMoment: Equatable, Sendable {
 
     public init(clock: any MigaClock) {
         let now = clock.now()
-        self.init(unixMilliseconds: Int64((now.timeIntervalSince1970 * 1000).rounded(.down)),
+        self.init(unixMilliseconds: UnixTime.clampedMilliseconds(now),
                   offsetMinutes: clock.utcOffsetMinutes(at: now))
     }
 }

@@ -28,6 +28,8 @@ public enum LinuxSystem {
     /// The local offset from UTC at a Unix time, honouring $TZ, via the C library: it costs
     /// microseconds, where Foundation's TimeZone loads ICU's zone data on the gate's hot path.
     public static func utcOffsetSeconds(at unixTime: Double) -> Int {
+        // time_t(_:) traps on NaN and on times past Int's range; such a time has no offset.
+        guard unixTime.isFinite, abs(unixTime) < 1e17 else { return 0 }
         var seconds = time_t(unixTime.rounded(.down))
         var local = tm()
         guard localtime_r(&seconds, &local) != nil else { return 0 }

@@ -18,8 +18,26 @@ public indirect enum JSONValue: Equatable, Sendable {
     static let depthLimit = 512
 
     public struct SyntaxError: Error, CustomStringConvertible, Equatable {
+        /// What is wrong, in words a person (or an extension's developer) can act on.
+        public enum Reason: Equatable, Sendable {
+            case syntax, tooDeep, numberOutOfRange, invalidUTF8
+        }
         public var offset: Int
-        public var description: String { "not valid JSON (at byte \(offset + 1))" }
+        public var reason: Reason = .syntax
+
+        public init(offset: Int, reason: Reason = .syntax) {
+            self.offset = offset
+            self.reason = reason
+        }
+
+        public var description: String {
+            switch reason {
+            case .syntax: return "not valid JSON (at byte \(offset + 1))"
+            case .tooDeep: return "JSON nested deeper than \(JSONValue.depthLimit) levels (at byte \(offset + 1))"
+            case .numberOutOfRange: return "a JSON number too large to represent (at byte \(offset + 1))"
+            case .invalidUTF8: return "not UTF-8 (at byte \(offset + 1))"
+            }
+        }
     }
 
     public static func parse<Bytes: Collection>(_ bytes: Bytes) throws -> JSONValue where Bytes.Element == UInt8 {
@@ -109,7 +127,8 @@ private struct JSONReader {
     }
 
     mutating func value(depth: Int) throws -> JSONValue {
-        guard depth < JSONValue.depthLimit, let byte = current else { throw fail() }
+        guard depth < JSONValue.depthLimit else { throw JSONValue.SyntaxError(offset: position, reason: .tooDeep) }
+        guard let byte = current else { throw fail() }
         switch byte {
         case UInt8(ascii: "{"):
             position += 1
@@ -178,7 +197,7 @@ private struct JSONReader {
             while isDigit(current) { position += 1 }
         }
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-        guard Double(text)?.isFinite == true else { throw JSONValue.SyntaxError(offset: start) }
+        guard Double(text)?.isFinite == true else { throw JSONValue.SyntaxError(offset: start, reason: .numberOutOfRange) }
         return text
     }
 
@@ -194,7 +213,7 @@ private struct JSONReader {
         func flushRun(_ end: Int) throws {
             guard end > runStart else { return }
             guard let run = String(validating: UnsafeRawBufferPointer(rebasing: bytes[runStart..<end]), as: UTF8.self) else {
-                throw JSONValue.SyntaxError(offset: runStart)
+                throw JSONValue.SyntaxError(offset: runStart, reason: .invalidUTF8)
             }
             text += run
         }

@@ -3,68 +3,132 @@ import Glibc
 #endif
 import FoundationEssentials
 
-/// Grace passes the PATH shim decided alone (see `GraceStamp`): one small file each in the
-/// `spool/` folder beside the database, `grace-UPTIME-PID` holding the app's name and a newline,
-/// its modification time the moment of the pass. A file per pass rather than one shared
-/// file: the shell cannot lock, and a file being appended to cannot be emptied safely; a
-/// whole file is taken or left. Every process that opens the database folds them in first,
-/// in one transaction, so counts are exact; a pass is keyed by its file's name, so a crash
-/// between the commit and the removal never counts one twice.
+/// Events that wait outside the database, in the `spool/` folder beside it, until a process
+/// folds them in (every process that opens the database does, first, in one transaction):
+///
+/// - `grace-UPTIME-PID`: a grace pass the PATH shim decided alone (see `GraceStamp`), holding
+///   the app's name and a newline, its modification time the moment of the pass. A file per
+///   pass: the shell cannot lock, and a file being appended to cannot be emptied safely.
+/// - `events-PID-NANOSECONDS`: events a miga process could not write at once (another
+///   program's lock, a full disk, an I/O error), as lines of `events export`; written whole
+///   (temporary file, then rename), so a file is taken or left whole.
+///
+/// Folding is keyed by each event's identity (time, session, type, app, as an import is), so a
+/// crash between the commit and the removal never counts one twice.
 extension EventStore {
     static let spoolFolderName = "spool"
-    /// An empty or unfinished file this old is a shim that stopped before writing: not a pass.
+    static let gracePrefix = "grace-"
+    static let eventsPrefix = "events-"
+    /// An empty or unfinished grace file this old is a shim that stopped before writing.
     static let unfinishedSpoolSeconds = 10.0
     static let spoolBatchLimit = 10_000
+    /// A spooled write is one gate's few events; anything larger was not written by miga.
+    static let spooledEventsLimit = 64 * 1024
 
     var spoolFolder: String { FilePath.parent(of: path) + "/" + Self.spoolFolderName }
 
-    /// Best effort: what cannot be read now stays for the next process.
+
+    /// Keeps `events` in the spool as one file.
+    func spool(_ events: [Event]) throws {
+        try Self.spool(events, besideDatabase: path)
+    }
+
+    /// The same without opening the database: for events about a database that could not
+    /// be used at all (another program's file, a damaged one), which wait until it is moved
+    /// aside and miga makes a new one.
+    public static func spool(_ events: [Event], besideDatabase database: String) throws {
+        let folder = FilePath.parent(of: database) + "/" + spoolFolderName
+        try LinuxSystem.makeDirectories(folder, mode: 0o700)
+        let text = events.map { EventLine.jsonl($0) + "\n" }.joined()
+        let name = eventsPrefix + "\(getpid())-\(LinuxSystem.monotonicNanoseconds())"
+        try AtomicFile.write(text, to: folder + "/" + name, mode: 0o600)
+    }
+
+    /// Best effort: what cannot be written now stays for the next process. Under another
+    /// process's lock this gives up within `LockWait.brief`, as every gate write does.
     func foldSpool() {
-        guard let directory = opendir(spoolFolder) else { return }
-        var names: [String] = []
-        while names.count < Self.spoolBatchLimit, let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if name.hasPrefix("grace-") { names.append(name) }
-        }
-        closedir(directory)
+        let names = spooledNames()
         guard !names.isEmpty else { return }
+        var folded: [String] = [], discard: [String] = []
+        var events: [Event] = []
         let now = Date().timeIntervalSince1970
-        var passes: [(file: String, event: Event)] = []
-        var discard: [String] = []
         for name in names {
             let file = spoolFolder + "/" + name
             var info = stat()
             guard lstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { discard.append(file); continue }
-            let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-            let text = (try? BoundedFile.readIfPresent(file, limit: 256)).flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) } ?? ""
-            guard text.hasSuffix("\n"), case let app = String(text.dropLast()), MigaConfig.isValidAppName(app) else {
-                if now - modified > Self.unfinishedSpoolSeconds || info.st_size > 255 { discard.append(file) }
-                continue
+            let read = name.hasPrefix(Self.gracePrefix) ? gracePass(name: name, file: file, info: info, now: now)
+                : spooledEvents(file: file)
+            switch read {
+            case .events(let found): events += found; folded.append(file)
+            case .notYet: continue
+            case .unusable: discard.append(file)
             }
-            let session = "shim-" + String(name.dropFirst("grace-".count).unicodeScalars.filter {
-                ("0"..."9").contains($0) || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || $0 == "." || $0 == "-"
-            }.prefix(64).map(Character.init))
-            let milliseconds = Int64((modified * 1000).rounded(.down))
-            passes.append((file, Event(timestamp: milliseconds, utcOffsetMinutes: LinuxSystem.utcOffsetSeconds(at: modified) / 60,
-                                       session: session, type: .gracePass, app: app)))
         }
-        if !passes.isEmpty {
+        if !events.isEmpty {
             do {
                 try db.transaction(immediate: true) {
-                    for pass in passes {
-                        let event = pass.event
-                        try db.execute("""
-                            INSERT INTO events (ts, utc_offset_min, session, type, app) SELECT ?, ?, ?, ?, ?
-                            WHERE NOT EXISTS (SELECT 1 FROM events WHERE type = ? AND app = ? AND session = ?)
-                            """, [.integer(event.timestamp), SQLiteValue(event.utcOffsetMinutes), .text(event.session),
-                                  .text(event.type.rawValue), .text(event.app),
-                                  .text(event.type.rawValue), .text(event.app), .text(event.session)])
+                    let insert = try db.prepare("""
+                        INSERT INTO events (ts, utc_offset_min, session, type, app, content_id, wait_ms, detail)
+                        SELECT ?, ?, ?, ?, ?, ?, ?, ?
+                        WHERE NOT EXISTS (SELECT 1 FROM events WHERE ts = ? AND session = ? AND +type = ? AND app = ?)
+                        """)
+                    for event in events {
+                        try insert.bind([.integer(event.timestamp), SQLiteValue(event.utcOffsetMinutes), .text(event.session),
+                                         .text(event.type.rawValue), .text(event.app), SQLiteValue(event.contentID),
+                                         SQLiteValue(event.waitMilliseconds), SQLiteValue(event.detail),
+                                         .integer(event.timestamp), .text(event.session), .text(event.type.rawValue), .text(event.app)])
+                        while try insert.step() {}
                     }
                 }
             } catch {
-                return // the files stay; the next process tries again
+                folded = [] // the files stay; the next process tries again
             }
         }
-        for file in passes.map(\.file) + discard { unlink(file) }
+        for file in folded + discard { unlink(file) }
+    }
+
+    private enum SpooledRead {
+        case events([Event])
+        /// A grace file a shim is still writing.
+        case notYet
+        case unusable
+    }
+
+    private func spooledNames() -> [String] {
+        guard let directory = opendir(spoolFolder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while names.count < Self.spoolBatchLimit, let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name.hasPrefix(Self.gracePrefix) || name.hasPrefix(Self.eventsPrefix) { names.append(name) }
+        }
+        return names
+    }
+
+    private func gracePass(name: String, file: String, info: stat, now: Double) -> SpooledRead {
+        // An mtime outside 1970...9999 (set by hand, or a broken clock) says nothing about when
+        // the pass was: it counts as now.
+        let modified = UnixTime.date(of: info.st_mtim)?.timeIntervalSince1970 ?? now
+        let text = (try? BoundedFile.readIfPresent(file, limit: 256)).flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        guard text.hasSuffix("\n"), case let app = String(text.dropLast()), MigaConfig.isValidAppName(app) else {
+            return now - modified > Self.unfinishedSpoolSeconds || info.st_size > 255 ? .unusable : .notYet
+        }
+        let session = "shim-" + String(name.dropFirst(Self.gracePrefix.count).unicodeScalars.filter {
+            ("0"..."9").contains($0) || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || $0 == "." || $0 == "-"
+        }.prefix(64).map(Character.init))
+        let milliseconds = UnixTime.milliseconds(seconds: modified) ?? UnixTime.clampedMilliseconds(Date())
+        return .events([Event(timestamp: milliseconds, utcOffsetMinutes: LinuxSystem.utcOffsetSeconds(at: modified) / 60,
+                              session: session, type: .gracePass, app: app)])
+    }
+
+    /// A whole file of exported lines, or nothing of it: a file that is not is not miga's.
+    private func spooledEvents(file: String) -> SpooledRead {
+        guard let data = (try? BoundedFile.readIfPresent(file, limit: Self.spooledEventsLimit)).flatMap({ $0 }) else { return .unusable }
+        var events: [Event] = []
+        for line in data.split(separator: 0x0A, omittingEmptySubsequences: true) {
+            guard let event = try? EventLine.parse(Data(line)) else { return .unusable }
+            events.append(event)
+        }
+        return .events(events)
     }
 }

@@ -6,18 +6,32 @@ import CSQLite
 
 /// The local SQLite file holding events and rotation state (DESIGN "Events").
 ///
-/// Several gates may start at once, so: WAL, a generous busy timeout, IMMEDIATE write
-/// transactions, and every write committed before the call returns (before any exec).
+/// Several gates may start at once, so: WAL, IMMEDIATE write transactions, and every write
+/// committed (or spooled) before the call returns (before any exec). A gate never waits on
+/// another process: a write that cannot be made within `LockWait.brief` — another program's
+/// lock, an import, a full disk, an I/O error — goes to the spool (`EventStore+Spool.swift`)
+/// and is folded in by a later process.
 public final class EventStore {
     public let path: String
     let db: SQLiteConnection
 
-    /// Opens the database only if it exists: reading stats must not create one.
-    public static func openExisting(path: String) throws -> EventStore? {
-        AtomicFile.exists(path) ? try EventStore(path: path) : nil
+    /// How long a write may wait for another process's lock.
+    public enum LockWait: Sendable {
+        /// Anything in front of an app (gates, the browser host, open-url): a few tens of
+        /// milliseconds, then the spool.
+        case brief
+        /// A person's own command on their data (`events import`, `data delete`): it may wait.
+        case patient
+
+        var seconds: Double { self == .brief ? 0.04 : 5 }
     }
 
-    public init(path: String) throws {
+    /// Opens the database only if it exists: reading stats must not create one.
+    public static func openExisting(path: String, lockWait: LockWait = .brief) throws -> EventStore? {
+        AtomicFile.exists(path) ? try EventStore(path: path, lockWait: lockWait) : nil
+    }
+
+    public init(path: String, lockWait: LockWait = .brief) throws {
         self.path = path
         let directory = FilePath.parent(of: path)
         do {
@@ -27,8 +41,9 @@ public final class EventStore {
         }
         do {
             try Self.createPrivately(path)
-            db = try Self.open(path)
-            foldSpool() // the shim's grace passes, before anything reads or writes events
+            try Self.refuseForeignFileBesideLog(path)
+            db = try Self.open(path, lockWait: lockWait)
+            foldSpool() // the shim's grace passes and spooled events, before anything reads or writes events
         } catch let error as StoreError {
             throw error
         } catch let error as SQLiteError where error.primaryCode == SQLITE_NOTADB || error.primaryCode == SQLITE_CORRUPT {
@@ -43,21 +58,22 @@ public final class EventStore {
     /// (a journal-mode change never consults the busy handler). That is settled with a short
     /// random pause and a fresh connection, which then finds WAL on and the schema current.
     ///
-    /// Everything is bounded by `patience`: a database some other program keeps locked must
-    /// not keep a person from their app. The gate then fails open and says why.
-    private static func open(_ path: String) throws -> SQLiteConnection {
+    /// Everything is bounded by `openingSeconds`: a database some other program keeps locked
+    /// must not keep a person from their app. The gate then fails open and says why. In the
+    /// usual case nothing here waits for a lock: it only reads, and WAL readers never wait.
+    private static func open(_ path: String, lockWait: LockWait) throws -> SQLiteConnection {
         var generator = SystemRandomNumberGenerator()
-        let deadline = LinuxSystem.monotonicNanoseconds() + UInt64(patience * 1_000_000_000)
+        let deadline = LinuxSystem.monotonicNanoseconds() + UInt64(max(openingSeconds, lockWait.seconds) * 1_000_000_000)
         while true {
             do {
-                let db = try SQLiteConnection(path: path, busyTimeout: patience)
+                let db = try SQLiteConnection(path: path, busyTimeout: lockWait.seconds)
                 try checkOwnership(of: db, path: path)
                 // WAL is a property of the file: once set it stays, so it is only asked about
-                // (SQLite has read the header) and set for a new file, or for one an import
-                // left in rollback mode (see importLines) by stopping half-way. Not by reading
-                // the header here: closing any descriptor of the file drops every POSIX lock
-                // this process holds on it, SQLite's own included, and another process could
-                // then remove the WAL this connection writes to.
+                // (SQLite has read the header) and set for a new file, or for one an import of
+                // an older miga left in rollback mode by stopping half-way. Not by reading the
+                // header here: closing any descriptor of the file drops every POSIX lock this
+                // process holds on it, SQLite's own included, and another process could then
+                // remove the WAL this connection writes to.
                 if try db.value("PRAGMA journal_mode") != .text("wal") { try db.execute("PRAGMA journal_mode = WAL") }
                 // WAL's recommended level: a commit survives any crash of miga or the app; only
                 // a power cut may lose the last few events, never corrupting the file. FULL
@@ -71,6 +87,9 @@ public final class EventStore {
             }
         }
     }
+
+    /// Seconds an open may spend settling a race between gates creating the database at once.
+    static let openingSeconds: Double = 2
 
     /// Marks the file as miga's (`PRAGMA application_id`, "miga" in ASCII), so that a SQLite
     /// file someone else put at this path is recognised and never given miga's tables.
@@ -92,6 +111,55 @@ public final class EventStore {
         }
     }
 
+    /// SQLite replays a `-wal` lying beside the file over whatever file is at the path when it
+    /// is opened, and a later checkpoint writes those pages into it: another program's
+    /// database put at miga's path (or restored there) while miga's log remains would be
+    /// overwritten. So while a log is there, the file's own header — read before SQLite
+    /// opens it, never through the log — must say the file is miga's. An unmarked file is
+    /// miga's if it holds only miga's tables (a file from before the mark, or one whose mark
+    /// is still in the log); that is read with the log ignored (`immutable`).
+    static func refuseForeignFileBesideLog(_ path: String) throws {
+        var log = stat()
+        guard lstat(path + "-wal", &log) == 0, log.st_size > 0 else { return } // nothing could be replayed
+        guard let header = readHeader(path) else { return } // empty: a database not yet written
+        guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else {
+            throw StoreError.notADatabase(path: path)
+        }
+        let id = header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        if id == UInt32(bitPattern: applicationID) { return }
+        guard id == 0, let tables = try? tablesIgnoringLog(path), tables.isSubset(of: ownTables) else {
+            throw StoreError.foreignDatabase(path: path)
+        }
+    }
+
+    /// The first 100 bytes (SQLite's header) of a regular file; nil when it is empty.
+    private static func readHeader(_ path: String) -> [UInt8]? {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { return nil } // gone or unreadable: SQLite says which
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 100)
+        let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 100, 0) }
+        return Array(bytes.prefix(max(0, count)))
+    }
+
+    private static func tablesIgnoringLog(_ path: String) throws -> Set<String> {
+        // A URI's path: `%`, `?` and `#` would be read as its own syntax.
+        var escaped = ""
+        for scalar in path.unicodeScalars {
+            switch scalar {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        let db = try SQLiteConnection(uri: "file:" + escaped + "?immutable=1")
+        return Set(try db.column("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+            .compactMap(StoredValue.text))
+    }
+
     /// The database and its WAL and shared-memory files (which SQLite creates with the
     /// database's mode) are the person's alone: 0600, whatever umask the first command had.
     static func createPrivately(_ path: String) throws {
@@ -107,12 +175,10 @@ public final class EventStore {
         }
     }
 
-    /// Seconds a gate waits for the database: ample for many gates' one-millisecond writes.
-    static let patience: Double = 5
-
-    /// Anything but a file that is not (or no longer) a database.
+    /// A lock another connection holds, for a moment. A full disk or an I/O error is not
+    /// waited out: trying again would only make the person wait for the same answer.
     private static func isRetryable(_ error: SQLiteError) -> Bool {
-        ![SQLITE_NOTADB, SQLITE_CORRUPT, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM].contains(error.primaryCode)
+        error.primaryCode == SQLITE_BUSY || error.primaryCode == SQLITE_LOCKED
     }
 
     /// The schema's steps, by name, in order; each runs once per file.
@@ -165,14 +231,30 @@ public final class EventStore {
                 try db.execute("INSERT INTO \(migrationsTable) (identifier) VALUES (?)", [.text(step.name)])
             }
         }
+        // The mark (v3) then sits in the log until a checkpoint; in the file itself, it spares
+        // every later open the slower look at an unmarked file's tables (see above).
+        _ = try? db.execute("PRAGMA wal_checkpoint(PASSIVE)")
     }
 
     public func record(_ event: Event) throws {
         try record([event])
     }
 
-    /// Writes all `events` in one transaction.
+    /// Writes all `events` in one transaction, or, when that cannot be done now, to the spool
+    /// (one file, taken whole by a later fold). Throws only when neither could keep them.
     public func record(_ events: [Event]) throws {
+        do {
+            try insert(events)
+        } catch let error as SQLiteError {
+            do {
+                try spool(events)
+            } catch let spoolError {
+                throw StoreError.unusable(path: path, reason: "\(error); nor could they wait in the spool: \(spoolError)")
+            }
+        }
+    }
+
+    private func insert(_ events: [Event]) throws {
         try db.transaction(immediate: true) {
             let insert = try db.prepare("""
                 INSERT INTO events (ts, utc_offset_min, session, type, app, content_id, wait_ms, detail)
@@ -220,19 +302,29 @@ public final class EventStore {
             .map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 
-    /// Number of Exits (any app) since `date`: for the celebration's "3rd exit this week".
-    public func exitCount(since date: Date) throws -> Int {
-        Int(StoredValue.integer(try db.value("SELECT count(*) FROM events WHERE type = \(EventType.exitSelected.sqlLiteral) AND ts >= ?",
-                                             [.integer(Int64(date.timeIntervalSince1970 * 1000))])) ?? 0)
+    /// Exits (any app) in the seven days up to `now`: for the celebration's "3rd exit this
+    /// week". Rows dated after now (an import from a machine whose clock ran ahead, an edited
+    /// database) are not this week's; a minute's slack keeps the Exit just recorded.
+    public func exitCountInWeek(endingAt now: Date) throws -> Int {
+        let end = UnixTime.clampedMilliseconds(now)
+        return Int(StoredValue.integer(try db.value("SELECT count(*) FROM events WHERE type = \(EventType.exitSelected.sqlLiteral) AND ts BETWEEN ? AND ?",
+                                                    [.integer(end - 7 * 86_400_000), .integer(end + 60_000)])) ?? 0)
     }
 
     /// Draws the next item from the persisted shuffle bag (see `ShuffleBag`), atomically, so
-    /// concurrent gates never draw the same slot.
+    /// concurrent gates never draw the same slot. While another process holds the write lock
+    /// the draw is made from reads alone and not marked: an item may come round again sooner,
+    /// but Read Next never waits.
     public func drawContent<G: RandomNumberGenerator>(from candidates: [String], using generator: inout G) throws -> String? {
-        try db.transaction(immediate: true) {
-            let draw = try readDraw(from: candidates, using: &generator)
-            try write(draw)
-            return draw.id
+        do {
+            return try db.transaction(immediate: true) {
+                let draw = try readDraw(from: candidates, using: &generator)
+                try write(draw)
+                return draw.id
+            }
+        } catch let error as SQLiteError where error.primaryCode == SQLITE_BUSY || error.primaryCode == SQLITE_FULL
+                    || error.primaryCode == SQLITE_IOERR || error.primaryCode == SQLITE_LOCKED {
+            return try pickContent(from: candidates, using: &generator).id
         }
     }
 

@@ -21,6 +21,19 @@ final class SQLiteConnection {
         sqlite3_busy_timeout(db, Int32(min(seconds * 1000, Double(Int32.max))))
     }
 
+    /// A read-only connection to `uri` (`file:…?immutable=1` reads a file as it is on disk).
+    init(uri: String) throws {
+        var db: OpaquePointer?
+        let code = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let db else {
+            let error = SQLiteError(code: code, message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory", sql: nil)
+            sqlite3_close_v2(db)
+            throw error
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+    }
+
     deinit { close() }
 
     /// Closing the last connection checkpoints the WAL and removes it. Statements still held
@@ -216,7 +229,9 @@ struct SQLiteError: Error, CustomStringConvertible {
 
     var primaryCode: Int32 { code & 0xFF }
 
+    /// One line: SQLite's words and code. The statement stays out of it (it spans lines and
+    /// tells a person nothing); `sql` keeps it for tests and debugging.
     var description: String {
-        "SQLite error \(code): \(message)" + (sql.map { " - while executing `\($0)`" } ?? "")
+        "\(message) (SQLite error \(code))"
     }
 }

@@ -15,7 +15,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
         case .foreignDatabase(let path):
             return "\(path) is another program's SQLite database, not miga's; miga leaves it untouched: move it aside and miga will start a new one"
         case .unusable(let path, let reason):
-            return "cannot use the event database \(path): \(reason)"
+            return "cannot use the event database \(path): \(reason); `miga doctor` says more"
         }
     }
 }
