@@ -23,9 +23,11 @@ public func fuzzNativeHost(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 if let value = try? JSONValue.parse(body) {
                     precondition((try? JSONValue.parse(value.text)) == value, "a value read back differently: \(value.text)")
                 }
-                if let request = try? HostRequest(body) {
-                    let text = HostJSON.object([("id", request.id)]).text
-                    precondition((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil, "an id that is not JSON: \(text)")
+                // The body as a request, and (for ids: `abs(Int64.min)` once trapped here) as the
+                // id of one, however it parses; an id echoed must be JSON a browser keeps exactly.
+                for candidate in [body, Data("{\"type\":\"hello\",\"id\":".utf8) + body + Data("}".utf8)] {
+                    if let request = try? HostRequest(candidate) { checkID(request.id) }
+                    checkID(HostRequest.id((try? JSONValue.parse(candidate))?["id"]))
                 }
             case .needMore: break loop
             case .oversized: return 0
@@ -33,4 +35,10 @@ public func fuzzNativeHost(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     return 0
+}
+
+func checkID(_ id: HostJSON) {
+    let text = HostJSON.object([("id", id)]).text
+    precondition((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil, "an id that is not JSON: \(text)")
+    if case .int(let value) = id { precondition(value.magnitude < 1 << 53, "an id a browser cannot keep exactly: \(value)") }
 }

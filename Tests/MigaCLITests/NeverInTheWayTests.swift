@@ -74,6 +74,34 @@ final class NeverInTheWayTests: XCTestCase {
                        Set(["first"] + (0..<gates).map { "during\($0)" }), "every gate's event arrived")
     }
 
+    /// A full disk is not waited out as a lock would be: the gate opens the app at once and
+    /// says in one line that the event could not be kept (the database cannot even be made). (Run in a private mount namespace,
+    /// on a small tmpfs; skipped where this user cannot mount one.)
+    func testAFullDiskIsNotRetriedTheAppOpensAtOnce() throws {
+        let data = home.home + "/.local/share"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let script = try home.writeFile("full-disk.sh", mode: 0o755, """
+            #!/bin/sh
+            mount -t tmpfs -o size=1m tmpfs \(shellQuote(data)) || exit 77
+            mkdir -p \(shellQuote(data))/miga
+            dd if=/dev/zero of=\(shellQuote(data))/filler bs=4k 2>/dev/null
+            start=$(date +%s%N)
+            \(shellQuote(home.binary)) gate --app chat -- \(shellQuote(home.recorder)) opens 2>\(shellQuote(home.root))/gate.err
+            status=$?
+            echo "status=$status ms=$(( ($(date +%s%N) - start) / 1000000 ))"
+            """)
+        let run = try home.run("/usr/bin/unshare", ["-m", script], environment: home.environment(["TERM": ""]))
+        if run.status == 77 || run.stderr.contains("unshare failed") { throw XCTSkip("cannot mount a tmpfs here: \(run.stderr)") }
+        let stderr = (try? String(contentsOfFile: home.root + "/gate.err", encoding: .utf8)) ?? ""
+        XCTAssertTrue(run.stdout.hasPrefix("status=0 "), "exit \(run.status) out [\(run.stdout)] err [\(run.stderr)] gate [\(stderr)]")
+        XCTAssertEqual(home.recordedArguments(), ["opens"])
+        let milliseconds = Int(run.stdout.split(separator: "=").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? .max
+        // Retried as a lock is, it took 5 s for each write; a generous bound for a slow machine.
+        XCTAssertLessThan(milliseconds, 2_500, stderr)
+        XCTAssertTrue(stderr.contains("could not record"), stderr)
+        XCTAssertTrue(stderr.split(separator: "\n").allSatisfy { $0.count < 400 }, stderr)
+    }
+
     /// An event that cannot be written at all (the database is not miga's) waits in the spool
     /// and arrives once the file is moved aside.
     func testAForeignDatabaseGivenMigasOwnLogIsLeftByteForByte() throws {
