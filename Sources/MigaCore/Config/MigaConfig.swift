@@ -47,18 +47,13 @@ public struct MigaConfig: Equatable, Sendable {
         app.flatMap { apps[$0]?.timerSeconds } ?? timerSeconds
     }
 
-    /// App names are used in file names (shims) and tables, so they are kept to a safe alphabet.
-    /// A valid app name made from any text (a program's file name, say): every other
-    /// character becomes `-`, so `My App` is `My-App`.
+    /// App names are file names (shims, grace stamps); the rule is AppCheck's.
+    /// A valid app name made from any text (a program's file name, say): `My App` is `My-App`.
     public static func appName(derivedFrom text: String) -> String {
-        let cleaned = String(text.map { isValidAppName(String($0)) ? $0 : "-" })
-        return cleaned.isEmpty ? "app" : cleaned
+        AppCheck.name(derivedFrom: text)
     }
 
     public static func isValidAppName(_ name: String) -> Bool {
-        !name.isEmpty && name.unicodeScalars.allSatisfy {
-            ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0)
-                || "._+-".unicodeScalars.contains($0)
-        }
+        AppCheck.problem(withName: name) == nil
     }
 }

@@ -36,6 +36,10 @@ public enum DesktopShim {
             case .entry(let key, nil, _) where key == "Exec" && group.map(Self.isQuitAction(in: entry)) == true:
                 output.append(raw) // quitting a running app is never a reason to pause
             case .entry(let key, nil, let value) where key == "Exec" && (group == DesktopEntry.mainGroup || group?.hasPrefix("Desktop Action ") == true):
+                // The program each Exec runs is checked as every command miga writes is.
+                if let program = try? ExecLine(rawValue: value).program, let problem = AppCheck.problem(withCommand: program) {
+                    throw DesktopEntryError(file: app, line: nil, problem: "[\(group ?? "")] \(problem)")
+                }
                 output.append("Exec=" + prefix + value)
                 if group == DesktopEntry.mainGroup { lastMainEntry = output.count - 1 }
             case .entry(let key, nil, _) where group == DesktopEntry.mainGroup && replacements[key] != nil:

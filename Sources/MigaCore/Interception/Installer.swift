@@ -29,6 +29,12 @@ public final class Installer {
     /// Creates or refreshes `app`'s PATH shim and a desktop shim for every entry whose Exec runs
     /// its command, and removes shims of entries that no longer do.
     public func sync(_ app: MigaConfig.App) throws {
+        // Every way in has checked the app already; this is the last door before a file is
+        // written, and an app that cannot pass it is left ungated, never half installed.
+        if let problem = AppCheck.problem(withName: app.name) ?? AppCheck.problem(withCommand: app.command) {
+            say("miga: warning: [apps.\(app.name)] \(problem); that app is skipped")
+            return
+        }
         try writeManaged(.pathShim, path: layout.pathShim(app.name), app: app.name,
                          text: PathShim.text(migaPath: migaPath, app: app.name, command: app.command), mode: 0o755,
                          what: "PATH shim")
