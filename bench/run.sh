@@ -22,7 +22,7 @@ sqlite3 "$home/.local/share/miga/miga.sqlite3" \
   "INSERT INTO events (ts, utc_offset_min, session, type, app) VALUES ($now, 0, 'bench', 'open_selected', 'grace')"
 # The PATH shim as `miga install` writes it, in front of /bin/true: inside a gate it passes
 # straight through by itself (sh only), which is what a person's nested launch costs.
-sed -e "s|@MIGA@|$miga|g" -e "s|@NAME@|x|g" -e "s|@COMMAND@|/bin/true|g" shell/shim.sh > "$work/shim-x"
+sed -e "s|@MIGA@|'$miga'|g" -e "s|@NAME@|'x'|g" -e "s|@COMMAND@|'/bin/true'|g" shell/shim.sh > "$work/shim-x"
 chmod 755 "$work/shim-x"
 HOME="$home" MIGA_GATED=1 hyperfine -N --warmup 20 --runs "$runs" --export-json "$work/gated.json" \
   -n direct "/bin/true" -n "MIGA_GATED=1" "$miga gate --app x -- /bin/true" -n "shim MIGA_GATED=1" "$work/shim-x" >/dev/null
@@ -30,7 +30,7 @@ HOME="$home" hyperfine -N --warmup 20 --runs "$runs" --export-json "$work/grace.
   -n "grace pass" "$miga gate --app grace -- /bin/true" >/dev/null
 # The same grace through the PATH shim, which decides it alone from the gate's stamps (the
 # miga grace pass above wrote them) and leaves each pass in the spool for miga to fold.
-sed -e "s|@MIGA@|$miga|g" -e "s|@NAME@|grace|g" -e "s|@COMMAND@|/bin/true|g" shell/shim.sh > "$work/shim-grace"
+sed -e "s|@MIGA@|'$miga'|g" -e "s|@NAME@|'grace'|g" -e "s|@COMMAND@|'/bin/true'|g" shell/shim.sh > "$work/shim-grace"
 chmod 755 "$work/shim-grace"
 mkdir -p "$work/run" && chmod 700 "$work/run"
 env -i HOME="$home" XDG_RUNTIME_DIR="$work/run" PATH=/usr/bin:/bin "$miga" gate --app grace -- /bin/true

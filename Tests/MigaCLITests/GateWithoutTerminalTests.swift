@@ -120,10 +120,8 @@ final class GateWithoutTerminalTests: XCTestCase {
         let shims = home.home + "/.local/share/miga/bin"
         // The shim template from shell/, as `miga config apps add` will install it.
         let template = try String(contentsOfFile: MigaHome.repository + "/shell/shim.sh", encoding: .utf8)
-        try home.writeFile("home/.local/share/miga/bin/chat", mode: 0o755, template
-            .replacingOccurrences(of: "@MIGA@", with: home.binary)
-            .replacingOccurrences(of: "@NAME@", with: "chat")
-            .replacingOccurrences(of: "@COMMAND@", with: "chat"))
+        try home.writeFile("home/.local/share/miga/bin/chat", mode: 0o755,
+                           PathShim.text(template: template, migaPath: home.binary, app: "chat", command: "chat"))
         try FileManager.default.createSymbolicLink(atPath: home.root + "/shim-alias", withDestinationPath: shims)
         try home.writeFile("real/chat", mode: 0o755, "#!/bin/sh\nexec \(shellQuote(home.recorder)) \"$@\"\n")
         let path = "\(home.root)/shim-alias:\(shims):\(home.root)/real:/usr/bin:/bin"

@@ -173,7 +173,7 @@ final class InterceptionTests: XCTestCase {
         let second = try miga("config", "apps", "add", "talk", "--command", "chat")
         XCTAssertEqual(second.status, 0, second.stderr)
         XCTAssertTrue(second.stderr.contains("~/.local/share/applications/chat.desktop is already gated as chat, so talk leaves it to that"), second.stderr)
-        XCTAssertTrue(read(applications + "/chat.desktop")?.contains("gate --app chat ") == true)
+        XCTAssertTrue(read(applications + "/chat.desktop")?.contains("gate --app 'chat' ") == true)
         XCTAssertEqual(try miga("install").status, 0)
         let again = try miga("install")
         XCTAssertEqual(again.stdout, "miga is installed; nothing needed changing.\n", "no entry rewritten in turn")
@@ -183,7 +183,7 @@ final class InterceptionTests: XCTestCase {
         XCTAssertTrue(try miga("config", "apps", "list").stdout.contains("desktop entry chat.desktop is gated as chat"))
 
         XCTAssertEqual(try miga("config", "apps", "remove", "chat").status, 0)
-        XCTAssertTrue(read(applications + "/chat.desktop")?.contains("gate --app talk ") == true, "the entry passes to talk")
+        XCTAssertTrue(read(applications + "/chat.desktop")?.contains("gate --app 'talk' ") == true, "the entry passes to talk")
     }
 
     /// An app named by its desktop-file ID (as menus and `gio launch` name it) gates the

@@ -155,8 +155,12 @@ public final class Installer {
                              mode: 0o644, what: "fish snippet")
         }
         for rc in shell.rcLines { try addLine(rc.line, to: rc.path) }
-        try writeManaged(.environment, path: layout.environmentFile, text: shell.environmentFileText, mode: 0o644,
-                         what: "PATH for graphical launchers")
+        if let text = shell.environmentFileText {
+            try writeManaged(.environment, path: layout.environmentFile, text: text, mode: 0o644, what: "PATH for graphical launchers")
+        } else {
+            say("miga: note: \(layout.display(layout.paths.shimDirectory)) cannot be written into \(layout.display(layout.environmentFile)) as it is, "
+                + "so graphical launchers do not see the shims (shells do)")
+        }
 
         // Shims of apps no longer gated go first, so an entry they held is free for another.
         for file in manifest.files.reversed() where file.app != nil && config.apps[file.app!] == nil {
