@@ -306,7 +306,11 @@ public final class Installer {
         let onDisk = AtomicFile.sha256(ofFile: path)
         let known = manifest.file(at: path)
         var backup = known?.backup
-        if let known, let onDisk, onDisk != known.sha256, onDisk != sha {
+        let changedSince = known != nil && onDisk != nil && onDisk != known?.sha256 && onDisk != sha
+        // A file elsewhere may be the person's now, and is left to them. A PATH shim is not: it
+        // lives in miga's own folder and runs at every launch, so whatever changed it (a hand
+        // edit, or code planted there) is undone, never kept.
+        if changedSince, kind != .pathShim {
             say("miga: \(layout.display(path)) was changed since miga wrote it; left as it is (remove it, then run `miga install`, to let miga manage it again)")
             return
         }
@@ -333,7 +337,7 @@ public final class Installer {
         try saveManifest()
         try write(data, to: path, mode: mode)
         if kind == .desktopShim || kind == .urlHandler { desktopFilesChanged = true }
-        let verb = known == nil ? "created" : "refreshed"
+        let verb = known == nil ? "created" : changedSince ? "replaced the changed" : "refreshed"
         changes.append("\(verb) \(what) \(layout.display(path))\(detail.map { " (\($0))" } ?? "")\(backup != nil && known == nil ? "; your own copy is kept and comes back on removal" : "")")
     }
 
