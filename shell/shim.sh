@@ -29,11 +29,14 @@ run() {
         inside "$candidate" && continue
         exec "$candidate" "$@"
     done
-    if [ "${MIGA_GATED-}" = 1 ] || [ -x "$miga" ]; then echo "$command: command not found" >&2; else
+    if [ "${MIGA_GATED-}" = "$name" ] || [ -x "$miga" ]; then echo "$command: command not found" >&2; else
     echo "$command: command not found (and miga is no longer at $miga)" >&2; fi
     exit 127
 }
-if [ "${MIGA_GATED-}" != 1 ] && [ -x "$miga" ]; then
+# MIGA_GATED names the app a gate opened: that app starting itself again passes straight
+# through; anything else it starts that is gated (a gated terminal running another gated
+# app) shows that app's own gate.
+if [ "${MIGA_GATED-}" != "$name" ] && [ -x "$miga" ]; then
     # Grace after an Open: the gate left stamps (NAME.until's time is the grace's end), so the
     # pass needs no miga; it is kept as a file in miga's spool, which miga folds into its
     # events. Not when config.toml or the licence changed since the Open (NAME.since).
