@@ -20,6 +20,9 @@ build desktop-entry Sources/MigaCore/Interception/DesktopEntry.swift Sources/Mig
     Sources/MigaCore/Text/StringEditing.swift fuzz/DesktopEntryFuzz.swift
 build url -I Sources/CIDN2 Sources/WHATWGURL/*.swift fuzz/URLFuzz.swift
 [ -d Sources/TOML ] && build toml Sources/TOML/*.swift fuzz/TOMLFuzz.swift
+build shim Sources/MigaCore/Interception/PathShim.swift Sources/MigaCore/Text/ShellQuoting.swift \
+    Sources/MigaCore/Config/AppCheck.swift Sources/MigaContent/TerminalText.swift Sources/MigaCore/Text/StringEditing.swift \
+    fuzz/ShimFuzz.swift
 build native-host Sources/MigaCore/Browser/NativeMessageFraming.swift Sources/MigaCore/Browser/HostJSON.swift \
     Sources/MigaCore/Stats/JSONText.swift Sources/MigaCore/Stats/JSONValue.swift Sources/MigaCore/Text/NumberText.swift \
     fuzz/NativeHostFuzz.swift

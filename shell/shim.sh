@@ -1,7 +1,10 @@
 #!/bin/sh
-# miga PATH shim for @NAME@: shows the gateway, then runs the real @COMMAND@ with these
-# arguments. miga skips this folder when it looks for @COMMAND@, so it never finds itself.
-command='@COMMAND@'
+# miga PATH shim: shows the gateway for the app named below, then runs the app's real
+# command with these arguments. miga skips this folder when it looks for that command, so it
+# never finds itself. The three values are miga's, each written as one quoted word.
+name=@NAME@
+command=@COMMAND@
+miga=@MIGA@
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 inside() { # whether $1, followed through links, is in this folder
     [ "${1%/*}" -ef "$here" ] && return 0
@@ -26,16 +29,19 @@ run() {
         inside "$candidate" && continue
         exec "$candidate" "$@"
     done
-    if [ "${MIGA_GATED-}" = 1 ] || [ -x '@MIGA@' ]; then echo "$command: command not found" >&2; else
-    echo "$command: command not found (and miga is no longer at @MIGA@)" >&2; fi
+    if [ "${MIGA_GATED-}" = "$name" ] || [ -x "$miga" ]; then echo "$command: command not found" >&2; else
+    echo "$command: command not found (and miga is no longer at $miga)" >&2; fi
     exit 127
 }
-if [ "${MIGA_GATED-}" != 1 ] && [ -x '@MIGA@' ]; then
+# MIGA_GATED names the app a gate opened: that app starting itself again passes straight
+# through; anything else it starts that is gated (a gated terminal running another gated
+# app) shows that app's own gate.
+if [ "${MIGA_GATED-}" != "$name" ] && [ -x "$miga" ]; then
     # Grace after an Open: the gate left stamps (NAME.until's time is the grace's end), so the
     # pass needs no miga; it is kept as a file in miga's spool, which miga folds into its
     # events. Not when config.toml or the licence changed since the Open (NAME.since).
     # Folders as miga finds them: XDG values only when absolute, else below an absolute HOME.
-    case ${XDG_RUNTIME_DIR-} in /*) grace=$XDG_RUNTIME_DIR/miga/grace/@NAME@ ;; *) grace= ;; esac
+    case ${XDG_RUNTIME_DIR-} in /*) grace=$XDG_RUNTIME_DIR/miga/grace/$name ;; *) grace= ;; esac
     case ${HOME-} in /*) home=$HOME ;; *) home= ;; esac
     case ${XDG_CONFIG_HOME-} in /*) settings=$XDG_CONFIG_HOME/miga ;; *) settings=${home:+$home/.config/miga} ;; esac
     case ${XDG_DATA_HOME-} in /*) spool=$XDG_DATA_HOME/miga/spool ;; *) spool=${home:+$home/.local/share/miga/spool} ;; esac
@@ -43,9 +49,9 @@ if [ "${MIGA_GATED-}" != 1 ] && [ -x '@MIGA@' ]; then
         if [ -d "$spool" ] && ! [ "$settings/config.toml" -nt "$grace.since" ] && ! [ "$settings/entitlement.json" -nt "$grace.since" ]; then
             up=0; read -r up _ < /proc/uptime 2>/dev/null
             pass=$spool/grace-$up-$$
-            if : > "$pass" 2>/dev/null && [ "$grace.until" -nt "$pass" ] && echo '@NAME@' > "$pass"; then run "$@"; fi
+            if : > "$pass" 2>/dev/null && [ "$grace.until" -nt "$pass" ] && printf '%s\n' "$name" > "$pass"; then run "$@"; fi
         fi
     fi
-    exec '@MIGA@' gate --app '@NAME@' -- '@COMMAND@' "$@"
+    exec "$miga" gate --app "$name" -- "$command" "$@"
 fi
 run "$@"

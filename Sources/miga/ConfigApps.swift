@@ -43,8 +43,8 @@ struct ConfigApps: ParsableCommand {
             if let timer, !MigaConfig.timerRange.contains(timer) {
                 throw ValidationError("--timer must be between \(MigaConfig.timerRange.lowerBound) and \(MigaConfig.timerRange.upperBound) seconds")
             }
-            if let command, command.isEmpty || command.unicodeScalars.contains(where: { $0.value < 0x20 }) {
-                throw ValidationError("--command must be a program name or path on one line")
+            if let command, let problem = AppCheck.problem(withCommand: command) {
+                throw ValidationError("--command: " + InstallError.invalidCommand(problem).description)
             }
         }
 

@@ -25,9 +25,12 @@ struct Install: ParsableCommand {
 
     func run() throws {
         try CommandSupport.run { context in
-            let config = try ConfigFile(path: context.paths.configFile).loadForEditing()
+            let loaded = try ConfigFile(path: context.paths.configFile).load()
+            // An app whose table cannot be used (a name that is no file name, a command that is
+            // no program) is left out of the install: each says so in one line, the rest install.
+            loaded.warnings.forEach(CommandSupport.warn)
             let installer = try Installer(context: context)
-            try installer.install(config: config)
+            try installer.install(config: loaded.config)
             if installer.changes.isEmpty {
                 print("miga is installed; nothing needed changing.")
             } else {

@@ -119,7 +119,7 @@ final class GateTUITests: XCTestCase {
         // The Open's grace, stamped for the PATH shim: it ends grace_minutes (5) from now.
         let until = try FileManager.default.attributesOfItem(atPath: runtime + "/miga/grace/discord.until")[.modificationDate] as? Date
         XCTAssertEqual(until?.timeIntervalSinceNow ?? 0, 300, accuracy: 30)
-        XCTAssertTrue(home.recordedInfo()?.hasPrefix("gated=1 ") == true, home.recordedInfo() ?? "")
+        XCTAssertTrue(home.recordedInfo()?.hasPrefix("gated=discord ") == true, home.recordedInfo() ?? "")
         let expected = try String(contentsOfFile: withoutMiga, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertTrue(UInt64(expected, radix: 16).map { $0 & 1 == 1 } ?? false, "SIGHUP ignored by the shell: \(expected)")
         XCTAssertEqual(home.recordedIgnoredSignals(), expected, "the app's ignored signals are the shell's, not miga's")

@@ -29,7 +29,7 @@ final class GateWithoutTerminalTests: XCTestCase {
                                   environment: home.environment(["HOME": "relative/home"]))
         XCTAssertEqual(direct.status, 0, direct.stderr)
         XCTAssertEqual(home.recordedArguments(), ["a b", ""])
-        XCTAssertTrue(home.recordedInfo()?.hasPrefix("gated=1 ") == true, home.recordedInfo() ?? "")
+        XCTAssertTrue(home.recordedInfo()?.hasPrefix("gated=chat ") == true, home.recordedInfo() ?? "")
         XCTAssertEqual(direct.stderr.split(separator: "\n").count, 1, direct.stderr)
         XCTAssertTrue(direct.stderr.contains("set HOME") && direct.stderr.contains("opening chat without a pause"), direct.stderr)
 
@@ -47,12 +47,12 @@ final class GateWithoutTerminalTests: XCTestCase {
     }
 
     func testAppStatusIsPassedThroughExec() throws {
-        let output = try home.miga(["gate", "--", "/bin/sh", "-c", "exit 7"], environment: home.environment(["MIGA_GATED": "1"]))
+        let output = try home.miga(["gate", "--", "/bin/sh", "-c", "exit 7"], environment: home.environment(["MIGA_GATED": "sh"]))
         XCTAssertEqual(output.status, 7, "after exec the process is the app")
     }
 
     func testGatedPassesStraightThroughWithoutTouchingAnything() throws {
-        let output = try home.miga(["gate", "--app", "chat", "--", home.recorder, "x"], environment: home.environment(["MIGA_GATED": "1"]))
+        let output = try home.miga(["gate", "--app", "chat", "--", home.recorder, "x"], environment: home.environment(["MIGA_GATED": "chat"]))
         XCTAssertEqual(output.status, 0)
         XCTAssertEqual(output.stderr, "")
         XCTAssertEqual(home.recordedArguments(), ["x"])
@@ -120,10 +120,8 @@ final class GateWithoutTerminalTests: XCTestCase {
         let shims = home.home + "/.local/share/miga/bin"
         // The shim template from shell/, as `miga config apps add` will install it.
         let template = try String(contentsOfFile: MigaHome.repository + "/shell/shim.sh", encoding: .utf8)
-        try home.writeFile("home/.local/share/miga/bin/chat", mode: 0o755, template
-            .replacingOccurrences(of: "@MIGA@", with: home.binary)
-            .replacingOccurrences(of: "@NAME@", with: "chat")
-            .replacingOccurrences(of: "@COMMAND@", with: "chat"))
+        try home.writeFile("home/.local/share/miga/bin/chat", mode: 0o755,
+                           PathShim.text(template: template, migaPath: home.binary, app: "chat", command: "chat"))
         try FileManager.default.createSymbolicLink(atPath: home.root + "/shim-alias", withDestinationPath: shims)
         try home.writeFile("real/chat", mode: 0o755, "#!/bin/sh\nexec \(shellQuote(home.recorder)) \"$@\"\n")
         let path = "\(home.root)/shim-alias:\(shims):\(home.root)/real:/usr/bin:/bin"
@@ -156,10 +154,11 @@ final class GateWithoutTerminalTests: XCTestCase {
         XCTAssertEqual(ghost.stderr, "ghost: command not found (and miga is no longer at \(home.root)/gone/miga)\n")
     }
 
-    /// Inside a gate (MIGA_GATED=1: an app miga opened starts another gated app) the shim
-    /// passes straight through by itself, in every POSIX shell, without starting miga, and
-    /// still never finds itself; outside one it starts miga.
-    func testInsideAGateTheShimPassesThroughWithoutStartingMiga() throws {
+    /// Inside its own app's gate (MIGA_GATED=NAME: the app miga opened starts itself again)
+    /// the shim passes straight through by itself, in every POSIX shell, without starting
+    /// miga, and still never finds itself; inside another app's gate, under the old value 1,
+    /// or outside any, it starts miga.
+    func testInsideItsOwnGateTheShimPassesThroughWithoutStartingMiga() throws {
         let shims = home.root + "/shims"
         let started = home.root + "/miga-started"
         try home.writeFile("fake/miga", mode: 0o755, "#!/bin/sh\necho \"$@\" > \(shellQuote(started))\n")
@@ -172,22 +171,26 @@ final class GateWithoutTerminalTests: XCTestCase {
         try home.writeFile("real/.keep", "")
         try FileManager.default.createSymbolicLink(atPath: home.root + "/real/rec", withDestinationPath: home.recorder)
         let path = "\(home.root)/links:\(home.root)/shim-alias:\(shims):\(home.root)/real:/usr/bin:/bin"
-        let gated = home.environment(["PATH": path, "MIGA_GATED": "1"])
+        func gated(_ app: String) -> [String: String] { home.environment(["PATH": path, "MIGA_GATED": app]) }
         for shell in ["/bin/sh", "/bin/dash", "/bin/bash", "/usr/bin/zsh"] where FileManager.default.isExecutableFile(atPath: shell) {
             for shim in ["rec", "abs"] {
                 try? FileManager.default.removeItem(atPath: home.root + "/recorded.argv")
-                let output = try home.run(shell, [shims + "/" + shim, "a b", "", "*"], environment: gated)
+                let output = try home.run(shell, [shims + "/" + shim, "a b", "", "*"], environment: gated(shim))
                 XCTAssertEqual(output.status, 0, "\(shell) \(shim): \(output.stderr)")
                 XCTAssertEqual(home.recordedArguments(), ["a b", "", "*"], "\(shell) \(shim)")
-                XCTAssertTrue(home.recordedInfo()?.hasPrefix("gated=1 ") == true, home.recordedInfo() ?? "")
+                XCTAssertTrue(home.recordedInfo()?.hasPrefix("gated=\(shim) ") == true, home.recordedInfo() ?? "")
             }
-            let missing = try home.run(shell, [shims + "/nothing"], environment: gated)
+            let missing = try home.run(shell, [shims + "/nothing"], environment: gated("nothing"))
             XCTAssertEqual(missing.status, 127, shell)
             XCTAssertEqual(missing.stderr, "nothing: command not found\n", shell)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: started), "miga was started inside a gate")
-        _ = try home.run(shims + "/rec", ["x"], environment: home.environment(["PATH": path]))
-        XCTAssertEqual(try String(contentsOfFile: started, encoding: .utf8), "gate --app rec -- rec x\n", "outside a gate the shim starts miga")
+        for outside in [gated("abs"), gated("1"), home.environment(["PATH": path])] {
+            try? FileManager.default.removeItem(atPath: started)
+            _ = try home.run(shims + "/rec", ["x"], environment: outside)
+            XCTAssertEqual(try String(contentsOfFile: started, encoding: .utf8), "gate --app rec -- rec x\n",
+                           "MIGA_GATED=\(outside["MIGA_GATED"] ?? "") is not rec's gate: the shim starts miga")
+        }
     }
 
     /// In grace after an Open (the gate's stamps), the shim opens the app by itself without
@@ -265,7 +268,7 @@ final class GateWithoutTerminalTests: XCTestCase {
         XCTAssertEqual(try home.miga(["config", "set", "apps.rec.command", shims + "/rec"], environment: environment).status, 0)
         XCTAssertEqual(try home.miga(["install"], environment: environment).status, 0)
         let output = try home.run("/usr/bin/timeout", ["-s", "KILL", "20", shims + "/rec", "once"],
-                                  environment: environment.merging(["MIGA_GATED": "1"]) { $1 })
+                                  environment: environment.merging(["MIGA_GATED": "rec"]) { $1 })
         XCTAssertEqual(output.status, 0, output.stderr)
         XCTAssertEqual(home.recordedArguments(), ["once"])
         let doctor = try home.miga(["doctor"], environment: environment)
@@ -276,7 +279,7 @@ final class GateWithoutTerminalTests: XCTestCase {
         // The app lingers for a minute: miga having returned while it still runs shows it did
         // not wait for it, however slowly a busy machine starts either of them.
         let output = try home.miga(["gate", "--app", "chat", "--detach", "--", home.recorder, "bg"],
-                                   environment: home.environment(["MIGA_GATED": "1", "RECORDER_SLEEP": "60"]))
+                                   environment: home.environment(["MIGA_GATED": "chat", "RECORDER_SLEEP": "60"]))
         XCTAssertEqual(output.status, 0)
         eventually("the detached app to run") { home.recordedInfo() != nil }
         let info = try XCTUnwrap(home.recordedInfo())

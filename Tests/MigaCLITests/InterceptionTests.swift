@@ -173,7 +173,7 @@ final class InterceptionTests: XCTestCase {
         let second = try miga("config", "apps", "add", "talk", "--command", "chat")
         XCTAssertEqual(second.status, 0, second.stderr)
         XCTAssertTrue(second.stderr.contains("~/.local/share/applications/chat.desktop is already gated as chat, so talk leaves it to that"), second.stderr)
-        XCTAssertTrue(read(applications + "/chat.desktop")?.contains("gate --app chat ") == true)
+        XCTAssertTrue(read(applications + "/chat.desktop")?.contains("gate --app 'chat' ") == true)
         XCTAssertEqual(try miga("install").status, 0)
         let again = try miga("install")
         XCTAssertEqual(again.stdout, "miga is installed; nothing needed changing.\n", "no entry rewritten in turn")
@@ -183,7 +183,7 @@ final class InterceptionTests: XCTestCase {
         XCTAssertTrue(try miga("config", "apps", "list").stdout.contains("desktop entry chat.desktop is gated as chat"))
 
         XCTAssertEqual(try miga("config", "apps", "remove", "chat").status, 0)
-        XCTAssertTrue(read(applications + "/chat.desktop")?.contains("gate --app talk ") == true, "the entry passes to talk")
+        XCTAssertTrue(read(applications + "/chat.desktop")?.contains("gate --app 'talk' ") == true, "the entry passes to talk")
     }
 
     /// An app named by its desktop-file ID (as menus and `gio launch` name it) gates the
@@ -211,8 +211,8 @@ final class InterceptionTests: XCTestCase {
         XCTAssertEqual(added.status, 0, added.stderr)
         XCTAssertEqual(try ConfigLoader().load(path: home.configFile).config.apps["chatter"]?.command, launcher)
         XCTAssertTrue(added.stdout.contains("created desktop shim ~/.local/share/applications/com.example.Chatter.desktop"), added.stdout)
-        // As a shell runs it (inside a gate, so it passes straight through): the app starts.
-        let ran = try home.run(shims + "/chatter", ["--new", "a b"], environment: environment(env.merging(["MIGA_GATED": "1"]) { $1 }))
+        // As a shell runs it (inside its own gate, so it passes straight through): the app starts.
+        let ran = try home.run(shims + "/chatter", ["--new", "a b"], environment: environment(env.merging(["MIGA_GATED": "chatter"]) { $1 }))
         XCTAssertEqual(ran.status, 0, ran.stderr)
         XCTAssertEqual(home.recordedArguments(), ["--new", "a b"])
         XCTAssertTrue(try miga("doctor", environment: env).stdout.contains("ok       app chatter:"))
@@ -325,7 +325,7 @@ final class InterceptionTests: XCTestCase {
 
         // GLib opens Terminal=true entries in the first emulator it finds; this one runs the command.
         try home.writeFile("term/xterm", mode: 0o755, "#!/bin/sh\nwhile [ $# -gt 0 ] && [ \"$1\" != -e ]; do shift; done\nshift\nexec \"$@\"\n")
-        let gioEnvironment = environment(["PATH": "\(home.root)/term:/usr/bin:/bin", "MIGA_GATED": "1", "DISPLAY": ""])
+        let gioEnvironment = environment(["PATH": "\(home.root)/term:/usr/bin:/bin", "MIGA_GATED": "rec", "DISPLAY": ""])
         func launch(_ file: String, _ uris: [String]) throws -> [String] {
             for suffix in ["argv", "info"] { unlink(home.root + "/recorded." + suffix) }
             let output = try home.run(gio, ["launch", file] + uris, environment: gioEnvironment)
@@ -344,7 +344,7 @@ final class InterceptionTests: XCTestCase {
             // %k is the entry's own location: the shim's, by definition.
             let expected = original.map { $0 == system + "/applications/\(entry.id).desktop" ? applications + "/\(entry.id).desktop" : $0 }
             XCTAssertEqual(gated, expected, "\(entry.id): Exec=\(entry.exec)")
-            XCTAssertTrue(home.recordedInfo()?.contains("gated=1") == true, "went through miga gate")
+            XCTAssertTrue(home.recordedInfo()?.contains("gated=rec ") == true, "went through miga gate")
         }
     }
 
@@ -369,7 +369,7 @@ final class InterceptionTests: XCTestCase {
         }
         XCTAssertEqual(try miga("config", "apps", "add", "rec", "--command", home.recorder).status, 0)
         try home.writeFile("term/xterm", mode: 0o755, "#!/bin/sh\nwhile [ $# -gt 0 ] && [ \"$1\" != -e ]; do shift; done\nshift\nexec \"$@\"\n")
-        let gioEnvironment = environment(["PATH": "\(home.root)/term:/usr/bin:/bin", "MIGA_GATED": "1", "DISPLAY": ""])
+        let gioEnvironment = environment(["PATH": "\(home.root)/term:/usr/bin:/bin", "MIGA_GATED": "rec", "DISPLAY": ""])
         func launch(_ file: String) throws -> [String] {
             for suffix in ["argv", "info"] { unlink(home.root + "/recorded." + suffix) }
             let output = try home.run(gio, ["launch", file, "https://example.org/x"], environment: gioEnvironment)

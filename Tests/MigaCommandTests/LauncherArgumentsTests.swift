@@ -71,7 +71,7 @@ final class LauncherArgumentsTests: XCTestCase {
                 XCTAssertEqual(Array(arguments.prefix(2)), ["/bin/sh", "-c"], file)
                 XCTAssertEqual(arguments.dropFirst(3).first, migaPath, file)
                 let received = ["gate", "--app", "chat", "--detach", "--"] + arguments.dropFirst(4)
-                XCTAssertTrue(arguments[2].contains("exec \"$0\" gate --app chat --detach -- \"$@\""), arguments[2])
+                XCTAssertTrue(arguments[2].contains("exec \"$0\" gate --app 'chat' --detach -- \"$@\""), arguments[2])
                 try assertShortcut(received, is: .gate(GateRequest(app: "chat", command: command, detach: true)))
             }
         }

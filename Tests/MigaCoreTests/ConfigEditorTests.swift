@@ -50,11 +50,13 @@ final class ConfigEditorTests: XCTestCase {
 
     func testNamesThatAreNotBareKeysAreQuotedAndValuesEscaped() throws {
         var editor = ConfigEditor(text: "")
-        editor.addApp(MigaConfig.App(name: "my.app+x", command: "/opt/a \"b\"\\c\u{7F}\té"))
-        let config = try parse(editor.text)
-        XCTAssertEqual(config.apps["my.app+x"]?.command, "/opt/a \"b\"\\c\u{7F}\té")
+        editor.addApp(MigaConfig.App(name: "my.app+x", command: "/opt/a \"b\"\\c é"))
+        XCTAssertEqual(try parse(editor.text).apps["my.app+x"]?.command, "/opt/a \"b\"\\c é")
         XCTAssertTrue(editor.removeApp("my.app+x"))
         XCTAssertEqual(editor.text, "")
+        // Control characters (which no command may hold) are escaped in any string value.
+        XCTAssertTrue(editor.setValue(ConfigEditor.string("x\u{7F}\té\n"), forKey: "terminal"))
+        XCTAssertEqual(try parse(editor.text).terminal, "x\u{7F}\té\n")
     }
 
     func testSitesAreReplacedInPlaceKeepingTheTrailingComment() throws {

@@ -87,7 +87,22 @@ final class ConfigLoaderTests: XCTestCase {
     }
 
     func testAppNames() {
-        for good in ["discord", "org.gnome.Epiphany", "c++", "a_b-1"] { XCTAssertTrue(MigaConfig.isValidAppName(good), good) }
-        for bad in ["", "a b", "a/b", "ü", "x;rm"] { XCTAssertFalse(MigaConfig.isValidAppName(bad), bad) }
+        for good in ["discord", "org.gnome.Epiphany", "c++", "a_b-1", "...", ".hidden"] { XCTAssertTrue(MigaConfig.isValidAppName(good), good) }
+        for bad in ["", "a b", "a/b", "ü", "x;rm", ".", "..", "a\nb"] { XCTAssertFalse(MigaConfig.isValidAppName(bad), bad) }
+        // A name made from any text is always one: never `.` or `..`.
+        for (text, name) in [("My App", "My-App"), (".", "app"), ("..", "app"), ("", "app"), ("é.", "-.")] {
+            XCTAssertEqual(MigaConfig.appName(derivedFrom: text), name, text)
+        }
+    }
+
+    /// A command with a control character is no program's name or path: its app is left out,
+    /// with one warning naming it, and the other apps stay.
+    func testAnAppWhoseCommandHoldsAControlCharacterIsIgnored() throws {
+        let text = "[apps.chat]\ncommand = \"chat\"\n\n[apps.evil]\ncommand = \"/bin/true\\ntouch /tmp/x\"\n"
+        let result = try ConfigLoader().parse(text, path: "config.toml")
+        XCTAssertEqual(result.config.apps.keys.sorted(), ["chat"])
+        XCTAssertEqual(result.warnings.count, 1)
+        XCTAssertTrue(result.warnings[0].hasPrefix("config.toml:5: [apps.evil] the command") && result.warnings[0].contains("U+000A"),
+                      result.warnings[0])
     }
 }

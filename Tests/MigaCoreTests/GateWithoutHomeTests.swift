@@ -26,7 +26,7 @@ final class GateWithoutHomeTests: XCTestCase {
         XCTAssertEqual(launcher.calls.map(\.command), [ResolvedCommand(executable: root.path + "/usr/bin/chat", arguments: ["chat", "--x", ""])])
         XCTAssertEqual(launcher.calls.first?.detached, false)
         var expected = environment
-        expected["MIGA_GATED"] = "1"
+        expected["MIGA_GATED"] = "discord"
         XCTAssertEqual(launcher.calls.first?.environment, expected, "the app's environment as it was, plus MIGA_GATED")
         XCTAssertEqual(messages.lines.first, "miga: no home — opening discord without a pause")
     }

@@ -29,13 +29,25 @@ final class GatekeeperTests: XCTestCase {
 
     func events(_ paths: MigaPaths) throws -> [Event] { try EventStore(path: paths.database).allEvents() }
 
-    func testInsideAGateEverythingPassesStraightThrough() throws {
-        let (gate, paths) = gatekeeper(environment: ["MIGA_GATED": "1"])
+    func testInsideItsOwnGateAnAppPassesStraightThrough() throws {
+        let (gate, paths) = gatekeeper(environment: ["MIGA_GATED": "chat"])
         XCTAssertEqual(gate.run(GateRequest(app: "chat", command: ["chat", "--x", ""])), 126)
         XCTAssertEqual(launcher.calls.count, 1)
         XCTAssertEqual(launcher.calls[0].command, ResolvedCommand(executable: root.path + "/usr/bin/chat", arguments: ["chat", "--x", ""]))
-        XCTAssertEqual(launcher.calls[0].environment["MIGA_GATED"], "1")
+        XCTAssertEqual(launcher.calls[0].environment["MIGA_GATED"], "chat")
         XCTAssertFalse(FileManager.default.fileExists(atPath: paths.database), "a pass-through touches no database")
+    }
+
+    /// Inside another app's gate (a gated terminal starting chat), or under the old value 1,
+    /// chat meets its own gate, and opens with MIGA_GATED naming it.
+    func testInsideAnotherAppsGateTheGateRuns() throws {
+        for outer in ["term", "1"] {
+            launcher.calls = []
+            let (gate, paths) = gatekeeper(environment: ["MIGA_GATED": outer])
+            _ = gate.run(GateRequest(app: "chat", command: ["chat"], detach: true))
+            XCTAssertEqual(try events(paths).last?.type, .gatewaySkipped, "MIGA_GATED=\(outer): the gate ran (and failed open)")
+            XCTAssertEqual(launcher.calls.last?.environment["MIGA_GATED"], "chat")
+        }
     }
 
     func testMalformedConfigFailsOpenWithItsLineAndRecordsWhy() throws {
@@ -135,7 +147,7 @@ final class GatekeeperTests: XCTestCase {
                            to: "home/.config/miga/config.toml")
         XCTAssertEqual(gate.run(GateRequest(app: "chat", command: ["chat", "x"])), 126, "FakeLauncher's exec throws")
         XCTAssertEqual(launcher.calls.map(\.command.arguments), [["chat", "x"]])
-        XCTAssertEqual(launcher.calls[0].environment["MIGA_GATED"], "1")
+        XCTAssertEqual(launcher.calls[0].environment["MIGA_GATED"], "chat")
         XCTAssertEqual(messages.lines, ["miga: Exec()"], "a chosen pass is not a fault: nothing to say (but the fake exec's throw)")
         XCTAssertEqual(try events(paths).map(\.type), [.gatewaySkipped])
         XCTAssertEqual(try events(paths).last?.detail, #"{"reason":"schedule"}"#)

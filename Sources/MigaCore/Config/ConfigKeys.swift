@@ -117,9 +117,7 @@ public enum ConfigKeys {
             }
             return "[" + sites.map(ConfigEditor.string).joined(separator: ", ") + "]"
         case "command":
-            guard !trimmed.isEmpty, !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
-                throw ConfigValueError.wrongType(path.name, expected: "a program name or path")
-            }
+            if let problem = AppCheck.problem(withCommand: trimmed) { throw ConfigValueError.badCommand(path.name, problem: problem) }
             return ConfigEditor.string(trimmed)
         default: // terminal: any text, "" to discover
             return ConfigEditor.string(trimmed)
@@ -142,6 +140,7 @@ public enum ConfigValueError: Error, CustomStringConvertible, Equatable {
     case wrongType(String, expected: String)
     case badChoice(String, choices: [String])
     case badSite(String)
+    case badCommand(String, problem: String)
 
     public var description: String {
         switch self {
@@ -158,6 +157,8 @@ public enum ConfigValueError: Error, CustomStringConvertible, Equatable {
             return "\(key) must be one of \(choices.map { "\"\($0)\"" }.joined(separator: ", "))"
         case .badSite(let site):
             return "\"\(site)\" is not a host name; give sites like reddit.com"
+        case .badCommand(let key, let problem):
+            return "\(key): \(problem); \(AppCheck.commandAdvice)"
         }
     }
 }

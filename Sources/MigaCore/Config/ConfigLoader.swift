@@ -200,8 +200,8 @@ private struct Reader {
     }
 
     mutating func app(_ name: String, _ value: TOMLValue?) -> MigaConfig.App? {
-        guard MigaConfig.isValidAppName(name) else {
-            warnFile("app name \"\(name)\" may only use letters, digits and . _ + -; ignoring it")
+        if let problem = AppCheck.problem(withName: name) {
+            warnFile("\(problem); ignoring it")
             return nil
         }
         guard let table = value?.table else {
@@ -214,9 +214,14 @@ private struct Reader {
             guard let entry = table[key] else { continue }
             switch key {
             case "command":
-                if let command = string(entry, key: "apps.\(name).command"), !command.isEmpty {
-                    app.command = command
+                guard let command = string(entry, key: "apps.\(name).command"), !command.isEmpty else { continue }
+                // What the shims would run at every launch: a command that is no program's name
+                // or path leaves the app ungated rather than run something else.
+                if let problem = AppCheck.problem(withCommand: command) {
+                    warn("apps.\(name).command", "[apps.\(name)] \(problem); \(name) is not gated until it is fixed (\(AppCheck.commandAdvice))")
+                    return nil
                 }
+                app.command = command
             case "timer_seconds":
                 app.timerSeconds = timer(entry, key: "apps.\(name).timer_seconds", default: 30)
             case "intention":

@@ -102,6 +102,7 @@ public final class ConfigShell {
             }
         }
         guard MigaConfig.isValidAppName(name) else { throw InstallError.invalidAppName(name) }
+        if let problem = AppCheck.problem(withCommand: command) { throw InstallError.invalidCommand(problem) }
         guard config.apps[name] == nil else { throw InstallError.appAlreadyAdded(name) }
         if !force, GatedApps.isInterpreter(command) { throw InstallError.interpreter(name: name, program: command) }
         guard commandExists(command) else { throw InstallError.appNotFound(name: name, command: command, suggestions: []) }

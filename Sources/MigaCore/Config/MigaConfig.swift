@@ -47,35 +47,13 @@ public struct MigaConfig: Equatable, Sendable {
         app.flatMap { apps[$0]?.timerSeconds } ?? timerSeconds
     }
 
-    /// App names are used in file names (shims) and tables, so they are kept to a safe alphabet.
-    /// A valid app name made from any text (a program's file name, say): every other
-    /// character becomes `-`, so `My App` is `My-App`.
-    /// A Latin letter with a mark (`İ`, `é`) becomes the plain letter, so `İnstagram` is
-    /// `Instagram`; the name never starts with `-` (it would read as an option) or `.`.
+    /// App names are file names (shims, grace stamps); the rule is AppCheck's.
+    /// A valid app name made from any text (a program's file name, say): `My App` is `My-App`.
     public static func appName(derivedFrom text: String) -> String {
-        let cleaned = String(text.map { isValidAppName(String($0)) ? $0 : plainLatinLetter($0) ?? "-" })
-        let trimmed = cleaned.drop(while: { $0 == "-" || $0 == "." })
-        return trimmed.isEmpty ? "app" : String(trimmed)
-    }
-
-    /// The letter a Latin letter with marks is written with, from its Unicode name
-    /// ("LATIN CAPITAL LETTER I WITH DOT ABOVE" is I).
-    static func plainLatinLetter(_ character: Character) -> Character? {
-        guard let name = character.unicodeScalars.first?.properties.name else { return nil }
-        for (prefix, capital) in [("LATIN CAPITAL LETTER ", true), ("LATIN SMALL LETTER ", false)] where name.hasPrefix(prefix) {
-            let rest = name.dropFirst(prefix.count)
-            guard let letter = rest.first, ("A"..."Z").contains(letter), rest.dropFirst().isEmpty || rest.dropFirst().hasPrefix(" WITH ") else {
-                return nil
-            }
-            return capital ? letter : Character(letter.lowercased())
-        }
-        return nil
+        AppCheck.name(derivedFrom: text)
     }
 
     public static func isValidAppName(_ name: String) -> Bool {
-        !name.isEmpty && name.unicodeScalars.allSatisfy {
-            ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0)
-                || "._+-".unicodeScalars.contains($0)
-        }
+        AppCheck.problem(withName: name) == nil
     }
 }

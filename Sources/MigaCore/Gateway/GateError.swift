@@ -24,7 +24,7 @@ public enum GateError: Error, CustomStringConvertible, Equatable {
         case .noCommand:
             return "nothing to run; usage: miga gate [--app NAME] -- COMMAND [ARG...]"
         case .invalidAppName(let name):
-            return "app name \"\(name)\" may only use letters, digits and . _ + - (try --app \(Self.suggestedName(for: name)))"
+            return "\(AppCheck.problem(withName: name) ?? "app name \"\(name)\" cannot be used") (try --app \(Self.suggestedName(for: name)))"
         case .commandNotFound(let command):
             return "\(command): command not found on PATH (miga's own shims are skipped); check the name or give an absolute path"
         case .onlyAShim(let path):

@@ -22,7 +22,7 @@ public enum GateWithoutHome {
             return 127
         }
         messages.say("miga: \(problem) — opening \(request.appName) without a pause")
-        return Launch(command: command, detach: request.detach, environment: environment,
+        return Launch(command: command, app: request.appName, detach: request.detach, environment: environment,
                       launcher: launcher, messages: messages).run()
     }
 }

@@ -62,10 +62,12 @@ public final class Gatekeeper {
             context.messages.say("miga: \(error)")
             return (error as? GateError)?.status ?? 127
         }
-        let launch = Launch(command: command, detach: request.detach, context: context)
+        let launch = Launch(command: command, app: app, detach: request.detach, context: context)
 
-        if context.environment[Self.gatedVariable] == "1" {
-            return launch.run() // Already inside a gate (an app started another gated app).
+        // Inside this very app's gate (it starts itself again): no second pause. Inside another
+        // app's (a gated terminal, IDE or launcher starting this one), this app's own gate.
+        if context.environment[Self.gatedVariable] == app {
+            return launch.run()
         }
 
         let config: MigaConfig
@@ -396,15 +398,18 @@ public final class Gatekeeper {
 /// Starting the app once the gate is done: exec in place, or detached for desktop launches.
 struct Launch {
     var command: ResolvedCommand
+    /// The gate's app, which MIGA_GATED names in the app's environment.
+    var app: String
     var detach: Bool
     var environment: [String: String]
     var launcher: ProcessLauncher
     var messages: MessageSink
 
-    /// The app inherits MIGA_GATED=1 so that anything it starts through a shim passes through.
+    /// The app inherits MIGA_GATED=APP: when it starts itself again through a shim or a gate,
+    /// that passes straight through; any other gated app it starts meets its own gate.
     func run() -> Int32 {
         var environment = environment
-        environment[Gatekeeper.gatedVariable] = "1"
+        environment[Gatekeeper.gatedVariable] = app
         do {
             if detach {
                 try launcher.spawnDetached(command, environment: environment)
@@ -420,8 +425,8 @@ struct Launch {
 }
 
 extension Launch {
-    init(command: ResolvedCommand, detach: Bool, context: MigaContext) {
-        self.init(command: command, detach: detach, environment: context.environment,
+    init(command: ResolvedCommand, app: String, detach: Bool, context: MigaContext) {
+        self.init(command: command, app: app, detach: detach, environment: context.environment,
                   launcher: context.launcher, messages: context.messages)
     }
 }

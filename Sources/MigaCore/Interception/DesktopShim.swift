@@ -36,6 +36,10 @@ public enum DesktopShim {
             case .entry(let key, nil, _) where key == "Exec" && group.map(Self.isQuitAction(in: entry)) == true:
                 output.append(raw) // quitting a running app is never a reason to pause
             case .entry(let key, nil, let value) where key == "Exec" && (group == DesktopEntry.mainGroup || group?.hasPrefix("Desktop Action ") == true):
+                // The program each Exec runs is checked as every command miga writes is.
+                if let program = try? ExecLine(rawValue: value).program, let problem = AppCheck.problem(withCommand: program) {
+                    throw DesktopEntryError(file: app, line: nil, problem: "[\(group ?? "")] \(problem)")
+                }
                 output.append("Exec=" + prefix + value)
                 if group == DesktopEntry.mainGroup { lastMainEntry = output.count - 1 }
             case .entry(let key, nil, _) where group == DesktopEntry.mainGroup && replacements[key] != nil:
@@ -74,9 +78,12 @@ public enum DesktopShim {
     /// What goes before an entry's own Exec value. `/bin/sh` runs miga's gate with the
     /// entry's program and arguments, or, when miga is gone (removed or moved without
     /// `miga uninstall`), the program itself: a shim must never keep its app from starting.
-    ///     /bin/sh -c 'if [ -x "$0" ]; then exec "$0" gate --app NAME --detach -- "$@"; fi; exec "$@"' MIGA
+    ///     /bin/sh -c SCRIPT MIGA, SCRIPT being
+    ///     if [ -x "$0" ]; then exec "$0" gate --app 'NAME' --detach -- "$@"; fi; exec "$@"
+    /// The name goes into the script as one quoted word, as every value miga writes into a
+    /// script does (`ShellQuoting`); then the script is quoted for the Exec key.
     public static func execPrefix(migaPath: String, app: String, detach: Bool) -> String {
-        let script = "if [ -x \"$0\" ]; then exec \"$0\" gate --app \(app)\(detach ? " --detach" : "") -- \"$@\"; fi; exec \"$@\""
+        let script = "if [ -x \"$0\" ]; then exec \"$0\" gate --app \(ShellQuoting.quoted(app))\(detach ? " --detach" : "") -- \"$@\"; fi; exec \"$@\""
         return "/bin/sh -c \(execQuoted(script)) \(execQuoted(migaPath)) "
     }
 

@@ -28,9 +28,11 @@ public struct Doctor {
 
         // Config
         var config = MigaConfig()
+        var configRead = false
         do {
             let loaded = try ConfigLoader().load(path: context.paths.configFile)
             config = loaded.config
+            configRead = true
             if loaded.warnings.isEmpty {
                 ok("config", AtomicFile.exists(context.paths.configFile) ? "\(layout.display(context.paths.configFile)) reads cleanly" : "no config file; using the defaults")
             }
@@ -87,23 +89,31 @@ public struct Doctor {
 
         for app in config.apps.values.sorted(by: { $0.name < $1.name }) {
             var issues: [String] = []
+            // Desktop shims changed by hand are the person's now: install leaves them alone.
+            var theirs: [String] = []
             let resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "", skipping: [shims])
             if app.command.contains("/"), resolver.isShim(app.command) {
                 issues.append("its command \(app.command) is miga's own shim (the gate opens the real \(FilePath.lastComponent(of: app.command)) on PATH instead)")
             }
+            // Every shim is compared, byte for byte, with what miga would write now: a shim
+            // an older miga wrote, or one changed since, runs what this miga would not.
             let expected = PathShim.text(migaPath: context.executablePath, app: app.name, command: app.command)
             let shimPath = layout.pathShim(app.name)
             if AtomicFile.read(shimPath) != Data(expected.utf8) {
-                issues.append(AtomicFile.exists(shimPath) ? "its PATH shim is out of date" : "it has no PATH shim")
+                issues.append(AtomicFile.exists(shimPath) ? "its PATH shim differs from what miga writes now" : "it has no PATH shim")
             }
             let recorded = manifest.files(of: .desktopShim, app: app.name)
             for file in recorded {
+                let shown = layout.display(file.path)
                 if !AtomicFile.exists(file.path) {
-                    issues.append("\(layout.display(file.path)) is missing")
+                    issues.append("\(shown) is missing")
                 } else if let source = file.source, AtomicFile.sha256(ofFile: source) != file.sourceSHA256 {
-                    issues.append("\(layout.display(file.path)) is stale: \(source) changed (a package update?)")
+                    issues.append("\(shown) is stale: \(source) changed (a package update?)")
                 } else if AtomicFile.sha256(ofFile: file.path) != file.sha256 {
-                    issues.append("\(layout.display(file.path)) was changed since miga wrote it")
+                    issues.append("\(shown) was changed since miga wrote it")
+                    theirs.append(shown)
+                } else if AtomicFile.read(file.path) != expectedDesktopShim(file, app: app.name).map({ Data($0.utf8) }) {
+                    issues.append("\(shown) differs from what miga writes now")
                 }
             }
             let shadowed = Set(recorded.map { $0.path })
@@ -119,8 +129,16 @@ public struct Doctor {
                 ok("app \(app.name)", "PATH shim and \(recorded.count) desktop shim\(recorded.count == 1 ? "" : "s") current"
                    + (shared.isEmpty ? "" : " (\(shared.joined(separator: "; ")))"))
             } else {
-                problem("app \(app.name)", issues.joined(separator: "; "), fix: "miga install")
+                problem("app \(app.name)", issues.joined(separator: "; "),
+                        fix: theirs.isEmpty ? "miga install" : "move \(theirs.joined(separator: ", ")) away if you do not need your changes, then run `miga install`")
             }
+        }
+        // Shims of an app the config no longer gates (removed by hand, or a table now ignored
+        // for a bad name or command) still run at every launch until `install` takes them away.
+        for file in manifest.files where configRead && (file.kind == .pathShim || file.kind == .desktopShim)
+            && config.apps[file.app ?? ""] == nil {
+            problem("shim", "\(layout.display(file.path)) gates \(file.app ?? "an app"), which \(layout.display(context.paths.configFile)) does not",
+                    fix: "miga install")
         }
 
         // Link handler
@@ -190,5 +208,12 @@ public struct Doctor {
                     fix: "install one (e.g. `sudo apt install xterm`) or set `terminal` in config.toml")
         }
         return findings
+    }
+
+    /// The desktop shim miga would write now for the entry `file` was made from; nil when that
+    /// entry cannot be read or shimmed any more.
+    private func expectedDesktopShim(_ file: InstallManifest.File, app: String) -> String? {
+        guard let source = file.source, let entry = try? DesktopEntry.load(path: source) else { return nil }
+        return try? DesktopShim.text(for: entry, migaPath: context.executablePath, app: app)
     }
 }

@@ -79,8 +79,10 @@ public struct GatedApps {
     }
 
     /// The program the shims will run: an executable path, or a name found on PATH (outside
-    /// the shims) or in an installed entry's Exec. Otherwise an error with close names.
+    /// the shims) or in an installed entry's Exec. Otherwise an error with close names. What
+    /// was typed and what an entry names are both checked as every command is (`AppCheck`).
     private func program(_ command: String, for name: String, installer: Installer) throws -> String {
+        try checked(command, from: nil)
         if command.contains("/") {
             let path = command.hasPrefix("/") ? command : workingDirectory + "/" + command
             guard LinuxSystem.isExecutableFile(path) else { throw InstallError.commandNotExecutable(path) }
@@ -92,7 +94,7 @@ public struct GatedApps {
         if !entries.isEmpty {
             // A Flatpak-only app has no `discord` on PATH for the PATH shim to run: its
             // exported launcher (what the entry runs, as a program) stands in for it.
-            return flatpakExport(of: entries) ?? command
+            return try checked(flatpakExport(of: entries) ?? command, from: entries.first?.id)
         }
         // A desktop-file ID (`io.github.Hexchat`, as menus and `gio launch` name apps): the
         // program that entry runs.
@@ -100,9 +102,9 @@ public struct GatedApps {
            let exec = found.entry.rawValue("Exec"), let line = try? ExecLine(rawValue: exec) {
             let launched = LaunchedProgram(line)
             if let flatpak = launched.flatpak {
-                return flatpakExport(of: [found]) ?? flatpak.command ?? flatpak.appName ?? command
+                return try checked(flatpakExport(of: [found]) ?? flatpak.command ?? flatpak.appName ?? command, from: found.id)
             }
-            if let program = launched.program { return program }
+            if let program = launched.program { return try checked(program, from: found.id) }
         }
         let suggestions = AppNameSuggestions(searchPath: resolver.searchPath, skipping: context.paths.shimDirectory,
                                              entries: installer.installedEntries).suggestions(for: command)
@@ -112,6 +114,13 @@ public struct GatedApps {
 }
 
 extension GatedApps {
+    /// `command`, unless `AppCheck` refuses it; `source` is the desktop entry it came from.
+    @discardableResult
+    func checked(_ command: String, from source: String?) throws -> String {
+        guard let problem = AppCheck.problem(withCommand: command) else { return command }
+        throw InstallError.invalidCommand((source.map { "\($0) runs a command miga will not write: " } ?? "") + problem)
+    }
+
     /// The launcher Flatpak exports for an entry's app (`…/exports/bin/APP.ID`, beside the
     /// `…/exports/share/applications` the entry came from, or in the usual installations).
     func flatpakExport(of entries: [DesktopEntryLocator.Found]) -> String? {

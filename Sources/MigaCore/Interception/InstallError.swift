@@ -1,6 +1,8 @@
 /// Problems setting up or removing interception. Each says what to do next.
 public enum InstallError: Error, CustomStringConvertible, Equatable {
     case invalidAppName(String)
+    /// A command `AppCheck` refuses; the text says what is wrong with it and where it came from.
+    case invalidCommand(String)
     case appNotFound(name: String, command: String, suggestions: [String])
     case commandNotExecutable(String)
     case unknownApp(name: String, configured: [String])
@@ -17,7 +19,9 @@ public enum InstallError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .invalidAppName(let name):
-            return "app name \"\(name)\" may only use letters, digits and . _ + - ; pick another name and use --command for the program"
+            return "\(AppCheck.problem(withName: name) ?? "app name \"\(name)\" cannot be used"); pick another name and use --command for the program"
+        case .invalidCommand(let problem):
+            return "\(problem); \(AppCheck.commandAdvice)"
         case .appNotFound(let name, let command, let suggestions):
             let hint = suggestions.isEmpty
                 ? "check the spelling, or give the program with --command PATH"

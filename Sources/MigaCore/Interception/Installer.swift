@@ -29,6 +29,12 @@ public final class Installer {
     /// Creates or refreshes `app`'s PATH shim and a desktop shim for every entry whose Exec runs
     /// its command, and removes shims of entries that no longer do.
     public func sync(_ app: MigaConfig.App) throws {
+        // Every way in has checked the app already; this is the last door before a file is
+        // written, and an app that cannot pass it is left ungated, never half installed.
+        if let problem = AppCheck.problem(withName: app.name) ?? AppCheck.problem(withCommand: app.command) {
+            say("miga: warning: [apps.\(app.name)] \(problem); that app is skipped")
+            return
+        }
         try writeManaged(.pathShim, path: layout.pathShim(app.name), app: app.name,
                          text: PathShim.text(migaPath: migaPath, app: app.name, command: app.command), mode: 0o755,
                          what: "PATH shim")
@@ -149,8 +155,12 @@ public final class Installer {
                              mode: 0o644, what: "fish snippet")
         }
         for rc in shell.rcLines { try addLine(rc.line, to: rc.path) }
-        try writeManaged(.environment, path: layout.environmentFile, text: shell.environmentFileText, mode: 0o644,
-                         what: "PATH for graphical launchers")
+        if let text = shell.environmentFileText {
+            try writeManaged(.environment, path: layout.environmentFile, text: text, mode: 0o644, what: "PATH for graphical launchers")
+        } else {
+            say("miga: note: \(layout.display(layout.paths.shimDirectory)) cannot be written into \(layout.display(layout.environmentFile)) as it is, "
+                + "so graphical launchers do not see the shims (shells do)")
+        }
 
         // Shims of apps no longer gated go first, so an entry they held is free for another.
         for file in manifest.files.reversed() where file.app != nil && config.apps[file.app!] == nil {
@@ -296,7 +306,11 @@ public final class Installer {
         let onDisk = AtomicFile.sha256(ofFile: path)
         let known = manifest.file(at: path)
         var backup = known?.backup
-        if let known, let onDisk, onDisk != known.sha256, onDisk != sha {
+        let changedSince = known != nil && onDisk != nil && onDisk != known?.sha256 && onDisk != sha
+        // A file elsewhere may be the person's now, and is left to them. A PATH shim is not: it
+        // lives in miga's own folder and runs at every launch, so whatever changed it (a hand
+        // edit, or code planted there) is undone, never kept.
+        if changedSince, kind != .pathShim {
             say("miga: \(layout.display(path)) was changed since miga wrote it; left as it is (remove it, then run `miga install`, to let miga manage it again)")
             return
         }
@@ -323,7 +337,7 @@ public final class Installer {
         try saveManifest()
         try write(data, to: path, mode: mode)
         if kind == .desktopShim || kind == .urlHandler { desktopFilesChanged = true }
-        let verb = known == nil ? "created" : "refreshed"
+        let verb = known == nil ? "created" : changedSince ? "replaced the changed" : "refreshed"
         changes.append("\(verb) \(what) \(layout.display(path))\(detail.map { " (\($0))" } ?? "")\(backup != nil && known == nil ? "; your own copy is kept and comes back on removal" : "")")
     }
 

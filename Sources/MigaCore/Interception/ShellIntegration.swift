@@ -53,15 +53,21 @@ public struct ShellIntegration {
     }
 
     /// systemd's user manager reads this at login, so dmenu, rofi and key bindings see the
-    /// shim folder on PATH too.
-    public var environmentFileText: String {
-        "# Added by `miga install` so graphical launchers find gated apps; `miga uninstall` removes it.\n"
-            + "PATH=\(layout.paths.shimDirectory):${PATH}\n"
+    /// shim folder on PATH too. Nil when the folder's path holds what such a file cannot hold
+    /// plainly (a line break would start another assignment; systemd expands `$` and reads
+    /// quotes and backslashes): the path is written as it is, or not at all.
+    public var environmentFileText: String? {
+        let folder = layout.paths.shimDirectory
+        guard !folder.unicodeScalars.contains(where: { TerminalText.isControl($0) || "$\\\"'`".unicodeScalars.contains($0) }) else {
+            return nil
+        }
+        return "# Added by `miga install` so graphical launchers find gated apps; `miga uninstall` removes it.\n"
+            + "PATH=\(folder):${PATH}\n"
     }
 
     /// A guarded `.` line: if miga's files are gone, the shell starts quietly anyway.
     func sourceLine(_ snippet: String) -> String {
-        let quoted = "'" + snippet.replacingEvery("'", with: "'\\''") + "'"
+        let quoted = ShellQuoting.quoted(snippet)
         return "if [ -r \(quoted) ]; then . \(quoted); fi \(Self.marker)"
     }
 

@@ -21,7 +21,8 @@ public struct URLRouter {
             }
             return 64
         }
-        // MIGA_GATED inherited from a gated chat app must not wave its links through.
+        // MIGA_GATED inherited from a gated chat app names that app: the browser started here
+        // is not that app, and must not carry its pass.
         var environment = context.environment
         environment[Gatekeeper.gatedVariable] = nil
 
