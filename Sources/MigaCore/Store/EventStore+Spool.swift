@@ -65,6 +65,9 @@ extension EventStore {
             }
         }
         if !events.isEmpty {
+            // In the order they happened (a directory lists its files in no order), so ids
+            // keep time order, as for events written at once.
+            events = events.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }.map(\.element)
             do {
                 try db.transaction(immediate: true) {
                     let insert = try db.prepare("""
