@@ -90,7 +90,7 @@ final class ConfigLoaderTests: XCTestCase {
         for good in ["discord", "org.gnome.Epiphany", "c++", "a_b-1", "...", ".hidden"] { XCTAssertTrue(MigaConfig.isValidAppName(good), good) }
         for bad in ["", "a b", "a/b", "ü", "x;rm", ".", "..", "a\nb"] { XCTAssertFalse(MigaConfig.isValidAppName(bad), bad) }
         // A name made from any text is always one: never `.` or `..`.
-        for (text, name) in [("My App", "My-App"), (".", "app"), ("..", "app"), ("", "app"), ("é.", "-.")] {
+        for (text, name) in [("My App", "My-App"), (".", "app"), ("..", "app"), ("", "app"), ("é.", "e."), ("İnstagram", "Instagram"), ("–chat", "chat"), ("✦", "app")] {
             XCTAssertEqual(MigaConfig.appName(derivedFrom: text), name, text)
         }
     }

@@ -145,15 +145,16 @@ final class NativeHostServiceTests: XCTestCase {
             XCTAssertEqual(object?["type"] as? String, "error", body)
             return object?["error"] as? String
         }
-        XCTAssertEqual(try error("not json"), "not UTF-8 JSON")
+        XCTAssertEqual(try error("not json"), "not valid JSON (at byte 1)")
         XCTAssertEqual(try error("[1,2]"), "not a JSON object")
         XCTAssertEqual(try error("{\"id\":1}"), "no \"type\"")
         XCTAssertEqual(try error("{\"type\":\"launch-missiles\"}"), "unknown message type \"launch-missiles\"")
         XCTAssertEqual(try error("{\"type\":\"gate\",\"url\":5}"), "\"url\" is missing or not valid")
         XCTAssertEqual(try error("{\"type\":\"next\",\"session\":\"'; DROP TABLE events;--\"}"), "\"session\" is missing or not valid")
         XCTAssertEqual(try error("{\"type\":\"exit\",\"session\":\"0123abcd\"}"), "no such gate (it ended already)")
-        XCTAssertEqual(try error(String(repeating: "[", count: 100_000)), "not UTF-8 JSON")
-        XCTAssertEqual(try error("\u{FF}\u{FE}"), "not UTF-8 JSON")
+        XCTAssertEqual(try error(String(repeating: "[", count: 100_000)), "JSON nested deeper than 512 levels (at byte 513)")
+        XCTAssertEqual(try error("\u{FF}\u{FE}"), "not valid JSON (at byte 1)", "ÿþ, as UTF-8")
+        XCTAssertEqual(String(decoding: service.reply(to: Data([0x7B, 0xFF, 0xFE, 0x7D])), as: UTF8.self).contains("\"not UTF-8 JSON\""), true)
         XCTAssertEqual(try ask(["type": "bogus", "id": ["not", "an", "id"]])["id"] is NSNull, true)
         XCTAssertEqual(try events().count, 0, "nothing was recorded for any of them")
     }

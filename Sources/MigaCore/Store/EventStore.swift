@@ -41,7 +41,6 @@ public final class EventStore {
         }
         do {
             try Self.createPrivately(path)
-            try Self.refuseForeignFileBesideLog(path)
             db = try Self.open(path, lockWait: lockWait)
             foldSpool() // the shim's grace passes and spooled events, before anything reads or writes events
         } catch let error as StoreError {
@@ -66,6 +65,7 @@ public final class EventStore {
         let deadline = LinuxSystem.monotonicNanoseconds() + UInt64(max(openingSeconds, lockWait.seconds) * 1_000_000_000)
         while true {
             do {
+                try refuseForeignFileBesideLog(path)
                 let db = try SQLiteConnection(path: path, busyTimeout: lockWait.seconds)
                 try checkOwnership(of: db, path: path)
                 // WAL is a property of the file: once set it stays, so it is only asked about
@@ -122,14 +122,16 @@ public final class EventStore {
         var log = stat()
         guard lstat(path + "-wal", &log) == 0, log.st_size > 0 else { return } // nothing could be replayed
         guard let header = readHeader(path) else { return } // empty: a database not yet written
-        guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else {
-            throw StoreError.notADatabase(path: path)
-        }
+        guard header.starts(with: Array("SQLite format 3\0".utf8).prefix(header.count)) else { throw StoreError.notADatabase(path: path) }
+        // Shorter than a header, or tables that cannot be read yet: another gate is making the
+        // file this moment; asked again (the open's retries), never taken for a foreign file.
+        let notYet = SQLiteError(code: SQLITE_BUSY, message: "the database is being created", sql: nil)
+        guard header.count == 100 else { throw notYet }
         let id = header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         if id == UInt32(bitPattern: applicationID) { return }
-        guard id == 0, let tables = try? tablesIgnoringLog(path), tables.isSubset(of: ownTables) else {
-            throw StoreError.foreignDatabase(path: path)
-        }
+        guard id == 0 else { throw StoreError.foreignDatabase(path: path) }
+        guard let tables = try? tablesIgnoringLog(path) else { throw notYet }
+        guard tables.isSubset(of: ownTables) else { throw StoreError.foreignDatabase(path: path) }
     }
 
     /// The first 100 bytes (SQLite's header) of a regular file; nil when it is empty.
