@@ -120,7 +120,7 @@ final class DesktopShimTests: XCTestCase {
 
     /// The script the shim's `sh -c` runs, as sh receives it.
     static func script(detach: Bool) -> String {
-        "if [ -x \"$0\" ]; then exec \"$0\" gate --app chat\(detach ? " --detach" : "") -- \"$@\"; fi; exec \"$@\""
+        "if [ -x \"$0\" ]; then exec \"$0\" gate --app 'chat'\(detach ? " --detach" : "") -- \"$@\"; fi; exec \"$@\""
     }
 
     /// A launched shim runs the gate with exactly the app's words; with miga gone, the app
