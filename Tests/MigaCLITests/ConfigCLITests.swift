@@ -295,4 +295,59 @@ final class ConfigCLITests: XCTestCase {
         terminal.waitFor("STATUS=0")
         XCTAssertEqual(configText, "timer_seconds = 20\n")
     }
+
+    // MARK: Files readline opens by name
+
+    var historyFile: String { home.home + "/.local/state/miga/config_history" }
+
+    /// Edits `timer 20`, saves and quits the editor running in `terminal`.
+    func editSaveAndQuit(_ terminal: TmuxTerminal, file: StaticString = #filePath, line: UInt = #line) throws {
+        terminal.waitForPrompt(Self.prompt, file: file, line: line)
+        try terminal.enter("timer 20")
+        terminal.waitFor("timer_seconds = 20", file: file, line: line)
+        terminal.waitForPrompt(Self.prompt, file: file, line: line)
+        try terminal.enter("save")
+        terminal.waitFor("Saved \(home.configFile).", file: file, line: line)
+        terminal.waitForPrompt(Self.prompt, file: file, line: line)
+        try terminal.enter("quit")
+        terminal.waitFor("STATUS=0", file: file, line: line)
+    }
+
+    func fileType(_ path: String) -> mode_t {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : 0
+    }
+
+    /// readline opens its history file and its init file (~/.inputrc) with a blocking open: a
+    /// FIFO at either hung the editor before its first prompt, deaf to every signal. Now each
+    /// is left alone with one line saying so, and the editor works without it.
+    func testAFIFOWhereReadlineReadsIsLeftAloneAndTheEditorWorks() throws {
+        try home.writeConfig(text)
+        try FileManager.default.createDirectory(atPath: home.home + "/.local/state/miga", withIntermediateDirectories: true)
+        XCTAssertEqual(mkfifo(historyFile, 0o600), 0)
+        XCTAssertEqual(mkfifo(home.home + "/.inputrc", 0o600), 0)
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: environment())
+        let screen = terminal.waitFor("Tab completes.")
+        XCTAssertTrue(screen.contains("miga config: history is off: \(historyFile): it is a FIFO, not a regular file; move it aside"), screen)
+        XCTAssertTrue(screen.contains("miga: warning: readline's settings not read: \(home.home)/.inputrc: it is a FIFO"), screen)
+        try editSaveAndQuit(terminal)
+        XCTAssertEqual(configText, "# my settings\ntimer_seconds = 20  # short\n\n[apps.signal]\ncommand = \"signal\"\n")
+        XCTAssertEqual(fileType(historyFile), S_IFIFO, "the FIFO is still there, untouched")
+        XCTAssertEqual(fileType(home.home + "/.inputrc"), S_IFIFO)
+    }
+
+    /// A symlink at the history path: readline would append the session's lines to whatever
+    /// file it names. History is off instead, and that file stays byte for byte.
+    func testASymlinkAtTheHistoryPathIsNotWrittenThrough() throws {
+        try home.writeConfig(text)
+        let target = try home.writeFile("elsewhere/notes.txt", "my own notes\n")
+        try FileManager.default.createDirectory(atPath: home.home + "/.local/state/miga", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: historyFile, withDestinationPath: target)
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: environment())
+        let screen = terminal.waitFor("Tab completes.")
+        XCTAssertTrue(screen.contains("miga config: history is off: \(historyFile): it is a symbolic link, not a regular file"), screen)
+        try editSaveAndQuit(terminal)
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "my own notes\n")
+        XCTAssertEqual(fileType(historyFile), S_IFLNK)
+    }
 }
