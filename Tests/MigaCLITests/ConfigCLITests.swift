@@ -350,4 +350,34 @@ final class ConfigCLITests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "my own notes\n")
         XCTAssertEqual(fileType(historyFile), S_IFLNK)
     }
+
+    /// A SIGTERM that comes while the person's editor mends a broken file is not lost: once
+    /// the editor is done, miga ends by it, the file as the editor left it.
+    func testSIGTERMDuringTheFileEditorEndsMigaAfterIt() throws {
+        try home.writeConfig("timer_seconds = = 20\n")
+        let started = home.root + "/editor-started", go = home.root + "/editor-go"
+        let editor = try home.writeFile("bin/slow-editor", mode: 0o755, """
+            #!/bin/sh
+            touch \(shellQuote(started))
+            while [ ! -e \(shellQuote(go)) ]; do sleep 0.05; done
+            printf 'timer_seconds = 20\\n' > "$1"
+            """)
+        let terminal = try TmuxTerminal.interactiveBash(home: home, environment: environment(["EDITOR": editor]))
+        try terminal.enter("\(shellQuote(home.binary)) config")
+        terminal.waitForPrompt("Open it in \(editor)? [Y/n] ")
+        try terminal.enter("")
+        eventually("the editor to start") { FileManager.default.fileExists(atPath: started) }
+        let shell = terminal.display("#{pane_pid}")
+        let migaPID = try XCTUnwrap(Int32(try home.run("/usr/bin/pgrep", ["-P", shell, "-x", "miga"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(migaPID, SIGTERM)
+        FileManager.default.createFile(atPath: go, contents: nil)
+        terminal.waitForPrompt("$ ")
+        try terminal.enter("echo STATUS=$?")
+        terminal.waitFor("STATUS=143")
+        XCTAssertEqual(configText, "timer_seconds = 20\n")
+        terminal.waitForPrompt("$ ")
+        try terminal.printSettings()
+        terminal.assertTerminalRestored()
+    }
 }
