@@ -380,4 +380,31 @@ final class ConfigCLITests: XCTestCase {
         try terminal.printSettings()
         terminal.assertTerminalRestored()
     }
+
+    // MARK: Bounds
+
+    /// config.toml near the 1 MiB miga reads: an edit that would pass it writes nothing and
+    /// says so in one line (a written file would turn every gate into a fail-open).
+    func testAnEditThatWouldPassTheSizeLimitWritesNothing() throws {
+        let nearLimit = "# " + String(repeating: "x", count: BoundedFile.configLimit - 10) + "\n"
+        try home.writeConfig(nearLimit)
+        for arguments in [["config", "set", "timer_seconds", "20"], ["config", "sites", "add", "news.example.com"]] {
+            let output = try home.miga(arguments, environment: environment())
+            XCTAssertEqual(output.status, 1, "\(arguments)")
+            XCTAssertEqual(output.stderr.split(separator: "\n").count, 1, output.stderr)
+            XCTAssertTrue(output.stderr.contains("nothing was written") && output.stderr.contains("remove something from it first"), output.stderr)
+            XCTAssertTrue(configText == nearLimit, "\(arguments): the file is byte-identical")
+        }
+        XCTAssertEqual(try miga("config", "get", "timer_seconds").stdout, "30\n", "the file still reads")
+
+        // The editor's save goes the same one way.
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: environment())
+        terminal.waitForPrompt(Self.prompt)
+        try terminal.enter("timer 20")
+        terminal.waitFor("timer_seconds = 20")
+        terminal.waitForPrompt(Self.prompt)
+        try terminal.enter("save")
+        terminal.waitFor("nothing was written")
+        XCTAssertTrue(configText == nearLimit, "the editor wrote nothing")
+    }
 }
