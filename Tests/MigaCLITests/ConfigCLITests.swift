@@ -407,4 +407,28 @@ final class ConfigCLITests: XCTestCase {
         terminal.waitFor("nothing was written")
         XCTAssertTrue(configText == nearLimit, "the editor wrote nothing")
     }
+
+    /// A key as long as the file allows is named in a line's worth, not echoed whole at every
+    /// command and gate; so is a key in a TOML error.
+    func testAHugeKeyIsQuotedInALinesWorth() throws {
+        let key = String(repeating: "k", count: 900_000)
+        try home.writeConfig("\(key) = 1\ntimer_seconds = 20\n")
+        let shown = try miga("config", "show")
+        XCTAssertEqual(shown.status, 0, String(shown.stderr.prefix(300)))
+        XCTAssertEqual(shown.stderr.split(separator: "\n").count, 1)
+        XCTAssertLessThanOrEqual(shown.stderr.utf8.count, 200, String(shown.stderr.prefix(300)))
+        XCTAssertTrue(shown.stderr.contains("unknown key \"kkkk") && shown.stderr.contains("…\" ignored"), String(shown.stderr.prefix(300)))
+        // A gate with no terminal or display fails open, warning first.
+        let gate = try home.miga(["gate", "--app", "chat", "--", "/bin/true"], environment: environment(["DISPLAY": ""]))
+        XCTAssertEqual(gate.status, 0)
+        let warning = gate.stderr.split(separator: "\n").first { $0.contains("unknown key") } ?? ""
+        XCTAssertLessThanOrEqual(warning.utf8.count, 200, String(gate.stderr.prefix(300)))
+
+        let half = String(repeating: "d", count: 400_000)
+        try home.writeConfig("\(half) = 1\n\(half) = 2\n")
+        let duplicate = try miga("config", "show")
+        XCTAssertEqual(duplicate.status, 1)
+        XCTAssertLessThanOrEqual(duplicate.stderr.utf8.count, 300, String(duplicate.stderr.prefix(400)))
+        XCTAssertTrue(duplicate.stderr.contains("duplicate key \"ddd"), String(duplicate.stderr.prefix(400)))
+    }
 }

@@ -256,4 +256,16 @@ final class ContentCLITests: XCTestCase {
         terminal.waitFor("STATUS=0")
         terminal.assertTerminalRestored()
     }
+
+    /// A key as long as a pack allows is named in a line's worth, not echoed whole.
+    func testAHugeKeyInAPackIsQuotedInALinesWorth() throws {
+        let key = String(repeating: "k", count: 1_000_000)
+        let pack = try home.writeFile("home/.local/share/miga/quotes/mine.toml",
+                                      "[[items]]\nid = \"mine-1\"\nkind = \"quote\"\ncategory = \"own\"\ntext = \"Breathe.\"\n\(key) = 1\n")
+        let validate = try home.miga(["content", "validate", pack])
+        XCTAssertEqual(validate.status, 0, String(validate.stderr.prefix(300)))
+        XCTAssertEqual(validate.stderr.split(separator: "\n").count, 1)
+        XCTAssertLessThanOrEqual(validate.stderr.utf8.count, 300, String(validate.stderr.prefix(400)))
+        XCTAssertTrue(validate.stderr.contains("unknown key \"kkk") && validate.stderr.contains("…\" is ignored"), String(validate.stderr.prefix(400)))
+    }
 }

@@ -9,7 +9,7 @@ public struct ContentLibrary: Sendable {
     public init(items: [ContentItem]) throws {
         var ids = Set<String>(minimumCapacity: items.count)
         if let repeated = items.first(where: { !ids.insert($0.id).inserted }) {
-            throw ContentError(pack: "library", line: nil, problem: "duplicate id \"\(repeated.id)\"")
+            throw ContentError(pack: "library", line: nil, problem: "duplicate id \"\(TerminalText.excerpt(repeated.id))\"")
         }
         self.init(unique: items)
     }
@@ -52,7 +52,7 @@ public struct ContentLibrary: Sendable {
     public static func validatePack(path: String, knownIDs: inout Set<String>) throws -> [ContentItem] {
         let pack = try ContentPack.parse(try readPack(path), name: path)
         if let clash = pack.first(where: { knownIDs.contains($0.id) }) {
-            throw ContentError(pack: path, line: nil, problem: "id \"\(clash.id)\" is already used by another pack")
+            throw ContentError(pack: path, line: nil, problem: "id \"\(TerminalText.excerpt(clash.id))\" is already used by another pack")
         }
         knownIDs.formUnion(pack.map(\.id))
         return pack
@@ -73,7 +73,7 @@ public struct ContentLibrary: Sendable {
         var report = ContentPack.check(text, name: path)
         report.items = report.items.filter { item in
             guard let owner = knownIDs[item.id] else { return true }
-            report.problems.append(ContentError(pack: path, line: nil, problem: "id \"\(item.id)\" is already used by \(owner)"))
+            report.problems.append(ContentError(pack: path, line: nil, problem: "id \"\(TerminalText.excerpt(item.id))\" is already used by \(owner)"))
             return false
         }
         for item in report.items { knownIDs[item.id] = path }
