@@ -65,6 +65,14 @@ public enum BoundedFile {
         return data
     }
 
+    /// The size `stat` gives (following links), nil when there is nothing to stat. For
+    /// budgets decided before reading; `read` still enforces its own limit.
+    public static func size(of path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+
     /// nil when the file does not exist; every other problem throws.
     public static func readIfPresent(_ path: String, limit: Int = defaultLimit) throws -> Data? {
         do {
