@@ -29,6 +29,7 @@ static void load(void) {
     }
     int missing = 0;
 #define LOAD(field, name) *(void **)&loaded.field = symbol(library, name, &missing)
+    LOAD(initialize, "rl_initialize");
     LOAD(callback_handler_install, "rl_callback_handler_install");
     LOAD(callback_handler_remove, "rl_callback_handler_remove");
     LOAD(callback_read_char, "rl_callback_read_char");

@@ -69,18 +69,18 @@ public enum ContentPack {
                 report.problems.append(error("item \(index + 1) is not a table"))
                 continue
             }
-            let label = entry["id"]?.string.map { "\($0): " } ?? "item \(index + 1): "
+            let label = entry["id"]?.string.map { "\(TerminalText.excerpt($0)): " } ?? "item \(index + 1): "
             for key in entry.keys where !itemKeys.contains(key) {
-                report.warnings.append(error("\(label)unknown key \"\(TerminalText.visible(key))\" is ignored (keys: \(itemKeys.sorted().joined(separator: ", ")))"))
+                report.warnings.append(error("\(label)unknown key \"\(TerminalText.excerpt(key))\" is ignored (keys: \(itemKeys.sorted().joined(separator: ", ")))"))
             }
             var problems: [String] = []
             let id = entry["id"]?.string ?? ""
             if id.isEmpty {
                 problems.append("item \(index + 1) has no id")
             } else if !id.allSatisfy(idAlphabet.contains) {
-                problems.append("id \"\(TerminalText.visible(id))\" may only use lower-case letters, digits and -")
+                problems.append("id \"\(TerminalText.excerpt(id))\" may only use lower-case letters, digits and -")
             } else if let earlier = firstLine[id] {
-                problems.append("duplicate id \"\(id)\" (first used at line \(earlier.map(String.init) ?? "?"))")
+                problems.append("duplicate id \"\(TerminalText.excerpt(id))\" (first used at line \(earlier.map(String.init) ?? "?"))")
             } else {
                 firstLine[id] = line
             }
@@ -89,7 +89,7 @@ public enum ContentPack {
             if kindName == nil {
                 problems.append("\(label)missing kind")
             } else if kind == nil {
-                problems.append("\(label)unknown kind \"\(TerminalText.visible(kindName!))\" (use quote, affirmation or article)")
+                problems.append("\(label)unknown kind \"\(TerminalText.excerpt(kindName!))\" (use quote, affirmation or article)")
             }
             let category = entry["category"]?.string ?? ""
             if category.isEmpty { problems.append("\(label)missing category") }

@@ -25,6 +25,21 @@ public enum TerminalText {
         return String(result)
     }
 
+    /// The most of a file's text a message quotes (in Unicode scalars): about a line's worth.
+    public static let excerptLimit = 80
+
+    /// Text from a file as a message quotes it: on one line (every control character, line
+    /// breaks too, as U+FFFD) and at most `excerptLimit` scalars, cut with "…". A message is
+    /// about where the problem is; a megabyte key echoed whole would fill the screen at every
+    /// gate. Scalars, not characters: one "character" may carry a megabyte of combining marks.
+    public static func excerpt(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let cut = scalars.index(scalars.startIndex, offsetBy: excerptLimit, limitedBy: scalars.endIndex), cut < scalars.endIndex else {
+            return visible(text, allowing: [])
+        }
+        return visible(String(scalars[..<scalars.index(before: cut)]), allowing: []) + "…"
+    }
+
     /// How a control character is named in a message: `U+001B`.
     public static func name(_ scalar: Unicode.Scalar) -> String {
         let hex = String(scalar.value, radix: 16, uppercase: true)

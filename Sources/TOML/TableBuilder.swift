@@ -222,11 +222,21 @@ struct TableBuilder {
     // MARK: Message text
 
     static func path(_ parts: ArraySlice<KeyPart>) -> String {
-        "\"" + parts.map { escaped($0.name) }.joined(separator: ".") + "\""
+        "\"" + shortened(parts.map { escaped($0.name) }.joined(separator: ".")) + "\""
     }
 
     static func quoted(_ name: String) -> String {
-        "\"" + escaped(name) + "\""
+        "\"" + shortened(escaped(name)) + "\""
+    }
+
+    /// The most of a key a message quotes, in Unicode scalars: about a line's worth, so a
+    /// megabyte-long key makes a one-line message, not a megabyte one.
+    static let quotedLimit = 80
+
+    private static func shortened(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard scalars.count > quotedLimit else { return text }
+        return String(scalars.prefix(quotedLimit - 1)) + "…"
     }
 
     /// Keeps messages on one line and unambiguous whatever a quoted key contains.

@@ -295,4 +295,140 @@ final class ConfigCLITests: XCTestCase {
         terminal.waitFor("STATUS=0")
         XCTAssertEqual(configText, "timer_seconds = 20\n")
     }
+
+    // MARK: Files readline opens by name
+
+    var historyFile: String { home.home + "/.local/state/miga/config_history" }
+
+    /// Edits `timer 20`, saves and quits the editor running in `terminal`.
+    func editSaveAndQuit(_ terminal: TmuxTerminal, file: StaticString = #filePath, line: UInt = #line) throws {
+        terminal.waitForPrompt(Self.prompt, file: file, line: line)
+        try terminal.enter("timer 20")
+        terminal.waitFor("timer_seconds = 20", file: file, line: line)
+        terminal.waitForPrompt(Self.prompt, file: file, line: line)
+        try terminal.enter("save")
+        terminal.waitFor("Saved \(home.configFile).", file: file, line: line)
+        terminal.waitForPrompt(Self.prompt, file: file, line: line)
+        try terminal.enter("quit")
+        terminal.waitFor("STATUS=0", file: file, line: line)
+    }
+
+    func fileType(_ path: String) -> mode_t {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : 0
+    }
+
+    /// readline opens its history file and its init file (~/.inputrc) with a blocking open: a
+    /// FIFO at either hung the editor before its first prompt, deaf to every signal. Now each
+    /// is left alone with one line saying so, and the editor works without it.
+    func testAFIFOWhereReadlineReadsIsLeftAloneAndTheEditorWorks() throws {
+        try home.writeConfig(text)
+        try FileManager.default.createDirectory(atPath: home.home + "/.local/state/miga", withIntermediateDirectories: true)
+        XCTAssertEqual(mkfifo(historyFile, 0o600), 0)
+        XCTAssertEqual(mkfifo(home.home + "/.inputrc", 0o600), 0)
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: environment())
+        let screen = terminal.waitFor("Tab completes.")
+        XCTAssertTrue(screen.contains("miga config: history is off: \(historyFile): it is a FIFO, not a regular file; move it aside"), screen)
+        XCTAssertTrue(screen.contains("miga: warning: readline's settings not read: \(home.home)/.inputrc: it is a FIFO"), screen)
+        try editSaveAndQuit(terminal)
+        XCTAssertEqual(configText, "# my settings\ntimer_seconds = 20  # short\n\n[apps.signal]\ncommand = \"signal\"\n")
+        XCTAssertEqual(fileType(historyFile), S_IFIFO, "the FIFO is still there, untouched")
+        XCTAssertEqual(fileType(home.home + "/.inputrc"), S_IFIFO)
+    }
+
+    /// A symlink at the history path: readline would append the session's lines to whatever
+    /// file it names. History is off instead, and that file stays byte for byte.
+    func testASymlinkAtTheHistoryPathIsNotWrittenThrough() throws {
+        try home.writeConfig(text)
+        let target = try home.writeFile("elsewhere/notes.txt", "my own notes\n")
+        try FileManager.default.createDirectory(atPath: home.home + "/.local/state/miga", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: historyFile, withDestinationPath: target)
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: environment())
+        let screen = terminal.waitFor("Tab completes.")
+        XCTAssertTrue(screen.contains("miga config: history is off: \(historyFile): it is a symbolic link, not a regular file"), screen)
+        try editSaveAndQuit(terminal)
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "my own notes\n")
+        XCTAssertEqual(fileType(historyFile), S_IFLNK)
+    }
+
+    /// A SIGTERM that comes while the person's editor mends a broken file is not lost: once
+    /// the editor is done, miga ends by it, the file as the editor left it.
+    func testSIGTERMDuringTheFileEditorEndsMigaAfterIt() throws {
+        try home.writeConfig("timer_seconds = = 20\n")
+        let started = home.root + "/editor-started", go = home.root + "/editor-go"
+        let editor = try home.writeFile("bin/slow-editor", mode: 0o755, """
+            #!/bin/sh
+            touch \(shellQuote(started))
+            while [ ! -e \(shellQuote(go)) ]; do sleep 0.05; done
+            printf 'timer_seconds = 20\\n' > "$1"
+            """)
+        let terminal = try TmuxTerminal.interactiveBash(home: home, environment: environment(["EDITOR": editor]))
+        try terminal.enter("\(shellQuote(home.binary)) config")
+        terminal.waitForPrompt("Open it in \(editor)? [Y/n] ")
+        try terminal.enter("")
+        eventually("the editor to start") { FileManager.default.fileExists(atPath: started) }
+        let shell = terminal.display("#{pane_pid}")
+        let migaPID = try XCTUnwrap(Int32(try home.run("/usr/bin/pgrep", ["-P", shell, "-x", "miga"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(migaPID, SIGTERM)
+        FileManager.default.createFile(atPath: go, contents: nil)
+        terminal.waitForPrompt("$ ")
+        try terminal.enter("echo STATUS=$?")
+        terminal.waitFor("STATUS=143")
+        XCTAssertEqual(configText, "timer_seconds = 20\n")
+        terminal.waitForPrompt("$ ")
+        try terminal.printSettings()
+        terminal.assertTerminalRestored()
+    }
+
+    // MARK: Bounds
+
+    /// config.toml near the 1 MiB miga reads: an edit that would pass it writes nothing and
+    /// says so in one line (a written file would turn every gate into a fail-open).
+    func testAnEditThatWouldPassTheSizeLimitWritesNothing() throws {
+        let nearLimit = "# " + String(repeating: "x", count: BoundedFile.configLimit - 10) + "\n"
+        try home.writeConfig(nearLimit)
+        for arguments in [["config", "set", "timer_seconds", "20"], ["config", "sites", "add", "news.example.com"]] {
+            let output = try home.miga(arguments, environment: environment())
+            XCTAssertEqual(output.status, 1, "\(arguments)")
+            XCTAssertEqual(output.stderr.split(separator: "\n").count, 1, output.stderr)
+            XCTAssertTrue(output.stderr.contains("nothing was written") && output.stderr.contains("remove something from it first"), output.stderr)
+            XCTAssertTrue(configText == nearLimit, "\(arguments): the file is byte-identical")
+        }
+        XCTAssertEqual(try miga("config", "get", "timer_seconds").stdout, "30\n", "the file still reads")
+
+        // The editor's save goes the same one way.
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: environment())
+        terminal.waitForPrompt(Self.prompt)
+        try terminal.enter("timer 20")
+        terminal.waitFor("timer_seconds = 20")
+        terminal.waitForPrompt(Self.prompt)
+        try terminal.enter("save")
+        terminal.waitFor("nothing was written")
+        XCTAssertTrue(configText == nearLimit, "the editor wrote nothing")
+    }
+
+    /// A key as long as the file allows is named in a line's worth, not echoed whole at every
+    /// command and gate; so is a key in a TOML error.
+    func testAHugeKeyIsQuotedInALinesWorth() throws {
+        let key = String(repeating: "k", count: 900_000)
+        try home.writeConfig("\(key) = 1\ntimer_seconds = 20\n")
+        let shown = try miga("config", "show")
+        XCTAssertEqual(shown.status, 0, String(shown.stderr.prefix(300)))
+        XCTAssertEqual(shown.stderr.split(separator: "\n").count, 1)
+        XCTAssertLessThanOrEqual(shown.stderr.utf8.count, 200, String(shown.stderr.prefix(300)))
+        XCTAssertTrue(shown.stderr.contains("unknown key \"kkkk") && shown.stderr.contains("…\" ignored"), String(shown.stderr.prefix(300)))
+        // A gate with no terminal or display fails open, warning first.
+        let gate = try home.miga(["gate", "--app", "chat", "--", "/bin/true"], environment: environment(["DISPLAY": ""]))
+        XCTAssertEqual(gate.status, 0)
+        let warning = gate.stderr.split(separator: "\n").first { $0.contains("unknown key") } ?? ""
+        XCTAssertLessThanOrEqual(warning.utf8.count, 200, String(gate.stderr.prefix(300)))
+
+        let half = String(repeating: "d", count: 400_000)
+        try home.writeConfig("\(half) = 1\n\(half) = 2\n")
+        let duplicate = try miga("config", "show")
+        XCTAssertEqual(duplicate.status, 1)
+        XCTAssertLessThanOrEqual(duplicate.stderr.utf8.count, 300, String(duplicate.stderr.prefix(400)))
+        XCTAssertTrue(duplicate.stderr.contains("duplicate key \"ddd"), String(duplicate.stderr.prefix(400)))
+    }
 }

@@ -256,4 +256,42 @@ final class ContentCLITests: XCTestCase {
         terminal.waitFor("STATUS=0")
         terminal.assertTerminalRestored()
     }
+
+    /// The person's own content is read within bounds whatever the folder holds: packs in
+    /// name order up to 8 MiB in all, items up to 64 KiB each. What is left out is named in
+    /// one warning, and `content validate` says why an item is too large.
+    func testOwnContentIsBoundedAndWhatIsSkippedIsNamedOnce() throws {
+        let folder = "home/.local/share/miga/quotes/"
+        let body = String(repeating: "Breathe out slowly. ", count: 2_500) // 50 000 bytes, under the item bound
+        func pack(_ name: String) -> String {
+            (1...60).map { "[[items]]\nid = \"\(name)-\($0)\"\nkind = \"article\"\ncategory = \"own\"\ntitle = \"T\"\ntext = \"\(body)\"\n" }.joined()
+        }
+        for name in ["p1", "p2", "p3", "p4", "p5"] { try home.writeFile(folder + name + ".toml", pack(name)) } // 2.9 MiB each
+        let big = try home.writeFile(folder + "a-big.toml", "[[items]]\nid = \"big\"\nkind = \"article\"\ncategory = \"own\"\ntitle = \"Big\"\n"
+                                     + "text = \"\(String(repeating: "x", count: 70_000))\"\n")
+
+        let list = try home.miga(["content", "list", "--category", "own"])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        let ids = Set(list.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) })
+        XCTAssertEqual(ids, Set(["p1", "p2"].flatMap { name in (1...60).map { "\(name)-\($0)" } }), "a-big's item is too large; p3 would pass 8 MiB")
+        XCTAssertEqual(list.stderr.split(separator: "\n").count, 1, list.stderr)
+        XCTAssertTrue(list.stderr.contains("skipped 3 packs past 8 MiB of packs in all and 1 item over 64 KiB each (p3.toml, p4.toml, p5.toml, big)"),
+                      list.stderr)
+
+        let validate = try home.miga(["content", "validate", big])
+        XCTAssertEqual(validate.status, 1)
+        XCTAssertTrue(validate.stderr.contains("big: larger than the 64 KiB a gate shows of an item"), validate.stderr)
+    }
+
+    /// A key as long as a pack allows is named in a line's worth, not echoed whole.
+    func testAHugeKeyInAPackIsQuotedInALinesWorth() throws {
+        let key = String(repeating: "k", count: 1_000_000)
+        let pack = try home.writeFile("home/.local/share/miga/quotes/mine.toml",
+                                      "[[items]]\nid = \"mine-1\"\nkind = \"quote\"\ncategory = \"own\"\ntext = \"Breathe.\"\n\(key) = 1\n")
+        let validate = try home.miga(["content", "validate", pack])
+        XCTAssertEqual(validate.status, 0, String(validate.stderr.prefix(300)))
+        XCTAssertEqual(validate.stderr.split(separator: "\n").count, 1)
+        XCTAssertLessThanOrEqual(validate.stderr.utf8.count, 300, String(validate.stderr.prefix(400)))
+        XCTAssertTrue(validate.stderr.contains("unknown key \"kkk") && validate.stderr.contains("…\" is ignored"), String(validate.stderr.prefix(400)))
+    }
 }

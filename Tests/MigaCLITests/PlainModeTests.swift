@@ -122,4 +122,20 @@ final class PlainModeTests: XCTestCase {
         XCTAssertNil(home.recordedArguments())
         XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .exitSelected])
     }
+
+    /// readline reads ~/.inputrc as it starts, with a blocking open: a FIFO there held the
+    /// prompt, and so the app, for good. Now the gate says so and asks without it.
+    func testAFIFOAtReadlinesInitFileNeitherHoldsThePromptNorTheApp() throws {
+        let inputrc = home.home + "/.inputrc"
+        XCTAssertEqual(mkfifo(inputrc, 0o600), 0)
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) gate --plain --app chat -- \(shellQuote(home.recorder)) x",
+                                        environment: home.environment())
+        terminal.waitForPrompt(Self.prompt, timeout: 40)
+        XCTAssertTrue(terminal.screen().contains("readline's settings not read: \(inputrc): it is a FIFO"), terminal.screen())
+        try terminal.enter("o")
+        terminal.waitFor("STATUS=0")
+        XCTAssertEqual(home.recordedArguments(), ["x"])
+        var info = stat()
+        XCTAssertTrue(lstat(inputrc, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the FIFO is left as it was")
+    }
 }

@@ -10,6 +10,7 @@
 /// for, not linked: every other start of miga — each gate, pass and link — is spared loading
 /// it and libtinfo (about 0.3 ms), and miga still runs where it is missing.
 typedef struct {
+    int (*_Nonnull initialize)(void);
     void (*_Nonnull callback_handler_install)(const char *_Nullable prompt, rl_vcpfunc_t *_Nonnull handler);
     void (*_Nonnull callback_handler_remove)(void);
     void (*_Nonnull callback_read_char)(void);

@@ -59,8 +59,5 @@ public enum AppCheck {
     }
 
     /// Text quoted in a message: control characters visible, at most a line's worth.
-    static func shown(_ text: String) -> String {
-        let visible = TerminalText.visible(text, allowing: [])
-        return visible.count > 80 ? String(visible.prefix(79)) + "…" : visible
-    }
+    static func shown(_ text: String) -> String { TerminalText.excerpt(text) }
 }

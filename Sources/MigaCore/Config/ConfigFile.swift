@@ -38,14 +38,23 @@ public struct ConfigFile {
         guard expect(result) else {
             throw InstallError.configNotEditable(path: path, problem: "this setting is written in a form miga cannot change safely")
         }
-        let folder = FilePath.parent(of: path)
+        try write(editor.text)
+        return result
+    }
+
+    /// The one way the file is written, by every edit. A result larger than the loader reads
+    /// is refused whole: written, it would turn every gate into a fail-open (`config_error`)
+    /// and every setting off, with nothing telling the person why.
+    fileprivate func write(_ text: String) throws {
+        guard text.utf8.count <= BoundedFile.configLimit else {
+            throw InstallError.configTooLarge(path: path, limit: BoundedFile.configLimit)
+        }
         do {
-            try LinuxSystem.makeDirectories(folder, mode: 0o700)
-            try AtomicFile.write(editor.text, to: path, mode: 0o600)
+            try LinuxSystem.makeDirectories(FilePath.parent(of: path), mode: 0o700)
+            try AtomicFile.write(text, to: path, mode: 0o600)
         } catch {
             throw InstallError.write(path: path, problem: "\(error)")
         }
-        return result
     }
 }
 
@@ -112,11 +121,6 @@ extension ConfigFile {
         } catch {
             throw InstallError.configNotEditable(path: path, problem: "the result would not parse (\(error))")
         }
-        do {
-            try LinuxSystem.makeDirectories(FilePath.parent(of: path), mode: 0o700)
-            try AtomicFile.write(text, to: path, mode: 0o600)
-        } catch {
-            throw InstallError.write(path: path, problem: "\(error)")
-        }
+        try write(text)
     }
 }

@@ -61,7 +61,7 @@ public struct ConfigLoader {
                     if let breathing = MigaConfig.Breathing(rawValue: raw) {
                         config.breathing = breathing
                     } else {
-                        reader.warn(key, "breathing must be \"box\" or \"off\", not \"\(raw)\"; using \"box\"")
+                        reader.warn(key, "breathing must be \"box\" or \"off\", not \"\(TerminalText.excerpt(raw))\"; using \"box\"")
                     }
                 }
             case "animations":
@@ -97,7 +97,7 @@ public struct ConfigLoader {
                     if let app = reader.app(name, apps[name]) { config.apps[name] = app }
                 }
             default:
-                reader.warn(key, "unknown key \"\(key)\" ignored")
+                reader.warn(key, "unknown key \"\(TerminalText.excerpt(key))\" ignored")
             }
         }
         reader.checkScheduledNames(config)
@@ -189,7 +189,7 @@ private struct Reader {
             if let kind = ContentKind(categoryName: name) {
                 if !kinds.contains(kind) { kinds.append(kind) }
             } else {
-                warn("categories", "unknown category \"\(name)\" (use quotes, affirmations, articles); skipping it")
+                warn("categories", "unknown category \"\(TerminalText.excerpt(name))\" (use quotes, affirmations, articles); skipping it")
             }
         }
         if kinds.isEmpty {
@@ -200,12 +200,13 @@ private struct Reader {
     }
 
     mutating func app(_ name: String, _ value: TOMLValue?) -> MigaConfig.App? {
+        let shown = TerminalText.excerpt(name)
         if let problem = AppCheck.problem(withName: name) {
             warnFile("\(problem); ignoring it")
             return nil
         }
         guard let table = value?.table else {
-            warnFile("[apps.\(name)] must be a table; ignoring it")
+            warnFile("[apps.\(shown)] must be a table; ignoring it")
             return nil
         }
         var app = MigaConfig.App(name: name, command: name)
@@ -214,22 +215,22 @@ private struct Reader {
             guard let entry = table[key] else { continue }
             switch key {
             case "command":
-                guard let command = string(entry, key: "apps.\(name).command"), !command.isEmpty else { continue }
+                guard let command = string(entry, key: "apps.\(shown).command"), !command.isEmpty else { continue }
                 // What the shims would run at every launch: a command that is no program's name
                 // or path leaves the app ungated rather than run something else.
                 if let problem = AppCheck.problem(withCommand: command) {
-                    warn("apps.\(name).command", "[apps.\(name)] \(problem); \(name) is not gated until it is fixed (\(AppCheck.commandAdvice))")
+                    warn("apps.\(shown).command", "[apps.\(shown)] \(problem); \(shown) is not gated until it is fixed (\(AppCheck.commandAdvice))")
                     return nil
                 }
                 app.command = command
             case "timer_seconds":
-                app.timerSeconds = timer(entry, key: "apps.\(name).timer_seconds", default: 30)
+                app.timerSeconds = timer(entry, key: "apps.\(shown).timer_seconds", default: 30)
             case "intention":
-                app.intention = bool(entry, key: "apps.\(name).intention")
+                app.intention = bool(entry, key: "apps.\(shown).intention")
             case "escalate_seconds":
-                app.escalateSeconds = integer(entry, key: "apps.\(name).escalate_seconds", range: MigaConfig.escalateRange, default: 0)
+                app.escalateSeconds = integer(entry, key: "apps.\(shown).escalate_seconds", range: MigaConfig.escalateRange, default: 0)
             default:
-                warn("apps.\(name).\(key)", "unknown key \"\(key)\" in [apps.\(name)] ignored")
+                warn("apps.\(shown).\(key)", "unknown key \"\(TerminalText.excerpt(key))\" in [apps.\(shown)] ignored")
             }
         }
         return app
@@ -242,7 +243,7 @@ private struct Reader {
         for schedule in config.schedules {
             for name in schedule.apps ?? [] where !known.contains(name) {
                 warnings.append((scheduleLines[schedule.index], "\(scheduleLines[schedule.index].map { "\(path):\($0)" } ?? path): "
-                                 + "[[schedule]] \(schedule.index): \"\(name)\" is neither an app in [apps] nor a site; it will never match"))
+                                 + "[[schedule]] \(schedule.index): \"\(TerminalText.excerpt(name))\" is neither an app in [apps] nor a site; it will never match"))
             }
         }
     }
@@ -292,7 +293,7 @@ private struct Reader {
                 }
                 apps = names
             default:
-                warn(key, "\(label): unknown key \"\(key)\" ignored")
+                warn(key, "\(label): unknown key \"\(TerminalText.excerpt(key))\" ignored")
             }
         }
         guard let from, let to else {

@@ -61,8 +61,10 @@ public final class ConfigShellSession {
 
         try? LinuxSystem.makeDirectories(context.paths.stateDirectory, mode: 0o700)
         let readline = reader.readline
+        var keepsHistory = false
         if let readline {
-            _ = readline.read_history(historyFile)
+            keepsHistory = historyFileIsUsable()
+            if keepsHistory { _ = readline.read_history(historyFile) }
             readline.stifle_history(1000)
         } else if let problem = LineReader.readlineProblem {
             say("miga config: no line editing, history or Tab completion (\(problem)); install libreadline8 for them")
@@ -72,10 +74,10 @@ public final class ConfigShellSession {
             AppNameSuggestions(searchPath: resolver.searchPath, skipping: self.context.paths.shimDirectory,
                                entries: installer?.installedEntries ?? []).candidates.sorted()
         }
-        readline?.readline_name.pointee = UnsafePointer(strdup("miga"))
         readline?.attempted_completion_function.pointee = CompletionState.attempt
         defer {
-            _ = readline?.write_history(historyFile)
+            // Checked again: the file may have been replaced while the editor ran.
+            if keepsHistory, historyFileIsUsable() { _ = readline?.write_history(historyFile) }
             CompletionState.shell = nil
         }
         say("miga config: \(path). Type help for the commands" + (readline == nil ? "." : "; Tab completes."))
@@ -118,6 +120,20 @@ public final class ConfigShellSession {
             }
         }
         return 0
+    }
+
+    /// Whether readline may have the history file. It opens the file by name with a blocking
+    /// open, so a FIFO there would hang the editor before its first prompt, where no signal
+    /// reaches it; and it writes through a symlink to whatever file the link names. Anything
+    /// but a regular file (or none yet) turns history off, with one line saying why.
+    private func historyFileIsUsable() -> Bool {
+        do {
+            try BoundedFile.checkBeforeOpening(historyFile, limit: BoundedFile.readlineFileLimit, followingLinks: false)
+            return true
+        } catch {
+            say("miga config: history is off: \(historyFile): \(error)")
+            return false
+        }
     }
 
     private func save(_ shell: ConfigShell, original: String?) throws {

@@ -9,7 +9,7 @@ public struct ContentLibrary: Sendable {
     public init(items: [ContentItem]) throws {
         var ids = Set<String>(minimumCapacity: items.count)
         if let repeated = items.first(where: { !ids.insert($0.id).inserted }) {
-            throw ContentError(pack: "library", line: nil, problem: "duplicate id \"\(repeated.id)\"")
+            throw ContentError(pack: "library", line: nil, problem: "duplicate id \"\(TerminalText.excerpt(repeated.id))\"")
         }
         self.init(unique: items)
     }
@@ -25,9 +25,20 @@ public struct ContentLibrary: Sendable {
         ContentLibrary(unique: bundledPacks.flatMap(\.items))
     }
 
+    /// Bounds on the person's own content (DESIGN "Bounded work for every input"), so a gate's
+    /// work has a ceiling whatever the folder holds: packs are read in name order until
+    /// `userPacksLimit` bytes in all, and an item larger than `itemLimit` is left out. Forty
+    /// 4 MiB packs held a gate's first frame for 11 s; one 4 MB article kept the gate window
+    /// from showing within its 3 s.
+    public static let userPacksLimit = 8 << 20
+    public static let itemLimit = 64 << 10
+    /// The least a pack counts against `userPacksLimit`, however small: each costs an open
+    /// and a parse, so ten thousand empty files are bounded too.
+    static let packMinimumCost = 4 << 10
+
     /// The bundled packs plus the person's own (`*.toml` in `userFolder`, in name order). A
     /// pack that cannot be used, or that reuses an id, is reported through `warn` and skipped:
-    /// the gate still works with the rest.
+    /// the gate still works with the rest. What the bounds leave out is named in one warning.
     public static func load(userFolder: String?, warn: (String) -> Void) throws -> ContentLibrary {
         let bundled = try bundled()
         guard let userFolder, let names = try? FileManager.default.contentsOfDirectory(atPath: userFolder),
@@ -36,15 +47,42 @@ public struct ContentLibrary: Sendable {
         }
         var items = bundled.items
         var ids = Set(items.map(\.id))
-        for name in packs {
+        var budget = userPacksLimit
+        var skipped: (packs: [String], items: [String]) = ([], [])
+        for (index, name) in packs.enumerated() {
             let path = userFolder + "/" + name
+            let cost = max(BoundedFile.size(of: path) ?? 0, packMinimumCost)
+            guard cost <= budget else {
+                skipped.packs = Array(packs[index...])
+                break
+            }
+            budget -= cost
             do {
-                items += try validatePack(path: path, knownIDs: &ids)
+                let pack = try validatePack(path: path, knownIDs: &ids)
+                items += pack.filter { !isTooLarge($0) }
+                skipped.items += pack.filter(isTooLarge).map(\.id)
             } catch {
                 warn("\(error); skipping this pack")
             }
         }
+        if let warning = skippedWarning(folder: userFolder, packs: skipped.packs, items: skipped.items) { warn(warning) }
         return ContentLibrary(unique: items)
+    }
+
+    /// Whether an item is larger than any gate shows (`itemLimit`): its text, title and author.
+    public static func isTooLarge(_ item: ContentItem) -> Bool {
+        item.text.utf8.count + (item.title?.utf8.count ?? 0) + (item.author?.utf8.count ?? 0) > itemLimit
+    }
+
+    /// One line for everything the bounds left out, naming the first of it.
+    static func skippedWarning(folder: String, packs: [String], items: [String]) -> String? {
+        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+        var parts: [String] = []
+        if !packs.isEmpty { parts.append("\(count(packs.count, "pack")) past \(BoundedFile.describe(userPacksLimit)) of packs in all") }
+        if !items.isEmpty { parts.append("\(count(items.count, "item")) over \(BoundedFile.describe(itemLimit)) each") }
+        guard !parts.isEmpty else { return nil }
+        let names = TerminalText.excerpt((packs.prefix(20) + items.prefix(20)).joined(separator: ", "))
+        return "\(folder): skipped \(parts.joined(separator: " and ")) (\(names)); make them smaller or move some out of the folder"
     }
 
     /// Reads and checks one pack file, including that its ids are new to `knownIDs` (which
@@ -52,7 +90,7 @@ public struct ContentLibrary: Sendable {
     public static func validatePack(path: String, knownIDs: inout Set<String>) throws -> [ContentItem] {
         let pack = try ContentPack.parse(try readPack(path), name: path)
         if let clash = pack.first(where: { knownIDs.contains($0.id) }) {
-            throw ContentError(pack: path, line: nil, problem: "id \"\(clash.id)\" is already used by another pack")
+            throw ContentError(pack: path, line: nil, problem: "id \"\(TerminalText.excerpt(clash.id))\" is already used by another pack")
         }
         knownIDs.formUnion(pack.map(\.id))
         return pack
@@ -72,8 +110,12 @@ public struct ContentLibrary: Sendable {
         }
         var report = ContentPack.check(text, name: path)
         report.items = report.items.filter { item in
+            guard !isTooLarge(item) else {
+                report.problems.append(ContentError(pack: path, line: nil, problem: "\(TerminalText.excerpt(item.id)): larger than the \(BoundedFile.describe(itemLimit)) a gate shows of an item; shorten it or split it"))
+                return false
+            }
             guard let owner = knownIDs[item.id] else { return true }
-            report.problems.append(ContentError(pack: path, line: nil, problem: "id \"\(item.id)\" is already used by \(owner)"))
+            report.problems.append(ContentError(pack: path, line: nil, problem: "id \"\(TerminalText.excerpt(item.id))\" is already used by \(owner)"))
             return false
         }
         for item in report.items { knownIDs[item.id] = path }

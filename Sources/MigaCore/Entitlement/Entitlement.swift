@@ -113,7 +113,7 @@ public struct EntitlementStore {
                 return EntitlementStatus(state: .broken(problem: "the licence in \(path) is not valid (\(Self.reason(error)))"), path: path)
             }
         default:
-            return EntitlementStatus(state: .broken(problem: "\(path) has an unknown kind \"\(kind)\""), path: path)
+            return EntitlementStatus(state: .broken(problem: "\(path) has an unknown kind \"\(TerminalText.excerpt(kind))\""), path: path)
         }
     }
 

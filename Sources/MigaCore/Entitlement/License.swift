@@ -110,7 +110,7 @@ public enum LicenseError: Error, CustomStringConvertible, Equatable {
         case .badSignature: return "the licence's signature does not match (edited, damaged, or not issued for miga); use the file exactly as you received it" + kept
         case .payloadNotJSON: return "the licence's payload is not JSON" + kept
         case .missingField(let key): return "the licence has no \(key)" + kept
-        case .wrongProduct(let product): return "this licence is for \"\(product)\", not miga" + kept
+        case .wrongProduct(let product): return "this licence is for \"\(TerminalText.excerpt(product))\", not miga" + kept
         }
     }
 }

@@ -30,6 +30,9 @@ public enum BoundedFile {
     public static let packLimit = 4 << 20
     public static let licenceLimit = 64 << 10
     public static let desktopEntryLimit = 1 << 20
+    /// What readline reads by name: its init file and the config editor's history (of
+    /// which readline keeps 1000 lines).
+    public static let readlineFileLimit = 1 << 20
     /// Anything else miga reads (its own manifest, mimeapps lists, caches).
     public static let defaultLimit = 16 << 20
 
@@ -62,6 +65,14 @@ public enum BoundedFile {
         return data
     }
 
+    /// The size `stat` gives (following links), nil when there is nothing to stat. For
+    /// budgets decided before reading; `read` still enforces its own limit.
+    public static func size(of path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+
     /// nil when the file does not exist; every other problem throws.
     public static func readIfPresent(_ path: String, limit: Int = defaultLimit) throws -> Data? {
         do {
@@ -71,9 +82,27 @@ public enum BoundedFile {
         }
     }
 
+    /// For a file another library opens by name (readline's history and init file), checked
+    /// before it does: nothing when there is no file, else that it is a regular file within
+    /// `limit`, and with `followingLinks` false, the file itself and not a link. A FIFO there
+    /// would block that library's open for ever, and its write through a link would change
+    /// whatever file the link names.
+    /// Returns whether there is a file.
+    @discardableResult
+    public static func checkBeforeOpening(_ path: String, limit: Int, followingLinks: Bool) throws -> Bool {
+        var info = stat()
+        guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return false }
+            throw FileReadError.failed(code: errno)
+        }
+        try check(info, limit: limit)
+        return true
+    }
+
     private static func check(_ info: stat, limit: Int) throws {
         switch info.st_mode & S_IFMT {
         case S_IFREG: break
+        case S_IFLNK: throw FileReadError.notRegular(kind: "a symbolic link")
         case S_IFDIR: throw FileReadError.notRegular(kind: "a folder")
         case S_IFIFO: throw FileReadError.notRegular(kind: "a FIFO")
         case S_IFSOCK: throw FileReadError.notRegular(kind: "a socket")

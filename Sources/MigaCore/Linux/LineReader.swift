@@ -39,6 +39,44 @@ public final class LineReader {
         readline = miga_readline()?.pointee
         readline?.catch_signals.pointee = 0 // the pipe does it, outside signal context
         readline?.catch_sigwinch.pointee = 0
+        if let readline { Self.initializeOnce(readline) }
+    }
+
+    nonisolated(unsafe) private static var initialized = false
+
+    /// readline reads its init file (`$INPUTRC`, else ~/.inputrc, else /etc/inputrc) once, as
+    /// it starts, with a blocking open: a FIFO there hung the prompt, and with it a plain-mode
+    /// gate, for good. So it starts here, after a look at that file; one that is not a regular
+    /// file is swapped for an empty one while readline starts, and the person is told.
+    private static func initializeOnce(_ readline: MigaReadline) {
+        guard !initialized else { return }
+        initialized = true
+        readline.readline_name.pointee = UnsafePointer(strdup("miga")) // for `$if miga` in the init file
+        guard let problem = initFileProblem() else {
+            _ = readline.initialize()
+            return
+        }
+        LinuxSystem.say("miga: warning: readline's settings not read: \(TerminalText.visible(problem))\n")
+        let named = getenv("INPUTRC").map { String(cString: $0) }
+        setenv("INPUTRC", "/dev/null", 1)
+        _ = readline.initialize()
+        if let named { setenv("INPUTRC", named, 1) } else { unsetenv("INPUTRC") }
+    }
+
+    /// What is wrong with the init file readline would read, trying the files in its order.
+    static func initFileProblem() -> String? {
+        let named = getenv("INPUTRC").map { String(cString: $0) } ?? ""
+        let home = getenv("HOME").map { String(cString: $0) }
+        let candidates = named.isEmpty ? (home.map { [$0 + "/.inputrc"] } ?? []) + ["/etc/inputrc"]
+            : [named.hasPrefix("~/") ? (home ?? "") + named.dropFirst() : named]
+        for path in candidates {
+            do {
+                if try BoundedFile.checkBeforeOpening(path, limit: BoundedFile.readlineFileLimit, followingLinks: true) { return nil }
+            } catch {
+                return "\(path): \(error)"
+            }
+        }
+        return nil
     }
 
     /// Why libreadline could not be loaded, or nil when it was.

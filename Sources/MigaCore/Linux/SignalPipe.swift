@@ -59,7 +59,8 @@ public final class SignalPipe {
     /// Runs `body` while another program has the terminal (an editor), the way system(3)
     /// does: Ctrl-C and Ctrl-\ are that program's alone, and Ctrl-Z stops miga with it so the
     /// shell gets its prompt back. Afterwards the pipe takes over again, minus anything that
-    /// arrived meanwhile.
+    /// arrived meanwhile but a hang-up or SIGTERM: those were meant for miga too, and end it
+    /// once the program is done.
     public func handOver<T>(_ body: () throws -> T) rethrows -> T {
         var saved: [(Int32, sigaction)] = []
         for (signal, disposition) in [(SIGINT, SIG_IGN), (SIGQUIT, SIG_IGN), (SIGTSTP, SIG_DFL), (SIGCONT, SIG_DFL)] {
@@ -75,7 +76,10 @@ public final class SignalPipe {
                 var old = old
                 sigaction(signal, &old, nil)
             }
-            _ = drain()
+            for signal in drain() where signal == SIGHUP || signal == SIGTERM {
+                var byte = UInt8(truncatingIfNeeded: signal)
+                _ = write(writeFD, &byte, 1)
+            }
         }
         return try body()
     }

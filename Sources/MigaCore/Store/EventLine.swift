@@ -112,14 +112,14 @@ public enum EventLine {
 
     private static func event(from fields: [String: JSONValue]) throws -> Event {
         if let unknown = fields.keys.first(where: { !keys.contains($0) }) {
-            throw LineProblem("unknown key \"\(unknown)\"")
+            throw LineProblem("unknown key \"\(TerminalText.excerpt(unknown))\"")
         }
         guard let tsText = fields["ts"]?.string else { throw LineProblem("\"ts\" is missing or not a string") }
         guard let ts = EventTimestamp.parse(tsText) else {
             throw LineProblem("\"ts\" is not a time like 2026-11-21T09:30:00.000+01:00")
         }
         guard let typeText = fields["type"]?.string else { throw LineProblem("\"type\" is missing or not a string") }
-        guard let type = EventType(rawValue: typeText) else { throw LineProblem("unknown event type \"\(typeText)\"") }
+        guard let type = EventType(rawValue: typeText) else { throw LineProblem("unknown event type \"\(TerminalText.excerpt(typeText))\"") }
         guard let app = fields["app"]?.string, !app.isEmpty else { throw LineProblem("\"app\" is missing or empty") }
         guard let session = fields["session"]?.string, !session.isEmpty else {
             throw LineProblem("\"session\" is missing or empty")
