@@ -80,6 +80,19 @@ final class GateWindowTests: XCTestCase {
         return path
     }
 
+    /// Runs `body` with these processes stopped (SIGSTOP): a state that ends by itself (the
+    /// celebration closes the window after 1.5 s, the gate gives it 3 s) stays on screen
+    /// while it is photographed, however slow the machine is today.
+    func holdingStill<T>(_ pids: [pid_t], _ body: () throws -> T) rethrows -> T {
+        pids.forEach { kill($0, SIGSTOP) }
+        defer { pids.forEach { kill($0, SIGCONT) } }
+        return try body()
+    }
+
+    func windowPID(_ id: String) throws -> pid_t {
+        pid_t(try xdotool(["getwindowpid", id]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
     func startGate(_ extra: [String] = ["--flag", "a b", ""], environment extra2: [String: String] = [:]) throws -> MigaHome.Child {
         try home.start(home.binary, ["gate", "--app", "chat", "--detach", "--", home.recorder] + extra,
                        environment: environment.merging(extra2) { $1 })
@@ -148,8 +161,12 @@ final class GateWindowTests: XCTestCase {
             let id = try window()
             try eventually("the gate to start") { try home.events().filter { $0.type == .sessionStart }.count == index + 1 }
             if way == "e" {
+                let counting = try height(id)
+                let window = try windowPID(id)
                 try press("e", in: id)
-                _ = try screenshot("window-exit")
+                // The celebration is up once the window has made room for it.
+                try waitForHeight(of: id, otherThan: counting, "the celebration to show")
+                _ = try holdingStill([gate.pid, window]) { try screenshot("window-exit") }
             } else {
                 let close = try home.run("/usr/bin/python3", [MigaHome.repository + "/Tests/Fixtures/x11/close-window.py", id],
                                          environment: environment)
@@ -175,8 +192,8 @@ final class GateWindowTests: XCTestCase {
         let second = try startGate()
         let other = try window()
         try eventually("the second gate to start") { try home.events().filter { $0.type == .sessionStart }.count == 2 }
-        let pid = try xdotool(["getwindowpid", other]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        XCTAssertEqual(kill(pid_t(pid) ?? 0, SIGKILL), 0, "window pid \(pid)")
+        let pid = try windowPID(other)
+        XCTAssertEqual(kill(pid, SIGKILL), 0, "window pid \(pid)")
         _ = second.wait()
         XCTAssertEqual(try home.events().map(\.type).last, .abandoned)
         XCTAssertNil(home.recordedArguments(), "a lost window never opens the app")
@@ -234,7 +251,8 @@ final class GateWindowTests: XCTestCase {
     /// a recorder (`MIGA_GATE_WINDOW`, the documented way to name the window program) that keeps
     /// what the gate told it; the gate's lines replayed to a bare window give exactly that
     /// window's height, and the same lines without the notes give a shorter one: the notes are
-    /// drawn, not only sent.
+    /// drawn, not only sent. The recorder keeps what the window answered too, so the screenshot
+    /// waits for the window's `shown` (its first frame painted), not only for the lines sent.
     func testTheThirdGateTodaySaysSoUnderTheHeader() throws {
         for attempt in 1...2 {
             let gate = try startGate()
@@ -245,9 +263,9 @@ final class GateWindowTests: XCTestCase {
             try eventually("window \(attempt) to go") { try windowGone(id) }
         }
         let real = URL(fileURLWithPath: home.binary).deletingLastPathComponent().appendingPathComponent("miga-gate-window").path
-        let log = home.root + "/window-input.log"
+        let log = home.root + "/window-input.log", answers = home.root + "/window-output.log"
         let recorder = try home.writeFile("bin/recording-window", mode: 0o755,
-                                          "#!/bin/sh\ntee \(shellQuote(log)) | exec \(shellQuote(real))\n")
+                                          "#!/bin/sh\ntee \(shellQuote(log)) | \(shellQuote(real)) | tee \(shellQuote(answers))\n")
         let gate = try startGate(environment: ["MIGA_GATE_WINDOW": recorder])
         let id = try window()
         var lines: [String] = []
@@ -256,6 +274,9 @@ final class GateWindowTests: XCTestCase {
             return lines.contains { $0.hasPrefix("item\t") } && lines.contains { $0.hasPrefix("tick\t") }
         }
         XCTAssertTrue(lines.contains("notes\t3rd time today"), "\(lines.filter { !$0.hasPrefix("tick") })")
+        eventually("the window to paint its first frame") {
+            ((try? String(contentsOfFile: answers, encoding: .utf8)) ?? "").contains("shown\n")
+        }
         _ = try screenshot("window-notes")
         let shown = try height(id)
         try press("e", in: id)

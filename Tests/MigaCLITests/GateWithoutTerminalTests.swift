@@ -473,8 +473,10 @@ final class RealTerminalEmulatorTests: XCTestCase {
         var window = ""
         try eventually("the xterm window") { window = try xdotool(["search", "--class", "xterm"]).split(separator: "\n").first.map(String.init) ?? ""; return !window.isEmpty }
 
+        // Open during the countdown does nothing; the Read Next after it proves it was read.
         try press("o", in: window)
-        usleep(500_000)
+        try press("n", in: window)
+        try eventually("the Read Next after Open") { try home.events().map(\.type) == [.sessionStart, .contentRead] }
         XCTAssertNil(home.recordedArguments(), "Open is locked during the countdown")
         try eventually(timeout: 25, "the countdown to end") { try home.events().contains { $0.type == .gatewayCompleted } }
         try press("o", in: window)
@@ -484,6 +486,6 @@ final class RealTerminalEmulatorTests: XCTestCase {
         let info = home.recordedInfo() ?? ""
         XCTAssertTrue(info.contains("stdin=/dev/null"), "detached from the terminal: \(info)")
         try eventually("the xterm window to close") { try xdotool(["search", "--class", "xterm"]).isEmpty }
-        XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .gatewayCompleted, .openSelected])
+        XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .contentRead, .gatewayCompleted, .openSelected])
     }
 }
