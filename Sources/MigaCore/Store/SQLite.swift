@@ -9,29 +9,25 @@ final class SQLiteConnection {
     private(set) var isOpen = true
 
     init(path: String, busyTimeout seconds: Double) throws {
-        var db: OpaquePointer?
-        let code = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
-        guard code == SQLITE_OK, let db else {
-            let error = SQLiteError(code: code, message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory", sql: nil)
-            sqlite3_close_v2(db)
-            throw error
-        }
-        handle = db
-        sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, Int32(min(seconds * 1000, Double(Int32.max))))
+        handle = try Self.open(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        sqlite3_busy_timeout(handle, Int32(min(seconds * 1000, Double(Int32.max))))
     }
 
     /// A read-only connection to `uri` (`file:…?immutable=1` reads a file as it is on disk).
     init(uri: String) throws {
+        handle = try Self.open(uri, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
+    }
+
+    private static func open(_ name: String, flags: Int32) throws -> OpaquePointer {
         var db: OpaquePointer?
-        let code = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
+        let code = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let db else {
             let error = SQLiteError(code: code, message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory", sql: nil)
             sqlite3_close_v2(db)
             throw error
         }
-        handle = db
         sqlite3_extended_result_codes(db, 1)
+        return db
     }
 
     deinit { close() }
