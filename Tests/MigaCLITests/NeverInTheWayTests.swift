@@ -102,6 +102,21 @@ final class NeverInTheWayTests: XCTestCase {
         XCTAssertTrue(stderr.split(separator: "\n").allSatisfy { $0.count < 400 }, stderr)
     }
 
+    /// A CSV quoted field left open over 20,000 short lines is refused with its first line,
+    /// in time linear in the file (each line was once re-counted with every line after it:
+    /// 15 s of a release build, minutes of a debug one, holding the write lock throughout).
+    func testAnUnclosedCSVQuoteIsRefusedInLinearTime() throws {
+        let file = home.root + "/open-quote.csv"
+        let lines = [EventLine.csvHeader, "2026-01-01T00:00:00.000+00:00,exit_selected,a,\"s"] + Array(repeating: "x", count: 20_000)
+        try lines.joined(separator: "\n").write(toFile: file, atomically: false, encoding: .utf8)
+        let started = Date()
+        let result = try home.miga(["events", "import", file])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("open-quote.csv:2: a quoted field that never ends"), result.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "a generous bound: linear takes well under a second")
+        XCTAssertEqual(try home.events().count, 0)
+    }
+
     /// An event that cannot be written at all (the database is not miga's) waits in the spool
     /// and arrives once the file is moved aside.
     func testAForeignDatabaseGivenMigasOwnLogIsLeftByteForByte() throws {

@@ -115,7 +115,10 @@ extension EventStore {
             // JSONL or CSV, by the first byte (`{` is JSONL); a CSV record may go on over
             // several lines inside quotes.
             var csv: Bool?
-            var record = "", recordStart = 0
+            // Quotes seen in the record so far: counted once per line as it comes, so a quoted
+            // field left open over thousands of lines costs each line once, not once per line
+            // that follows it.
+            var record = "", recordStart = 0, recordQuotes = 0
             try Self.forEachLine(of: source, name: name) { number, line in
                 // A blank line is nothing, but inside a quoted CSV field, where it is text.
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }), csv != true || record.isEmpty { return }
@@ -149,8 +152,9 @@ extension EventStore {
                         guard record.utf8.count <= Self.maxLineLength else {
                             throw ImportError(file: name, line: recordStart, problem: "a record longer than \(Self.maxLineLength) bytes")
                         }
-                        guard record.utf8.reduce(0, { $0 + ($1 == UInt8(ascii: "\"") ? 1 : 0) }) % 2 == 0 else { return }
-                        defer { record = "" }
+                        recordQuotes += line.reduce(0) { $0 + ($1 == UInt8(ascii: "\"") ? 1 : 0) }
+                        guard recordQuotes % 2 == 0 else { return }
+                        defer { record = ""; recordQuotes = 0 }
                         event = try EventLine.parseCSV(record)
                     } else {
                         event = try EventLine.parse(Data(line))
