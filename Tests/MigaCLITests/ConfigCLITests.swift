@@ -265,6 +265,24 @@ final class ConfigCLITests: XCTestCase {
 
     /// Told to stop (SIGTERM), the editor leaves the file as it was, says what it discarded and
     /// reports the signal in its status, as a shell does for a process a signal ended.
+    /// A terminal closed under the editor with unsaved changes: the editor ends, the file
+    /// as it was. (It read each end of input as Ctrl-D and asked "Discard unsaved changes?"
+    /// of the vanished terminal for ever, at full speed, long after the window was gone.)
+    func testTheEditorEndsWhenItsTerminalIsGone() throws {
+        try home.writeConfig(text)
+        var terminal: TmuxTerminal? = try TmuxTerminal(home: home, command: "echo PID=$$; exec \(shellQuote(home.binary)) config",
+                                                       environment: environment())
+        terminal?.waitFor("Tab completes.")
+        let screen = terminal?.screen() ?? ""
+        let editor = try XCTUnwrap(screen.range(of: #"PID=\d+"#, options: .regularExpression).flatMap { Int32(screen[$0].dropFirst(4)) })
+        try terminal?.enter("timer 20")
+        terminal?.waitFor("timer_seconds = 20")
+        terminal = nil // tmux kill-server: the window is gone
+        eventually(timeout: 15, "the editor to end once its terminal is gone") { processEnded(editor) }
+        if !processEnded(editor) { kill(editor, SIGKILL) }
+        XCTAssertEqual(configText, text, "nothing half-written")
+    }
+
     func testSIGTERMLeavesTheFileAndEndsWithTheSignalsStatus() throws {
         let terminal = try editorInBashWithAnUnsavedChange()
         let shell = terminal.display("#{pane_pid}")

@@ -84,7 +84,7 @@ public final class ConfigShellSession {
         stoppedBy = nil
         loop: while true {
             let line: String
-            switch reader.read(prompt: shell.prompt) {
+            switch read(prompt: shell.prompt) {
             case .line(let text):
                 line = text
             case .endOfInput: // Ctrl-D
@@ -172,7 +172,7 @@ public final class ConfigShellSession {
 
     /// Ctrl-C or a lost terminal is never a yes.
     private func confirm(_ prompt: String, defaultYes: Bool) -> Bool {
-        switch reader.read(prompt: prompt) {
+        switch read(prompt: prompt) {
         case .line(let text):
             let answer = text.trimming(.whitespaces).lowercased()
             return answer.isEmpty ? defaultYes : (answer == "y" || answer == "yes")
@@ -181,6 +181,18 @@ public final class ConfigShellSession {
         case .interrupted, .hungUp:
             return false
         }
+    }
+
+    /// The next input. An end of input from a terminal that is gone (its window closed
+    /// without a hang-up reaching miga) is a hang-up: no answer can follow it, and taken as
+    /// Ctrl-D it made "Discard unsaved changes?" ask again for ever, at full speed.
+    private func read(prompt: String) -> LineInput {
+        let input = reader.read(prompt: prompt)
+        if case .endOfInput = input {
+            var settings = termios()
+            if tcgetattr(STDIN_FILENO, &settings) != 0 { return .hungUp(signal: nil) }
+        }
+        return input
     }
 
     private func say(_ text: String) {
