@@ -119,34 +119,28 @@ public final class EventStore {
     /// miga's if it holds only miga's tables (a file from before the mark, or one whose mark
     /// is still in the log); that is read with the log ignored (`immutable`).
     static func refuseForeignFileBesideLog(_ path: String) throws {
-        var log = stat()
+        var log = stat(), file = stat()
         guard lstat(path + "-wal", &log) == 0, log.st_size > 0 else { return } // nothing could be replayed
-        guard let header = readHeader(path) else { return } // empty: a database not yet written
-        guard header.starts(with: Array("SQLite format 3\0".utf8).prefix(header.count)) else { throw StoreError.notADatabase(path: path) }
-        // Shorter than a header, or tables that cannot be read yet: another gate is making the
-        // file this moment; asked again (the open's retries), never taken for a foreign file.
-        let notYet = SQLiteError(code: SQLITE_BUSY, message: "the database is being created", sql: nil)
-        guard header.count == 100 else { throw notYet }
-        let id = header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        if id == UInt32(bitPattern: applicationID) { return }
-        guard id == 0 else { throw StoreError.foreignDatabase(path: path) }
-        guard let tables = try? tablesIgnoringLog(path) else { throw notYet }
-        guard tables.isSubset(of: ownTables) else { throw StoreError.foreignDatabase(path: path) }
+        // Empty: a database not yet written. Anything but a regular file SQLite reports itself.
+        guard stat(path, &file) == 0, (file.st_mode & S_IFMT) == S_IFREG, file.st_size > 0 else { return }
+        let header: (id: Int64, tables: Set<String>)
+        do {
+            header = try headerIgnoringLog(path)
+        } catch let error as SQLiteError where error.primaryCode == SQLITE_NOTADB {
+            throw StoreError.notADatabase(path: path)
+        } catch {
+            // Not readable yet: another gate is making the file this moment. Asked again (the
+            // open's retries), never taken for a foreign file.
+            throw SQLiteError(code: SQLITE_BUSY, message: "the database is being created", sql: nil)
+        }
+        if header.id == Int64(applicationID) { return }
+        guard header.id == 0, header.tables.isSubset(of: ownTables) else { throw StoreError.foreignDatabase(path: path) }
     }
 
-    /// The first 100 bytes (SQLite's header) of a regular file; nil when it is empty.
-    private static func readHeader(_ path: String) -> [UInt8]? {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else { return nil } // gone or unreadable: SQLite says which
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: 100)
-        let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 100, 0) }
-        return Array(bytes.prefix(max(0, count)))
-    }
-
-    private static func tablesIgnoringLog(_ path: String) throws -> Set<String> {
+    /// The file's own mark and tables, read through SQLite with the log ignored (`immutable`).
+    /// Through SQLite, not a descriptor of our own: closing one would drop every POSIX lock
+    /// this process's connections hold on the file.
+    private static func headerIgnoringLog(_ path: String) throws -> (id: Int64, tables: Set<String>) {
         // A URI's path: `%`, `?` and `#` would be read as its own syntax.
         var escaped = ""
         for scalar in path.unicodeScalars {
@@ -158,8 +152,10 @@ public final class EventStore {
             }
         }
         let db = try SQLiteConnection(uri: "file:" + escaped + "?immutable=1")
-        return Set(try db.column("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        let id = StoredValue.integer(try db.value("PRAGMA application_id")) ?? 0
+        let tables = Set(try db.column("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
             .compactMap(StoredValue.text))
+        return (id, tables)
     }
 
     /// The database and its WAL and shared-memory files (which SQLite creates with the
