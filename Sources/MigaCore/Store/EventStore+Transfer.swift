@@ -115,13 +115,11 @@ extension EventStore {
             // JSONL or CSV, by the first byte (`{` is JSONL); a CSV record may go on over
             // several lines inside quotes.
             var csv: Bool?
-            // Quotes seen in the record so far: counted once per line as it comes, so a quoted
-            // field left open over thousands of lines costs each line once, not once per line
-            // that follows it.
-            var record = "", recordStart = 0, recordQuotes = 0
+            var records = CSVRecordFraming(maxLength: Self.maxLineLength)
             try Self.forEachLine(of: source, name: name) { number, line in
-                // A blank line is nothing, but inside a quoted CSV field, where it is text.
-                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }), csv != true || record.isEmpty { return }
+                // A blank line is nothing; in a CSV file the framing says so, as inside a quoted
+                // field it is text.
+                if csv != true, CSVRecordFraming.isBlank(line) { return }
                 if csv == nil {
                     csv = line.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }) != UInt8(ascii: "{")
                     if csv == true {
@@ -147,22 +145,19 @@ extension EventStore {
                 let event: Event
                 do {
                     if csv == true {
-                        if record.isEmpty { recordStart = number } else { record += "\n" }
-                        record += String(decoding: line, as: UTF8.self)
-                        guard record.utf8.count <= Self.maxLineLength else {
-                            throw ImportError(file: name, line: recordStart, problem: "a record longer than \(Self.maxLineLength) bytes")
+                        switch records.add(line, number: number) {
+                        case .blank, .partial: return
+                        case .tooLong:
+                            throw ImportError(file: name, line: records.firstLine, problem: "a record longer than \(Self.maxLineLength) bytes")
+                        case .complete: event = try EventLine.parseCSV(String(decoding: records.record, as: UTF8.self))
                         }
-                        recordQuotes += line.reduce(0) { $0 + ($1 == UInt8(ascii: "\"") ? 1 : 0) }
-                        guard recordQuotes % 2 == 0 else { return }
-                        defer { record = ""; recordQuotes = 0 }
-                        event = try EventLine.parseCSV(record)
                     } else {
                         event = try EventLine.parse(Data(line))
                     }
                 } catch let error as ImportError {
                     throw error
                 } catch {
-                    throw ImportError(file: name, line: csv == true ? recordStart : number, problem: "\(error)")
+                    throw ImportError(file: name, line: csv == true ? records.firstLine : number, problem: "\(error)")
                 }
                 try insertRow.run(event, db: db)
                 if db.changes > 0 { result.imported += 1 } else { result.alreadyPresent += 1 }
@@ -170,8 +165,8 @@ extension EventStore {
                     mayHaveDuplicates = try !seen.insert(ImportRow.identity(event), at: event.timestamp, inserted: insertedIdentities)
                 }
             }
-            if !record.isEmpty {
-                throw ImportError(file: name, line: recordStart, problem: "a quoted field that never ends")
+            if records.isUnfinished {
+                throw ImportError(file: name, line: records.firstLine, problem: "a quoted field that never ends")
             }
             if mayHaveDuplicates {
                 try db.execute("""
