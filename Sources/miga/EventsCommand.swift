@@ -56,12 +56,14 @@ struct EventsCommand: ParsableCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Read events exported by `miga events export` (JSONL or CSV), all or nothing.",
+            abstract: "Read events exported by `miga events export` (JSONL or CSV); a bad line imports nothing.",
             discussion: """
-                One transaction: a line that cannot be read stops the import with its line number \
-                and nothing is imported. Events already present (same time, session, type and app) \
-                are skipped, so importing a file twice counts nothing twice. JSONL when the first \
-                byte is `{`, else CSV with the header `events export --format csv` writes.
+                The whole file is read and checked first: a line that cannot be read stops the \
+                import with its line number and nothing is imported. Then it is written in short \
+                batches, and gates get the database between two. Events already present (same time, session, \
+                type and app) are skipped, so importing a file twice counts nothing twice, and an \
+                import stopped part-way is completed by importing the same file again. JSONL when \
+                the first byte is `{`, else CSV with the header `events export --format csv` writes.
 
                 Examples:
                   miga events import miga-events.jsonl

@@ -79,8 +79,9 @@ final class EventStoreTests: XCTestCase {
         XCTAssertEqual(try runSQLite(path, "PRAGMA journal_mode").output, "delete\n")
     }
 
-    /// An import into an empty database writes through a rollback journal, and the file is in
-    /// WAL again afterwards, whether the import ends, fails, or is killed half-way.
+    /// An import leaves the file in WAL, whether it ends or fails; and a file an earlier miga's
+    /// import left in rollback mode, killed half-way (it wrote an empty database through a
+    /// rollback journal), is rolled back and put in WAL again by the next open.
     func testAnImportLeavesTheFileInWALEvenWhenKilledHalfWay() throws {
         let folder = try TemporaryDirectory()
         let path = folder.path + "/miga.sqlite3"

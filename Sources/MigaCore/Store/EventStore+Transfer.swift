@@ -53,131 +53,103 @@ extension EventStore {
         try importLines(from: .data(data), name: name)
     }
 
-    /// Imports JSONL or CSV (as `events export` writes them) in one transaction: the first bad
-    /// line aborts it with its number and nothing is imported.
+    /// Imports JSONL or CSV (as `events export` writes them) in two steps, so that a bad line
+    /// leaves nothing imported and yet no gate ever waits long on the import:
+    /// 1. every line is read and checked into a spool (`ImportSpool`, a temporary file), which
+    ///    takes no lock on the database at all; the first bad line throws with its number
+    ///    before anything is written. Checking first, rather than writing as it reads and
+    ///    deleting what it wrote when a bad line comes, means an import never deletes a row:
+    ///    none of a gate's can be taken for one of its own, and nobody sees events come and go.
+    /// 2. the spooled events are inserted in short transactions (`insertSpooled`), each
+    ///    skipping events already there; between two, other processes write.
+    /// A run stopped during step 2 leaves the batches it committed, whole; importing the file
+    /// again adds the rest, since what is already there is skipped.
     public func importLines(from source: ImportSource, name: String) throws -> ImportResult {
-        var result = ImportResult(imported: 0, alreadyPresent: 0)
-        // A large import is one transaction: room for its pages keeps SQLite from spilling
-        // them to the WAL again and again before the commit.
-        // The indexes are rebuilt by sorting, in memory rather than through temporary files.
-        try db.execute("PRAGMA cache_size = -131072; PRAGMA temp_store = MEMORY; PRAGMA threads = 4") // 128 MiB
-        // Into an empty database, when no other process has it open: a rollback journal
-        // instead of the WAL for this one transaction. The WAL would take every page of the
-        // import and then copy each again into the file (a third of the import's time); the
-        // journal holds only the few pages an empty database had. Crash-safe as WAL is (FULL:
-        // the journal is synced before the file is written); a run stopped half-way is rolled
-        // back by the next process to open the file, which also finds it out of WAL (the
-        // header says so) and puts it back. Any other process keeps the WAL as it is.
-        var rollbackJournal = false
-        if try db.value("SELECT NOT EXISTS (SELECT 1 FROM events)") == .integer(1) {
-            rollbackJournal = (try? db.value("PRAGMA journal_mode = DELETE")) == .text("delete")
-            if rollbackJournal { try db.execute("PRAGMA synchronous = FULL") }
+        let spool = try ImportSpool(beside: path)
+        let checked = try check(source, name: name, into: spool)
+        let imported = try insertSpooled(spool, name: name, fileRepeatsEvents: checked.mayRepeatEvents)
+        return ImportResult(imported: imported, alreadyPresent: checked.events - imported)
+    }
+
+    /// Step 1 of `importLines`: reads and checks every line into `spool`. Returns how many
+    /// events the file holds, and whether it may hold one twice: a hash of each event's identity
+    /// is watched (`ImportedIdentities`), and only if two collide does step 2 look every event up.
+    private func check(_ source: ImportSource, name: String, into spool: ImportSpool) throws -> (events: Int, mayRepeatEvents: Bool) {
+        var events = 0
+        var seen = ImportedIdentities()
+        var mayRepeatEvents = false
+        func spooledIdentities() throws -> [UInt64] {
+            var identities: [UInt64] = []
+            try spool.forEach(groupsOf: 64) { group in
+                for event in group { identities.append(ImportRow.identity(event.timestamp, event.session, event.type, event.app)) }
+            }
+            return identities
         }
-        defer {
-            if rollbackJournal { _ = try? db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL") }
+        func spooled(_ identity: @autoclosure () -> UInt64, at timestamp: Int64) throws {
+            events += 1
+            if !mayRepeatEvents { mayRepeatEvents = try !seen.insert(identity(), at: timestamp, inserted: spooledIdentities) }
         }
-        try db.transaction(immediate: true) {
-            // Into an empty database (the usual restore) nothing can be a duplicate: a plain
-            // insert, and the indexes are rebuilt once at the end (a sort) instead of being
-            // updated a million times. DDL is transactional: a bad line rolls this back too.
-            let empty = try db.value("SELECT NOT EXISTS (SELECT 1 FROM events)") == .integer(1)
-            let indexes = empty ? try db.rows("""
-                SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' AND sql IS NOT NULL
-                """).compactMap { row in StoredValue.text(row[0]).flatMap { name in StoredValue.text(row[1]).map { (name: name, sql: $0) } } } : []
-            for index in indexes { try db.execute("DROP INDEX \"\(index.name.replacing("\"", with: "\"\""))\"") }
-            let insertRow = ImportRow(statement: try db.prepare(empty ? """
-                INSERT INTO events (ts, utc_offset_min, session, type, app, content_id, wait_ms, detail)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """ : """
-                INSERT INTO events (ts, utc_offset_min, session, type, app, content_id, wait_ms, detail)
-                SELECT ?, ?, ?, ?, ?, ?, ?, ?
-                WHERE NOT EXISTS (SELECT 1 FROM events WHERE ts = ? AND session = ? AND +type = ? AND app = ?)
-                """), checksDuplicates: !empty)
-            // `+type`: with `type = ?` the planner asks, on every new binding, whether the partial
-            // index for exits applies, and SQLite recompiles the statement each time (10x slower).
-            // The empty-database path cannot ask SQLite about duplicates within the file (no
-            // index yet), so it remembers a hash of each event's identity; only if two collide
-            // does it pay for one de-duplicating pass at the end.
-            var seen = ImportedIdentities()
-            var mayHaveDuplicates = false
-            func insertedIdentities() throws -> [UInt64] {
-                var identities: [UInt64] = []
-                try db.forEachRow("SELECT ts, session, type, app FROM events") { row in
-                    guard case .integer(let timestamp) = row.value(0), case .text(var session) = row.value(1),
-                          case .text(let name) = row.value(2), let type = EventType(rawValue: name), case .text(var app) = row.value(3)
-                    else { return }
-                    identities.append(session.withUTF8 { session in
-                        app.withUTF8 { ImportRow.identity(timestamp, UnsafeRawBufferPointer(session), type, UnsafeRawBufferPointer($0)) }
-                    })
-                }
-                return identities
+        // JSONL or CSV, by the first byte (`{` is JSONL); a CSV record may go on over
+        // several lines inside quotes.
+        var csv: Bool?
+        var records = CSVRecordFraming(maxLength: Self.maxLineLength)
+        try Self.forEachLine(of: source, name: name) { number, line in
+            if csv == nil {
+                if CSVRecordFraming.isBlank(line) { return }
+                csv = try Self.isCSV(firstLine: line, number: number, name: name)
+                if csv == true { return }
             }
-            // JSONL or CSV, by the first byte (`{` is JSONL); a CSV record may go on over
-            // several lines inside quotes.
-            var csv: Bool?
-            var records = CSVRecordFraming(maxLength: Self.maxLineLength)
-            try Self.forEachLine(of: source, name: name) { number, line in
-                // A blank line is nothing; in a CSV file the framing says so, as inside a quoted
-                // field it is text.
-                if csv != true, CSVRecordFraming.isBlank(line) { return }
-                if csv == nil {
-                    csv = line.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }) != UInt8(ascii: "{")
-                    if csv == true {
-                        var header = String(decoding: line, as: UTF8.self)
-                        if header.hasPrefix("\u{FEFF}") { header.removeFirst() }
-                        guard header.trimming(.whitespacesAndNewlines) == EventLine.csvHeader else {
-                            throw ImportError(file: name, line: number,
-                                              problem: "neither a JSON object nor miga's CSV header (\(EventLine.csvHeader))")
-                        }
-                        return
-                    }
+            if csv == true {
+                switch records.add(line, number: number) {
+                case .blank, .partial: return
+                case .tooLong: throw ImportError(file: name, line: records.firstLine, problem: "a record longer than \(Self.maxLineLength) bytes")
+                case .complete: break
                 }
-                // The export's own shape, straight from the bytes, bound without a String.
-                if csv == false, let fields = EventLine.exportedFields(line) {
-                    try insertRow.run(fields, db: db)
-                    if db.changes > 0 { result.imported += 1 } else { result.alreadyPresent += 1 }
-                    if empty, !mayHaveDuplicates {
-                        mayHaveDuplicates = try !seen.insert(ImportRow.identity(fields.timestamp, fields.session, fields.type, fields.app),
-                                                             at: fields.timestamp, inserted: insertedIdentities)
-                    }
-                    return
-                }
-                let event: Event
-                do {
-                    if csv == true {
-                        switch records.add(line, number: number) {
-                        case .blank, .partial: return
-                        case .tooLong:
-                            throw ImportError(file: name, line: records.firstLine, problem: "a record longer than \(Self.maxLineLength) bytes")
-                        case .complete: event = try EventLine.parseCSV(String(decoding: records.record, as: UTF8.self))
-                        }
-                    } else {
-                        event = try EventLine.parse(Data(line))
-                    }
-                } catch let error as ImportError {
-                    throw error
-                } catch {
-                    throw ImportError(file: name, line: csv == true ? records.firstLine : number, problem: "\(error)")
-                }
-                try insertRow.run(event, db: db)
-                if db.changes > 0 { result.imported += 1 } else { result.alreadyPresent += 1 }
-                if empty, !mayHaveDuplicates {
-                    mayHaveDuplicates = try !seen.insert(ImportRow.identity(event), at: event.timestamp, inserted: insertedIdentities)
-                }
+                let event = try Self.parse(name: name, line: records.firstLine) { try EventLine.parseCSV(String(decoding: records.record, as: UTF8.self)) }
+                try spool.append(event)
+                try spooled(ImportRow.identity(event), at: event.timestamp)
+                return
             }
-            if records.isUnfinished {
-                throw ImportError(file: name, line: records.firstLine, problem: "a quoted field that never ends")
+            if CSVRecordFraming.isBlank(line) { return }
+            // The export's own shape, straight from the bytes, spooled without a String.
+            if let fields = EventLine.exportedFields(line) {
+                try spool.append(fields)
+                try spooled(ImportRow.identity(fields.timestamp, fields.session, fields.type, fields.app), at: fields.timestamp)
+                return
             }
-            if mayHaveDuplicates {
-                try db.execute("""
-                    DELETE FROM events WHERE id NOT IN (SELECT min(id) FROM events GROUP BY ts, session, type, app)
-                    """)
-                result.imported -= db.changes
-                result.alreadyPresent += db.changes
-            }
-            for index in indexes { try db.execute(index.sql) }
+            let event = try Self.parse(name: name, line: number) { try EventLine.parse(Data(line)) }
+            try spool.append(event)
+            try spooled(ImportRow.identity(event), at: event.timestamp)
         }
-        return result
+        if records.isUnfinished {
+            throw ImportError(file: name, line: records.firstLine, problem: "a quoted field that never ends")
+        }
+        return (events, mayRepeatEvents)
+    }
+
+    /// Whether a file whose first line is `line` is CSV (else JSONL); a CSV file must start with
+    /// the export's header, which is not an event.
+    private static func isCSV(firstLine line: UnsafeRawBufferPointer, number: Int, name: String) throws -> Bool {
+        guard line.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }) != UInt8(ascii: "{") else {
+            return false
+        }
+        var header = String(decoding: line, as: UTF8.self)
+        if header.hasPrefix("\u{FEFF}") { header.removeFirst() }
+        guard header.trimming(.whitespacesAndNewlines) == EventLine.csvHeader else {
+            throw ImportError(file: name, line: number, problem: "neither a JSON object nor miga's CSV header (\(EventLine.csvHeader))")
+        }
+        return true
+    }
+
+    /// One event read by `parse`; its problem, if any, as an ImportError at `line`.
+    private static func parse(name: String, line: Int, _ parse: () throws -> Event) throws -> Event {
+        do {
+            return try parse()
+        } catch let error as ImportError {
+            throw error
+        } catch {
+            throw ImportError(file: name, line: line, problem: "\(error)")
+        }
     }
 
     /// Calls `body` with each line and its 1-based number; a line longer
@@ -256,49 +228,64 @@ public struct ImportError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-/// The import's INSERT, bound straight from the line's bytes: a million rows through arrays of
-/// boxed values cost as much as the rest of the import.
+/// The import stopped while it wrote events it had checked (the database stayed locked for a
+/// minute, the disk filled): the batches it committed stay, whole, and importing the same file
+/// again adds the rest, since events already present are skipped.
+public struct ImportInterrupted: Error, CustomStringConvertible {
+    public var file: String
+    public var imported: Int
+    public var reason: String
+
+    public var description: String {
+        "\(file): stopped after importing \(imported) event\(imported == 1 ? "" : "s"): \(reason); "
+            + "import the file again to add the rest (events already present are skipped)"
+    }
+}
+
+/// The import's INSERT, bound straight from the spool's bytes: a million rows through arrays
+/// of boxed values cost as much as the rest of the import.
 struct ImportRow {
     let statement: SQLiteStatement
-    /// The statement looks for the event first (parameters 9–12: its identity); into an
-    /// empty database it is a plain insert of parameters 1–8.
+    /// The statement looks for the event first (parameters 9–12: its identity), or is a plain
+    /// insert of parameters 1–8 for each of its rows.
     let checksDuplicates: Bool
 
-    func run(_ fields: EventLine.ExportedFields, db: SQLiteConnection) throws {
-        try run(timestamp: fields.timestamp, offsetMinutes: fields.offsetMinutes, session: fields.session, type: fields.type,
-                app: fields.app, contentID: fields.contentID, waitMilliseconds: fields.waitMilliseconds, detail: nil, db: db)
-    }
-
-    func run(_ event: Event, db: SQLiteConnection) throws {
-        try run(timestamp: event.timestamp, offsetMinutes: event.utcOffsetMinutes, session: event.session, type: event.type,
-                app: event.app, contentID: event.contentID, waitMilliseconds: event.waitMilliseconds, detail: event.detail, db: db)
-    }
-
-    /// Parameters 1–8 are the row; 9–12, bound only when the statement looks, its identity.
-    private func run<Text: ImportText>(timestamp: Int64, offsetMinutes: Int, session: Text, type: EventType, app: Text,
-                                       contentID: Text?, waitMilliseconds: Int?, detail: Text?, db: SQLiteConnection) throws {
+    /// Inserts `events`, as many as the statement has rows.
+    func run(_ events: ArraySlice<ImportSpool.Record>, db: SQLiteConnection) throws {
         let handle = statement.handle
         sqlite3_reset(handle)
-        sqlite3_bind_int64(handle, 1, timestamp)
-        sqlite3_bind_int64(handle, 2, Int64(offsetMinutes))
-        session.bind(handle, 3)
-        type.rawValue.bind(handle, 4)
-        app.bind(handle, 5)
-        if let contentID { contentID.bind(handle, 6) } else { sqlite3_bind_null(handle, 6) }
-        if let waitMilliseconds { sqlite3_bind_int64(handle, 7, Int64(waitMilliseconds)) } else { sqlite3_bind_null(handle, 7) }
-        if let detail { detail.bind(handle, 8) } else { sqlite3_bind_null(handle, 8) }
-        if checksDuplicates {
-            sqlite3_bind_int64(handle, 9, timestamp)
-            session.bind(handle, 10)
-            type.rawValue.bind(handle, 11)
-            app.bind(handle, 12)
+        var first: Int32 = 1
+        for event in events {
+            bind(event, from: first)
+            first += 8
         }
         let code = sqlite3_step(handle)
         guard code == SQLITE_DONE else { throw db.error(code, statement.sql) }
     }
 
-    /// One event's identity (time, session, type, app) as a 64-bit hash, the same for both
-    /// paths (FNV-1a: a million of them, and a collision costs only a de-duplicating pass).
+    /// Parameters `first`… are the row; the next 4, bound only when the statement looks, its
+    /// identity.
+    private func bind(_ event: ImportSpool.Record, from first: Int32) {
+        let handle = statement.handle
+        sqlite3_bind_int64(handle, first, event.timestamp)
+        sqlite3_bind_int64(handle, first + 1, Int64(event.offsetMinutes))
+        event.session.bind(handle, first + 2)
+        event.typeName.bind(handle, first + 3)
+        event.app.bind(handle, first + 4)
+        if let contentID = event.contentID { contentID.bind(handle, first + 5) } else { sqlite3_bind_null(handle, first + 5) }
+        if let wait = event.waitMilliseconds { sqlite3_bind_int64(handle, first + 6, Int64(wait)) } else { sqlite3_bind_null(handle, first + 6) }
+        if let detail = event.detail { detail.bind(handle, first + 7) } else { sqlite3_bind_null(handle, first + 7) }
+        if checksDuplicates {
+            sqlite3_bind_int64(handle, first + 8, event.timestamp)
+            event.session.bind(handle, first + 9)
+            event.typeName.bind(handle, first + 10)
+            event.app.bind(handle, first + 11)
+        }
+    }
+
+    /// One event's identity (time, session, type, app) as a 64-bit hash, the same for a line
+    /// read straight from its bytes and for a parsed one (FNV-1a: a million of them, and a
+    /// collision costs only looking every event up as it is inserted).
     static func identity(_ timestamp: Int64, _ session: UnsafeRawBufferPointer, _ type: EventType, _ app: UnsafeRawBufferPointer) -> UInt64 {
         // Plain loops: a nested `mix` function passed to forEach captured `hash` in a box
         // that Swift checked for exclusive access on every byte (6% of an import).
@@ -325,12 +312,12 @@ struct ImportRow {
     }
 }
 
-/// Which events an import into an empty database has seen, to tell whether the file holds one
-/// event twice (then one de-duplicating pass runs at the end). An export is in time order and
+/// Which events an import has read, to tell whether the file holds one event twice (then
+/// every event is looked up in the database as it is inserted). An export is in time order and
 /// two copies of an event share their time, so while the times never go back only the
 /// identities at the current time are kept: a million random inserts into a set the size of
 /// the file were 8% of an import. A time that goes back, or more than a few events at one
-/// time, switches to a set of every identity, filled first with those already inserted.
+/// time, switches to a set of every identity, filled first with those already read.
 struct ImportedIdentities {
     private var time = Int64.min
     private var atTime: [UInt64] = []
@@ -364,7 +351,7 @@ struct ImportedIdentities {
     }
 }
 
-/// The identities an import into an empty database has seen: open addressing over a flat
+/// The identities an import has read: open addressing over a flat
 /// array, which a million inserts find cheaper than `Set` (its hashing and its resizes).
 struct IdentitySet {
     private var slots = [UInt64](repeating: 0, count: 1 << 12)
@@ -397,22 +384,9 @@ struct IdentitySet {
     }
 }
 
-/// Text the import binds: bytes of the line being read, or a String (the full parser's).
-protocol ImportText {
-    func bind(_ statement: OpaquePointer, _ index: Int32)
-}
-
-extension UnsafeRawBufferPointer: ImportText {
-    /// The line's bytes are bound without a copy (SQLITE_STATIC): they outlive the one `run`
+extension UnsafeRawBufferPointer {
+    /// Binds these bytes as text without a copy (SQLITE_STATIC): they outlive the one `run`
     /// that binds and steps them, and every parameter is bound again before the next step.
     /// A copy per field was four mallocs a row.
     func bind(_ statement: OpaquePointer, _ index: Int32) { sqliteBindText(statement, index, self, copying: false) }
-}
-
-extension String: ImportText {
-    /// Copied (SQLITE_TRANSIENT): the bytes are this String's, gone after the call.
-    func bind(_ statement: OpaquePointer, _ index: Int32) {
-        var text = self
-        _ = text.withUTF8 { sqliteBindText(statement, index, UnsafeRawBufferPointer($0), copying: true) }
-    }
 }

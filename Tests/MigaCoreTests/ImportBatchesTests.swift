@@ -1,0 +1,46 @@
+import Foundation
+import XCTest
+@testable import MigaCore
+
+/// How `events import` stays out of the gates' way: its look at who else has the database
+/// open, which decides whether it leaves the write lock free between batches.
+final class ImportBatchesTests: XCTestCase {
+    /// /proc/locks names each lock's holder and file: only another process's lock on the
+    /// database (or its -shm) counts, a waiting request included.
+    func testWhoElseHasTheDatabaseOpenIsReadFromProcLocks() {
+        let table = Data("""
+            1: POSIX  ADVISORY  READ 500 fe:00:16245176 128 128
+            2: POSIX  ADVISORY  READ 500 fe:00:16245128 1073741826 1073742335
+            3: POSIX  ADVISORY  WRITE 777 fe:00:5335183 1073741824 1073742335
+            4: FLOCK  ADVISORY  WRITE 778 fe:00:16220931 0 EOF
+            4: -> FLOCK  ADVISORY  WRITE 779 fe:00:16220931 0 EOF
+
+            """.utf8)
+        XCTAssertFalse(ImportPacing.heldByOthers(locks: table, inodes: [16245176, 16245128], me: 500), "its own locks")
+        XCTAssertTrue(ImportPacing.heldByOthers(locks: table, inodes: [16245176, 16245128], me: 501))
+        XCTAssertTrue(ImportPacing.heldByOthers(locks: table, inodes: [16220931], me: 778), "a request waiting")
+        XCTAssertFalse(ImportPacing.heldByOthers(locks: table, inodes: [1], me: 500))
+        XCTAssertFalse(ImportPacing.heldByOthers(locks: Data(), inodes: [16245176], me: 500))
+    }
+
+    /// The same through SQLite and the kernel: this process's own connection is not another's,
+    /// a sqlite3 that has the file open is.
+    func testAnotherProcessWithTheDatabaseOpenIsSeen() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path + "/miga.sqlite3"
+        let store = try EventStore(path: path)
+        XCTAssertEqual(try store.eventCount(), 0)
+        XCTAssertFalse(ImportPacing.othersHaveOpen(path))
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        reader.arguments = [path]
+        let input = Pipe(), output = Pipe()
+        reader.standardInput = input
+        reader.standardOutput = output
+        try reader.run()
+        defer { reader.terminate(); reader.waitUntilExit() }
+        input.fileHandleForWriting.write(Data("SELECT count(*) FROM events;\n".utf8))
+        _ = output.fileHandleForReading.availableData // it has read the file
+        XCTAssertTrue(ImportPacing.othersHaveOpen(path))
+    }
+}
