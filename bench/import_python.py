@@ -14,7 +14,7 @@ def main():
             session TEXT NOT NULL, type TEXT NOT NULL, app TEXT NOT NULL,
             content_id TEXT, wait_ms INTEGER, detail TEXT);
         CREATE INDEX IF NOT EXISTS events_by_type_app_ts ON events(type, app, ts);
-        CREATE INDEX IF NOT EXISTS events_by_ts ON events(ts);
+        CREATE INDEX IF NOT EXISTS events_by_identity ON events(ts, session, app, type);
         CREATE INDEX IF NOT EXISTS events_exit_days ON events((ts + utc_offset_min * 60000) / 86400000)
             WHERE type = 'exit_selected';
     """)

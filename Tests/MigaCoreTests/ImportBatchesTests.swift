@@ -44,3 +44,17 @@ final class ImportBatchesTests: XCTestCase {
         XCTAssertTrue(ImportPacing.othersHaveOpen(path))
     }
 }
+
+/// The import's look for an event already stored is one seek by its whole identity, so that
+/// events sharing a millisecond cost it no more than events that do not (DESIGN "Bounded work
+/// for every input"): with only the time indexed it read every row of that millisecond.
+final class ImportLookupTests: XCTestCase {
+    func testTheLookupForAStoredEventSeeksItsWholeIdentity() throws {
+        let folder = try TemporaryDirectory()
+        let store = try EventStore(path: folder.path + "/miga.sqlite3")
+        let plan = try store.db.rows("EXPLAIN QUERY PLAN " + EventStore.storedEventLookup,
+                                     [.integer(1), .text("s"), .text("exit_selected"), .text("chat")])
+            .compactMap { StoredValue.text($0[3]) }
+        XCTAssertEqual(plan, ["SEARCH events USING COVERING INDEX events_by_identity (ts=? AND session=? AND app=?)"])
+    }
+}

@@ -7,12 +7,12 @@ import FoundationEssentials
 /// Step 2 of `importLines`: the checked events go into the database in short transactions, so
 /// that the import never holds the write lock for long (DESIGN "Never in the way").
 extension EventStore {
-    /// Milliseconds the import waits for the write lock: the person's own command may wait
-    /// longer than a gate, which retries for a few tens and then leaves its event in the spool.
-    static let importPatience: Int32 = 60_000
-
     /// Rows of the import's multi-row INSERT.
     static let rowsAStatement = 32
+
+    /// Finds a stored event by its identity (time, session, type, app; parameters in that
+    /// order) in one seek of `events_by_identity`, however many share its millisecond.
+    static let storedEventLookup = "SELECT 1 FROM events WHERE ts = ? AND session = ? AND +type = ? AND app = ?"
 
     /// Inserts the spooled events in file order, skipping any already there, in transactions
     /// of about `ImportPacing.batch` each; returns how many were new. Between two, the lock
@@ -32,15 +32,13 @@ extension EventStore {
         // One at a time, so that a second copy in the file finds the first inserted. `+type`:
         // with `type = ?` the planner asks, on every new binding, whether the partial index for
         // exits applies, and SQLite recompiles the statement each time (10x slower).
-        let insertNew = ImportRow(statement: try db.prepare("""
-            \(columns) SELECT ?, ?, ?, ?, ?, ?, ?, ?
-            WHERE NOT EXISTS (SELECT 1 FROM events WHERE ts = ? AND session = ? AND +type = ? AND app = ?)
-            """), checksDuplicates: true)
+        let insertNew = ImportRow(statement: try db.prepare("\(columns) SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (\(Self.storedEventLookup))"),
+                                  checksDuplicates: true)
         var overlap = ImportOverlap(earliest: spool.earliest, latest: spool.latest, fileRepeatsEvents: fileRepeatsEvents)
         var pacing = ImportPacing(database: path)
-        // Room for the pages of the indexes the batches update (128 MiB).
+        // Room for the pages of the indexes the batches update (128 MiB). A batch waits for
+        // the lock as the store was opened to (`LockWait.patient` for `events import`).
         try db.execute("PRAGMA cache_size = -131072")
-        sqlite3_busy_timeout(db.handle, Self.importPatience)
         // Checkpoints are this connection's to make, between batches (see ImportPacing), so
         // none falls within a batch's time: its WAL hook, which checkpointed at 1000 frames,
         // only counts them now.
@@ -51,10 +49,7 @@ extension EventStore {
             frames?.assumingMemoryBound(to: Int32.self).pointee = count
             return SQLITE_OK
         }, walFrames)
-        defer {
-            sqlite3_busy_timeout(db.handle, Int32(Self.patience * 1000))
-            _ = try? db.execute("PRAGMA wal_autocheckpoint = 1000") // SQLite's own hook again
-        }
+        defer { _ = try? db.execute("PRAGMA wal_autocheckpoint = 1000") } // SQLite's own hook again
         var committed = 0, pending = 0
         var batch: (looks: Bool, locked: UInt64)? // `locked`: when BEGIN IMMEDIATE had the lock
         func commit(last: Bool) throws {
@@ -94,20 +89,22 @@ extension EventStore {
 }
 
 /// How the import shares the write lock and the WAL. A process that finds the lock held
-/// (SQLite's busy handler) sleeps and tries again, after 1, 2, 5, 10… ms and then every 100 ms,
-/// and gets it only if it happens to try while it is free; so after each batch of `batch` the
-/// lock stays free for `gap`, and after every `longGapEvery` of holding it for longer than
-/// the longest of those sleeps, so that anyone waiting gets in within about half a second,
-/// however long the import. (A gate tries for a few tens of milliseconds and then leaves its
-/// event in the spool.) And the WAL is checkpointed after every batch, so that a gate's commit
-/// never finds the 1000 frames at which SQLite would make that gate copy them into the file.
-/// Both cost the import time (a pause; two fsyncs a checkpoint) and are needed only while some
-/// other process has the database open: one that waits for the lock is one of those, and a
-/// gate writes only once it has it open. With nobody there, no pause, and a checkpoint only
-/// once the WAL holds `walFramesAlone`.
+/// (SQLite's busy handler) sleeps and tries again, after 1, 2, 5, 10, 15 ms and so on, then
+/// every 100 ms, and gets it only if it tries while it is free. A gate gives up after 40 ms
+/// (`LockWait.brief`: tries at 0, 1, 3, 8, 18, 33 and 40 ms) and leaves its event in the spool;
+/// a batch of `batch` followed by `gap` with the lock free lets one of those tries in wherever
+/// the gate starts. After every `longGapEvery` of holding it, the lock stays free for longer
+/// than the busy handler's longest sleep, so that anything else waiting (a script, the
+/// sqlite3 shell) gets in within about half a second, however long the import. And the WAL is
+/// checkpointed after every batch, so that a gate's commit never finds the 1000 frames at
+/// which SQLite would make that gate copy them into the file.
+/// The pauses and the checkpoints (two fsyncs each) cost the import time and are needed only
+/// while another process has the database open: one that waits for the lock is one of those,
+/// and a gate writes only once it has it open. With nobody there, no pause, and a checkpoint
+/// only once the WAL holds `walFramesAlone`.
 struct ImportPacing {
-    static let batch: UInt64 = 50_000_000 // ns
-    static let gap: UInt64 = 10_000_000
+    static let batch: UInt64 = 30_000_000 // ns
+    static let gap: UInt64 = 15_000_000
     static let longGap: UInt64 = 110_000_000
     static let longGapEvery: UInt64 = 500_000_000
     static let walFramesAlone: Int32 = 2_000 // 8 MB of pages

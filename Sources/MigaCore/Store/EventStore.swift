@@ -208,6 +208,14 @@ public final class EventStore {
                 WHERE type = 'exit_selected'
             """),
         ("v3-application-id", "PRAGMA application_id = \(applicationID)"),
+        // An event's identity (DESIGN: same time, session, type and app) found in one seek:
+        // the import skips events already stored, and with only `ts` indexed it read every
+        // row of that millisecond for each (20,000 events at one time: 33 s). It leads with
+        // `ts`, so it serves every range over time the old index did.
+        ("v4-identity-index", """
+            DROP INDEX IF EXISTS events_by_ts;
+            CREATE INDEX events_by_identity ON events(ts, session, app, type)
+            """),
     ]
 
     /// Runs the steps this file has not had. The usual open only reads the ledger; the write
