@@ -29,7 +29,7 @@ struct DataCommand: ParsableCommand {
 
         func run() throws {
             try CommandSupport.run { context in
-                guard let store = try EventStore.openExisting(path: context.paths.database, lockWait: .patient) else {
+                guard let store = try EventStore.openExisting(paths: context.paths, lockWait: .patient) else {
                     print("No events recorded; nothing to delete.")
                     return
                 }

@@ -35,7 +35,7 @@ struct EventsCommand: ParsableCommand {
 
         func run() throws {
             try CommandSupport.run { context in
-                guard let store = try EventStore.openExisting(path: context.paths.database) else {
+                guard let store = try EventStore.openExisting(paths: context.paths) else {
                     if format == .csv { print(EventLine.csvHeader) }
                     if let output { try AtomicFile.write(format == .csv ? EventLine.csvHeader + "\n" : "", to: output, mode: 0o600) }
                     return
@@ -89,7 +89,7 @@ struct EventsCommand: ParsableCommand {
                     guard fd >= 0 else { throw LinuxError(operation: "open \(file)", code: errno) }
                 }
                 defer { if fd != STDIN_FILENO { close(fd) } }
-                let result = try EventStore(path: context.paths.database, lockWait: .patient).importLines(from: .descriptor(fd), name: file == "-" ? "stdin" : file)
+                let result = try EventStore(paths: context.paths, lockWait: .patient).importLines(from: .descriptor(fd), name: file == "-" ? "stdin" : file)
                 print("Imported \(result.imported) event\(result.imported == 1 ? "" : "s")"
                       + (result.alreadyPresent > 0 ? " (\(result.alreadyPresent) already present, skipped)." : "."))
             }

@@ -47,7 +47,7 @@ struct StatsCommand: ParsableCommand {
 
     func run() throws {
         try CommandSupport.run { context in
-            let store = try EventStore.openExisting(path: context.paths.database)
+            let store = try EventStore.openExisting(paths: context.paths)
             let now = context.clock.now()
             let today = CivilDay(unixMilliseconds: UnixTime.clampedMilliseconds(now),
                                  offsetMinutes: context.clock.utcOffsetMinutes(at: now))

@@ -26,7 +26,7 @@ struct StatusCommand: ParsableCommand {
         try CommandSupport.run { context in
             // A broken config still gives the day's numbers: a status bar should not go blank.
             let config = (try? ConfigLoader().load(path: context.paths.configFile).config) ?? MigaConfig()
-            let store = try EventStore.openExisting(path: context.paths.database)
+            let store = try EventStore.openExisting(paths: context.paths)
             let now = context.clock.now()
             let report = try StatusReport.build(store: store, config: config,
                                                 nowMilliseconds: UnixTime.clampedMilliseconds(now),

@@ -75,11 +75,15 @@ final class NeverInTheWayTests: XCTestCase {
     }
 
     /// A full disk is not waited out as a lock would be: the gate opens the app at once and
-    /// says in one line that the event could not be kept (the database cannot even be made). (Run in a private mount namespace,
-    /// on a small tmpfs; skipped where this user cannot mount one.)
-    func testAFullDiskIsNotRetriedTheAppOpensAtOnce() throws {
+    /// says in one line why it could not use the database (it cannot even be made). Its event
+    /// waits in the overflow spool in `$XDG_RUNTIME_DIR` (memory) and arrives once the disk has
+    /// room. (Run in a private mount namespace, on a small tmpfs; skipped where this user
+    /// cannot mount one.)
+    func testAFullDiskIsNotRetriedTheAppOpensAtOnceAndItsEventArrivesLater() throws {
         let data = home.home + "/.local/share"
+        let runtime = home.root + "/run"
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let script = try home.writeFile("full-disk.sh", mode: 0o755, """
             #!/bin/sh
             mount -t tmpfs -o size=1m tmpfs \(shellQuote(data)) || exit 77
@@ -90,7 +94,7 @@ final class NeverInTheWayTests: XCTestCase {
             status=$?
             echo "status=$status ms=$(( ($(date +%s%N) - start) / 1000000 ))"
             """)
-        let run = try home.run("/usr/bin/unshare", ["-m", script], environment: home.environment(["TERM": ""]))
+        let run = try home.run("/usr/bin/unshare", ["-m", script], environment: home.environment(["TERM": "", "XDG_RUNTIME_DIR": runtime]))
         if run.status == 77 || run.stderr.contains("unshare failed") { throw XCTSkip("cannot mount a tmpfs here: \(run.stderr)") }
         let stderr = (try? String(contentsOfFile: home.root + "/gate.err", encoding: .utf8)) ?? ""
         XCTAssertTrue(run.stdout.hasPrefix("status=0 "), "exit \(run.status) out [\(run.stdout)] err [\(run.stderr)] gate [\(stderr)]")
@@ -98,8 +102,37 @@ final class NeverInTheWayTests: XCTestCase {
         let milliseconds = Int(run.stdout.split(separator: "=").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? .max
         // Retried as a lock is, it took 5 s for each write; a generous bound for a slow machine.
         XCTAssertLessThan(milliseconds, 2_500, stderr)
-        XCTAssertTrue(stderr.contains("could not record"), stderr)
+        XCTAssertTrue(stderr.contains("opening chat without a pause"), stderr)
+        XCTAssertFalse(stderr.contains("could not record"), "the event was kept: \(stderr)")
         XCTAssertTrue(stderr.split(separator: "\n").allSatisfy { $0.count < 400 }, stderr)
+        // Outside the namespace the disk has room: the next command folds the event in.
+        XCTAssertEqual(try home.miga(["events", "export"], environment: home.environment(["XDG_RUNTIME_DIR": ""])).stdout, "",
+                       "another login's overflow is not this one's")
+        let export = try home.miga(["events", "export"], environment: home.environment(["XDG_RUNTIME_DIR": runtime]))
+        let events = export.stdout.split(separator: "\n").compactMap { try? EventLine.parse(Data($0.utf8)) }
+        XCTAssertEqual(events.map(\.type), [.gatewaySkipped], export.stdout + export.stderr)
+        XCTAssertEqual(events.first?.app, "chat")
+        XCTAssertTrue(events.first?.detail?.contains("database_error") ?? false, export.stdout)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: runtime + "/miga").flatMap {
+            try FileManager.default.contentsOfDirectory(atPath: runtime + "/miga/" + $0)
+        }, [], "folded and removed")
+    }
+
+    /// `uninstall --purge` takes events waiting in the overflow with the rest of the events.
+    func testAPurgeRemovesTheOverflowSpool() throws {
+        let runtime = home.root + "/run"
+        let environment = home.environment(["XDG_RUNTIME_DIR": runtime])
+        XCTAssertEqual(try home.miga(["install"], environment: environment).status, 0)
+        let overflow = try XCTUnwrap(MigaPaths(environment: environment).overflowSpool)
+        XCTAssertTrue(overflow.hasPrefix(runtime + "/miga/spool-"), overflow)
+        try FileManager.default.createDirectory(atPath: overflow, withIntermediateDirectories: true)
+        let line = EventLine.jsonl(Event(timestamp: 1_790_000_000_000, utcOffsetMinutes: 0, session: "s", type: .gatewaySkipped, app: "chat"))
+        try (line + "\n").write(toFile: overflow + "/events-1-1", atomically: true, encoding: .utf8)
+        let purge = try home.miga(["uninstall", "--purge", "--yes"], environment: environment)
+        XCTAssertEqual(purge.status, 0, purge.stderr)
+        XCTAssertTrue(purge.stdout.contains("removed " + overflow), purge.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: overflow), purge.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.database))
     }
 
     /// A CSV quoted field left open over 20,000 short lines is refused with its first line,

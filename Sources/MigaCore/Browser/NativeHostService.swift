@@ -256,7 +256,7 @@ public final class NativeHostService {
 
     private func store() throws -> EventStore {
         if let storeCache { return storeCache }
-        let store = try EventStore(path: context.paths.database)
+        let store = try EventStore(paths: context.paths)
         storeCache = store
         return store
     }

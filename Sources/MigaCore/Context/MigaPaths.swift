@@ -5,17 +5,33 @@ public struct MigaPaths: Sendable, Equatable {
     public var configDirectory: String
     public var dataDirectory: String
     public var stateDirectory: String
+    /// `$XDG_RUNTIME_DIR`: this login's own, in memory (a tmpfs), so usable when the disk is full.
+    public var runtimeDirectory: String?
 
     public var configFile: String { configDirectory + "/config.toml" }
     public var database: String { dataDirectory + "/miga.sqlite3" }
     public var shimDirectory: String { dataDirectory + "/bin" }
     /// The person's own content packs, added to the bundled ones.
     public var userContentDirectory: String { dataDirectory + "/quotes" }
+    /// Where events wait when even the spool beside the database cannot be written (a full
+    /// disk): one folder per database, since one login may use several data directories.
+    public var overflowSpool: String? {
+        runtimeDirectory.map { $0 + "/miga/spool-" + Self.hexHash(dataDirectory) }
+    }
 
-    public init(configDirectory: String, dataDirectory: String, stateDirectory: String) {
+    /// FNV-1a of `text`, 16 hex digits: a stable name, not a secret.
+    private static func hexHash(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    public init(configDirectory: String, dataDirectory: String, stateDirectory: String, runtimeDirectory: String? = nil) {
         self.configDirectory = configDirectory
         self.dataDirectory = dataDirectory
         self.stateDirectory = stateDirectory
+        self.runtimeDirectory = runtimeDirectory
     }
 
     /// Derives the paths from `XDG_*_HOME`, falling back to `$HOME`. The spec says relative
@@ -33,7 +49,8 @@ public struct MigaPaths: Sendable, Equatable {
         self.init(
             configDirectory: try xdg("XDG_CONFIG_HOME", ".config") + "/miga",
             dataDirectory: try xdg("XDG_DATA_HOME", ".local/share") + "/miga",
-            stateDirectory: try xdg("XDG_STATE_HOME", ".local/state") + "/miga"
+            stateDirectory: try xdg("XDG_STATE_HOME", ".local/state") + "/miga",
+            runtimeDirectory: environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
         )
     }
 }

@@ -92,7 +92,7 @@ public final class Gatekeeper {
 
         let store: EventStore
         do {
-            store = try EventStore(path: context.paths.database)
+            store = try EventStore(paths: context.paths)
         } catch {
             return failOpen(app: app, reason: "database_error", problem: "\(error)", store: nil, launch: launch)
         }
@@ -348,9 +348,9 @@ public final class Gatekeeper {
         let skipped = event(.gatewaySkipped, app: app, detail: Event.reasonDetail(reason))
         do {
             if reason == "database_error" {
-                try EventStore.spool([skipped], besideDatabase: context.paths.database)
+                try EventStore.spool([skipped], besideDatabase: context.paths.database, overflow: context.paths.overflowSpool)
             } else {
-                let store = try store ?? EventStore(path: context.paths.database)
+                let store = try store ?? EventStore(paths: context.paths)
                 try store.record(skipped)
                 store.closeBeforeExec()
             }

@@ -46,7 +46,7 @@ public struct Doctor {
         // Database
         if AtomicFile.exists(context.paths.database) {
             do {
-                let store = try EventStore(path: context.paths.database)
+                let store = try EventStore(paths: context.paths)
                 let result = try store.integrityCheck()
                 if result == "ok" { ok("database", "\(layout.display(context.paths.database)) is healthy") } else {
                     problem("database", "integrity check: \(result)", fix: "move \(layout.display(context.paths.database)) away; miga starts a new one")

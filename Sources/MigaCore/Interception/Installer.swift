@@ -179,7 +179,7 @@ public final class Installer {
         var list: [String] = []
         let paths = layout.paths
         if AtomicFile.exists(paths.configFile) { list.append("your settings, \(layout.display(paths.configFile))") }
-        if let store = try? EventStore.openExisting(path: paths.database), let count = try? store.eventCount() {
+        if let store = try? EventStore.openExisting(paths: paths), let count = try? store.eventCount() {
             list.append("your \(count) recorded event\(count == 1 ? "" : "s") and streaks, \(layout.display(paths.database))")
         }
         let packs = paths.dataDirectory + "/quotes"
@@ -246,6 +246,11 @@ public final class Installer {
                 }
                 try FileManager.default.removeItem(atPath: folder)
                 changes.append("removed \(layout.display(folder))")
+            }
+            // Events waiting in memory for a full disk are recorded events too.
+            if let overflow = layout.paths.overflowSpool, AtomicFile.exists(overflow) {
+                try FileManager.default.removeItem(atPath: overflow)
+                changes.append("removed \(overflow)")
             }
         }
         rmdir(layout.backupsDirectory) // only if empty: a copy that could not go back stays

@@ -11,7 +11,8 @@ extension EventStore {
     static let rowsAStatement = 32
 
     /// Finds a stored event by its identity (time, session, type, app; parameters in that
-    /// order) in one seek of `events_by_identity`, however many share its millisecond.
+    /// order) in one seek of `events_by_identity`, however many share its millisecond: the
+    /// import and the spool's fold skip what it finds.
     static let storedEventLookup = "SELECT 1 FROM events WHERE ts = ? AND session = ? AND +type = ? AND app = ?"
 
     /// Inserts the spooled events in file order, skipping any already there, in transactions

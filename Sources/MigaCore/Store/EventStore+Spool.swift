@@ -11,7 +11,9 @@ import FoundationEssentials
 ///   pass: the shell cannot lock, and a file being appended to cannot be emptied safely.
 /// - `events-PID-NANOSECONDS`: events a miga process could not write at once (another
 ///   program's lock, a full disk, an I/O error), as lines of `events export`; written whole
-///   (temporary file, then rename), so a file is taken or left whole.
+///   (temporary file, then rename), so a file is taken or left whole. When the disk is full
+///   they go to the overflow instead (`MigaPaths.overflowSpool`, in `$XDG_RUNTIME_DIR`), folded
+///   the same way.
 ///
 /// Folding is keyed by each event's identity (time, session, type, app, as an import is), so a
 /// crash between the commit and the removal never counts one twice.
@@ -30,30 +32,41 @@ extension EventStore {
 
     /// Keeps `events` in the spool as one file.
     func spool(_ events: [Event]) throws {
-        try Self.spool(events, besideDatabase: path)
+        try Self.spool(events, besideDatabase: path, overflow: overflowSpool)
     }
 
     /// The same without opening the database: for events about a database that could not
     /// be used at all (another program's file, a damaged one), which wait until it is moved
-    /// aside and miga makes a new one.
-    public static func spool(_ events: [Event], besideDatabase database: String) throws {
-        let folder = FilePath.parent(of: database) + "/" + spoolFolderName
-        try LinuxSystem.makeDirectories(folder, mode: 0o700)
+    /// aside and miga makes a new one. When the spool beside it cannot be written either (the
+    /// disk is full), they wait in `overflow`, in memory until logout.
+    public static func spool(_ events: [Event], besideDatabase database: String, overflow: String?) throws {
         let text = events.map { EventLine.jsonl($0) + "\n" }.joined()
         let name = eventsPrefix + "\(getpid())-\(LinuxSystem.monotonicNanoseconds())"
-        try AtomicFile.write(text, to: folder + "/" + name, mode: 0o600)
+        func write(into folder: String) throws {
+            try LinuxSystem.makeDirectories(folder, mode: 0o700)
+            try AtomicFile.write(text, to: folder + "/" + name, mode: 0o600)
+        }
+        do {
+            try write(into: FilePath.parent(of: database) + "/" + spoolFolderName)
+        } catch {
+            guard let overflow else { throw error }
+            try write(into: overflow) // its error names the overflow; the caller's, the database
+        }
     }
 
     /// Best effort: what cannot be written now stays for the next process. Under another
     /// process's lock this gives up within `LockWait.brief`, as every gate write does.
     func foldSpool() {
-        let names = spooledNames()
+        // The overflow holds only whole files of events: grace passes are the shim's, beside
+        // the database.
+        let names = Self.spooledNames(in: spoolFolder, grace: true).map { (spoolFolder, $0) }
+            + (overflowSpool.map { folder in Self.spooledNames(in: folder, grace: false).map { (folder, $0) } } ?? [])
         guard !names.isEmpty else { return }
         var folded: [String] = [], discard: [String] = []
         var events: [Event] = []
         let now = Date().timeIntervalSince1970
-        for name in names {
-            let file = spoolFolder + "/" + name
+        for (folder, name) in names {
+            let file = folder + "/" + name
             var info = stat()
             guard lstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { discard.append(file); continue }
             let read = name.hasPrefix(Self.gracePrefix) ? gracePass(name: name, file: file, info: info, now: now)
@@ -72,8 +85,7 @@ extension EventStore {
                 try db.transaction(immediate: true) {
                     let insert = try db.prepare("""
                         INSERT INTO events (ts, utc_offset_min, session, type, app, content_id, wait_ms, detail)
-                        SELECT ?, ?, ?, ?, ?, ?, ?, ?
-                        WHERE NOT EXISTS (SELECT 1 FROM events WHERE ts = ? AND session = ? AND +type = ? AND app = ?)
+                        SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (\(Self.storedEventLookup))
                         """)
                     for event in events {
                         try insert.bind([.integer(event.timestamp), SQLiteValue(event.utcOffsetMinutes), .text(event.session),
@@ -97,13 +109,13 @@ extension EventStore {
         case unusable
     }
 
-    private func spooledNames() -> [String] {
-        guard let directory = opendir(spoolFolder) else { return [] }
+    static func spooledNames(in folder: String, grace: Bool) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
         defer { closedir(directory) }
         var names: [String] = []
-        while names.count < Self.spoolBatchLimit, let entry = readdir(directory) {
+        while names.count < spoolBatchLimit, let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if name.hasPrefix(Self.gracePrefix) || name.hasPrefix(Self.eventsPrefix) { names.append(name) }
+            if (grace && name.hasPrefix(gracePrefix)) || name.hasPrefix(eventsPrefix) { names.append(name) }
         }
         return names
     }

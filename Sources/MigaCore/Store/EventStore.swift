@@ -13,6 +13,9 @@ import CSQLite
 /// and is folded in by a later process.
 public final class EventStore {
     public let path: String
+    /// Where events wait when the spool beside the database cannot be written either (see
+    /// `MigaPaths.overflowSpool`); nil without a runtime directory.
+    public let overflowSpool: String?
     let db: SQLiteConnection
 
     /// How long a write may wait for another process's lock.
@@ -27,12 +30,20 @@ public final class EventStore {
     }
 
     /// Opens the database only if it exists: reading stats must not create one.
-    public static func openExisting(path: String, lockWait: LockWait = .brief) throws -> EventStore? {
-        AtomicFile.exists(path) ? try EventStore(path: path, lockWait: lockWait) : nil
+    /// Events waiting in the overflow (the disk was full when they happened) make one.
+    public static func openExisting(paths: MigaPaths, lockWait: LockWait = .brief) throws -> EventStore? {
+        let waiting = paths.overflowSpool.map { !spooledNames(in: $0, grace: false).isEmpty } ?? false
+        return AtomicFile.exists(paths.database) || waiting ? try EventStore(paths: paths, lockWait: lockWait) : nil
     }
 
-    public init(path: String, lockWait: LockWait = .brief) throws {
+    /// miga's database, with its overflow spool.
+    public convenience init(paths: MigaPaths, lockWait: LockWait = .brief) throws {
+        try self.init(path: paths.database, lockWait: lockWait, overflowSpool: paths.overflowSpool)
+    }
+
+    public init(path: String, lockWait: LockWait = .brief, overflowSpool: String? = nil) throws {
         self.path = path
+        self.overflowSpool = overflowSpool
         let directory = FilePath.parent(of: path)
         do {
             try LinuxSystem.makeDirectories(directory, mode: 0o700)
