@@ -165,14 +165,17 @@ final class FoundationlessTests: XCTestCase {
     // MARK: SQLite
 
     /// A database GRDB made (miga before it dropped GRDB: `events import` of five events by the
-    /// 0.1.0 package): opened as it is, nothing migrated twice, every event read back.
+    /// 0.1.0 package): opened as it is, nothing migrated twice (only the identity index is
+    /// new to it), every event read back.
     func testOpensADatabaseMadeWithGRDB() throws {
         let folder = try TemporaryDirectory()
         let path = folder.path + "/miga.sqlite3"
         try FileManager.default.copyItem(atPath: StatsTests.fixtures + "/../db/grdb-era.sqlite3", toPath: path)
         let store = try EventStore(path: path)
         XCTAssertEqual(try store.db.column("SELECT identifier FROM grdb_migrations ORDER BY rowid"),
-                       [.text("v1"), .text("v2-exit-days"), .text("v3-application-id")])
+                       [.text("v1"), .text("v2-exit-days"), .text("v3-application-id"), .text("v4-identity-index")])
+        XCTAssertEqual(try store.db.column("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' ORDER BY name"),
+                       [.text("events_by_identity"), .text("events_by_type_app_ts"), .text("events_exit_days")])
         let events = try store.allEvents()
         XCTAssertEqual(events.map(\.app), ["discord", "discord", "reddit.com", "reddit.com", "signal"])
         XCTAssertEqual(events[3].waitMilliseconds, 40_000)
@@ -184,7 +187,7 @@ final class FoundationlessTests: XCTestCase {
         XCTAssertEqual(try store.integrityCheck(), "ok")
     }
 
-    /// A file made before the application id (migrations v1 and v2 only) gets just v3.
+    /// A file made before the application id (migrations v1 and v2 only) gets just v3 and v4.
     func testRunsOnlyTheMissingMigration() throws {
         let folder = try TemporaryDirectory()
         let path = folder.path + "/miga.sqlite3"
@@ -195,7 +198,7 @@ final class FoundationlessTests: XCTestCase {
         }
         let store = try EventStore(path: path)
         XCTAssertEqual(try store.db.value("PRAGMA application_id"), .integer(Int64(EventStore.applicationID)))
-        XCTAssertEqual(try store.db.value("SELECT count(*) FROM grdb_migrations"), .integer(3))
+        XCTAssertEqual(try store.db.value("SELECT count(*) FROM grdb_migrations"), .integer(4))
         XCTAssertEqual(try store.eventCount(), 5, "v1 not run again over the events")
     }
 
