@@ -37,12 +37,4 @@ struct BrowserSetup {
     }
 
     var gating: Bool { reason == nil }
-
-    /// When grace for `site` ends, in Unix milliseconds, if it is running now.
-    func graceUntil(site: String, store: EventStore, now: Date) -> Int64? {
-        guard config.graceMinutes > 0, let last = try? store.lastOpen(app: SiteMatcher.appName(site: site)) else { return nil }
-        let until = last.addingTimeInterval(Double(config.graceMinutes * 60))
-        guard last <= now.addingTimeInterval(1), until > now else { return nil }
-        return UnixTime.clampedMilliseconds(until, rounding: .toNearestOrAwayFromZero)
-    }
 }

@@ -1,9 +1,10 @@
 import FoundationEssentials
 
 /// What `miga native-host` answers, one request at a time (see DESIGN "Browsers"). It keeps
-/// the gates open in this browser profile in memory, measures their time on its own monotonic
-/// clock (the page's word is not taken for how long someone waited), and records their events
-/// as the terminal gate does, with app = the site.
+/// the gates open in this browser profile in memory, as the terminal's are kept: a
+/// `GatewaySession` each, driven on the host's own monotonic clock (the page's word is not
+/// taken for how long someone waited); whether a site is gated, the plan, the content, the
+/// events (app = the site) and the celebration come from `GateService`, as for every gate.
 public final class NativeHostService {
     public static let protocolVersion = 1
     /// Gates a page may keep open at once; a page that opens more loses its oldest.
@@ -12,20 +13,46 @@ public final class NativeHostService {
     /// host's; this much early is still taken as the end.
     static let lockSlackMilliseconds = 500
 
-    struct Gate {
-        var app: String
+    /// One open gate: its session, driven as the terminal's is, and what its last step could
+    /// not record.
+    final class HostGate {
         /// The entry of `sites` it belongs to, as the extension knows it.
-        var site: String
-        var timerSeconds: Int
-        var startedAt: UInt64
-        var itemID: String
-        var completed = false
-        /// `intention = true`: the page asks before Open, and the answer comes with `open`.
-        var asksIntention = false
+        let site: String
+        private(set) var driver: GatewayDriver!
+        private var problems: [String] = []
+        private var drewNothing = false
+
+        init(session: GatewaySession, site: String, recorder: GateRecorder, content: GateContent) {
+            self.site = site
+            driver = GatewayDriver(session: session, record: { [unowned self] type, contentID, wait, detail in
+                if let problem = recorder.record(type, contentID: contentID, waitMilliseconds: wait, detail: detail) {
+                    problems.append(problem)
+                }
+            }, nextItem: { [unowned self] in
+                let item = content.draw(excluding: driver.session.item.id)
+                drewNothing = item == nil
+                return item
+            })
+        }
+
+        var session: GatewaySession { driver.session }
+
+        /// Read Next: false when there was nothing to draw.
+        func readNext(at now: UInt64) -> Bool {
+            drewNothing = false
+            driver.choose(.readNext, at: now)
+            return !drewNothing
+        }
+
+        /// What the last steps could not record, if anything; cleared.
+        func takeProblem() -> String? {
+            defer { problems = [] }
+            return problems.isEmpty ? nil : problems.joined(separator: "; ")
+        }
     }
 
     private let context: MigaContext
-    private var gates: [String: Gate] = [:]
+    private var gates: [String: HostGate] = [:]
     private var gateOrder: [String] = []
     private var storeCache: EventStore?
 
@@ -59,9 +86,9 @@ public final class NativeHostService {
         let setup = BrowserSetup.load(context: context)
         var grace: [(String, HostJSON)] = []
         if setup.gating, let store = try? store() {
-            let now = context.clock.now()
+            let service = GateService(config: setup.config, store: store, context: context)
             for site in setup.matcher.sites {
-                if let until = setup.graceUntil(site: site, store: store, now: now) { grace.append((site, .int(until))) }
+                if let until = service.graceUntil(SiteMatcher.appName(site: site)) { grace.append((site, .int(milliseconds(until)))) }
             }
         }
         return .object([
@@ -80,7 +107,7 @@ public final class NativeHostService {
     /// The browser went away: every gate still counting down was abandoned (closing a tab and
     /// quitting look the same from here).
     public func finish() {
-        for session in gateOrder { _ = end(session, as: .abandoned) }
+        for session in gateOrder { _ = abandon(session) }
     }
 
     // MARK: - Requests
@@ -96,7 +123,7 @@ public final class NativeHostService {
         func reply(_ type: String, _ members: [(String, HostJSON)]) -> HostJSON {
             .object([("type", .string(type)), ("id", id)] + members)
         }
-        func session() throws -> (String, Gate) {
+        func session() throws -> (String, HostGate) {
             let session = try request.session()
             guard let gate = gates[session] else { throw ReplyError(message: "no such gate (it ended already)", id: id) }
             return (session, gate)
@@ -110,37 +137,39 @@ public final class NativeHostService {
             return reply("gate", try startGate(url: url))
 
         case "next":
-            let (session, gate) = try session()
-            guard let item = try draw(excluding: gate.itemID, config: BrowserSetup.load(context: context).config) else { throw ReplyError(message: "no other content to show", id: id) }
-            gates[session]?.itemID = item.id
-            try record(.contentRead, app: gate.app, session: session, contentID: item.id)
-            return reply("next", [("item", Self.json(item))])
+            let (_, gate) = try session()
+            guard gate.readNext(at: context.clock.monotonicNanoseconds()) else { throw ReplyError(message: "no other content to show", id: id) }
+            if let problem = gate.takeProblem() { throw ReplyError(message: problem, id: id) }
+            return reply("next", [("item", Self.json(gate.session.item))])
 
         case "completed":
-            let (session, gate) = try session()
-            try complete(session, gate, id: id)
+            let (_, gate) = try session()
+            try complete(gate, id: id)
             return reply("completed", [])
 
         case "exit":
-            let (session, _) = try session()
-            try throwing(end(session, as: .exitSelected), id: id)
-            let count = (try? store().exitCountInWeek(endingAt: context.clock.now())) ?? 1
-            return reply("exit", [("message", .string(Celebration.message(exitsInLastSevenDays: count)))])
+            let (session, gate) = try session()
+            gate.driver.choose(.exit, at: context.clock.monotonicNanoseconds())
+            try throwing(ended(session), id: id)
+            let message = GateService(config: BrowserSetup.load(context: context).config, store: try store(), context: context).celebration()
+            return reply("exit", [("message", .string(message))])
 
         case "open":
             let (session, gate) = try session()
-            try complete(session, gate, id: id)
-            // The answer to "What are you here to do?", cleaned and cut to 120 characters here:
-            // the page's word is kept only as text.
-            let intention = gate.asksIntention ? request.string("intention", limit: 1 << 16).flatMap(Intention.detail) : nil
-            try throwing(end(session, as: .openSelected, detail: intention), id: id)
+            try complete(gate, id: id)
+            let now = context.clock.monotonicNanoseconds()
+            gate.driver.choose(.open, at: now)
+            // The answer to "What are you here to do?", cleaned and cut to 120 characters by the
+            // session: the page's word is kept only as text.
+            if gate.session.askingIntention { gate.driver.answer(request.string("intention", limit: 1 << 16) ?? "", at: now) }
+            try throwing(ended(session), id: id)
             let minutes = BrowserSetup.load(context: context).config.graceMinutes
             let until = minutes > 0 ? HostJSON.int(milliseconds(context.clock.now()) + Int64(minutes) * 60_000) : .null
             return reply("open", [("site", .string(gate.site)), ("grace_until", until)])
 
         case "abandon":
             let (session, _) = try session()
-            try throwing(end(session, as: .abandoned), id: id)
+            try throwing(abandon(session), id: id)
             return reply("abandon", [])
 
         case "grace_pass":
@@ -148,11 +177,13 @@ public final class NativeHostService {
             // when grace really is running, so a page cannot make up passes.
             guard let url = request.string("url", limit: 1 << 16) else { throw HostRequest.Problem.badField("url") }
             let setup = BrowserSetup.load(context: context)
-            guard setup.gating, let site = setup.matcher.site(for: url),
-                  setup.graceUntil(site: site, store: try store(), now: context.clock.now()) != nil else {
-                return reply("grace_pass", [("recorded", .bool(false))])
+            guard setup.gating, let site = setup.matcher.site(for: url) else { return reply("grace_pass", [("recorded", .bool(false))]) }
+            let app = SiteMatcher.appName(site: site)
+            let service = GateService(config: setup.config, store: try store(), context: context)
+            guard service.graceUntil(app) != nil else { return reply("grace_pass", [("recorded", .bool(false))]) }
+            if let problem = GateRecorder(app: app, store: service.store, clock: context.clock).record(.gracePass) {
+                throw ReplyError(message: problem, id: id)
             }
-            try record(.gracePass, app: SiteMatcher.appName(site: site), session: Self.newSession())
             return reply("grace_pass", [("recorded", .bool(true))])
 
         case "stats":
@@ -183,33 +214,33 @@ public final class NativeHostService {
             return [("action", .string("go")), ("reason", .string("not_gated"))]
         }
         let app = SiteMatcher.appName(site: site)
-        let store = try store()
         let key = setup.matcher.sites.first { SiteMatcher.appName(site: $0) == app } ?? site
-        // As the gate does: hours without a gate first, then grace.
-        let moment = LocalMoment(clock: context.clock)
-        if let schedule = Schedule.matching(setup.config.schedules, app: app, at: moment), !schedule.gate {
-            try record(.gatewaySkipped, app: app, session: Self.newSession(), detail: Event.reasonDetail("schedule"))
+        let service = GateService(config: setup.config, store: try store(), context: context)
+        let recorder = GateRecorder(app: app, store: service.store, clock: context.clock)
+        let plan: GatePlan
+        switch service.admit(app, isSite: true, recorder: recorder) {
+        case .schedule:
             return [("action", .string("go")), ("reason", .string("schedule")), ("site", .string(key))]
+        case .grace(let until):
+            return [("action", .string("go")), ("reason", .string("grace")), ("site", .string(key)),
+                    ("grace_until", .int(milliseconds(until)))]
+        case .gate(let gatePlan):
+            plan = gatePlan
         }
-        if let until = setup.graceUntil(site: site, store: store, now: context.clock.now()) {
-            try record(.gracePass, app: app, session: Self.newSession())
-            return [("action", .string("go")), ("reason", .string("grace")), ("site", .string(key)), ("grace_until", .int(until))]
-        }
-        guard let item = try draw(excluding: nil, config: setup.config) else {
-            throw ReplyError(message: "no content to show", id: .null)
-        }
-        let history = (try? store.history(app: app, on: moment.day)) ?? AppHistory()
-        let plan = GatePlan(config: setup.config, app: app, isSite: true, at: moment, history: history)
-        let session = Self.newSession()
-        let timer = plan.timerSeconds
-        try record(.sessionStart, app: app, session: session, contentID: item.id)
-        if gateOrder.count >= Self.sessionLimit { _ = end(gateOrder[0], as: .abandoned) }
-        gates[session] = Gate(app: app, site: key, timerSeconds: timer, startedAt: context.clock.monotonicNanoseconds(),
-                              itemID: item.id, asksIntention: plan.asksIntention)
-        gateOrder.append(session)
+        let content = try service.content()
+        guard let item = content.draw() else { throw ReplyError(message: "no content to show", id: .null) }
+        let session = GatewaySession(app: app, timerSeconds: plan.timerSeconds, item: item,
+                                     startedAt: context.clock.monotonicNanoseconds(), notes: plan.notes,
+                                     asksIntention: plan.asksIntention, earlyMilliseconds: Self.lockSlackMilliseconds)
+        let gate = HostGate(session: session, site: key, recorder: recorder, content: content)
+        gate.driver.start()
+        if let problem = gate.takeProblem() { throw ReplyError(message: problem, id: .null) }
+        if gateOrder.count >= Self.sessionLimit { _ = abandon(gateOrder[0]) }
+        gates[recorder.session] = gate
+        gateOrder.append(recorder.session)
         return [
-            ("action", .string("gate")), ("session", .string(session)), ("site", .string(key)), ("app", .string(app)),
-            ("timer_seconds", .int(timer)), ("breathing", .string(setup.config.breathing.rawValue)),
+            ("action", .string("gate")), ("session", .string(recorder.session)), ("site", .string(key)), ("app", .string(app)),
+            ("timer_seconds", .int(plan.timerSeconds)), ("breathing", .string(setup.config.breathing.rawValue)),
             ("animations", .bool(setup.config.animations)), ("item", Self.json(item)),
             ("notes", .array(plan.notes.map(HostJSON.string))), ("intention", .bool(plan.asksIntention)),
         ]
@@ -217,37 +248,28 @@ public final class NativeHostService {
 
     // MARK: - Helpers
 
-    private func elapsedMilliseconds(_ gate: Gate) -> Int {
-        Int((context.clock.monotonicNanoseconds() &- gate.startedAt) / 1_000_000)
-    }
-
-    private func unlocked(_ gate: Gate) -> Bool {
-        elapsedMilliseconds(gate) + Self.lockSlackMilliseconds >= gate.timerSeconds * 1000
-    }
-
     /// The countdown is over (on the host's clock): `gateway_completed`, once per gate.
-    private func complete(_ session: String, _ gate: Gate, id: HostJSON) throws {
-        guard unlocked(gate) else { throw locked(gate, id: id) }
-        guard !gate.completed else { return }
-        gates[session]?.completed = true
-        try record(.gatewayCompleted, app: gate.app, session: session)
+    private func complete(_ gate: HostGate, id: HostJSON) throws {
+        let now = context.clock.monotonicNanoseconds()
+        guard gate.session.isUnlocked(at: now) else {
+            let left = max(1, gate.session.secondsLeft(at: now))
+            throw ReplyError(message: "Open unlocks in \(left) s", id: id, extra: [("seconds_left", .int(left))])
+        }
+        gate.driver.tick(at: now)
+        if let problem = gate.takeProblem() { throw ReplyError(message: problem, id: id) }
     }
 
-    private func locked(_ gate: Gate, id: HostJSON) -> ReplyError {
-        let left = max(1, (gate.timerSeconds * 1000 - elapsedMilliseconds(gate) + 999) / 1000)
-        return ReplyError(message: "Open unlocks in \(left) s", id: id, extra: [("seconds_left", .int(left))])
-    }
-
-    /// Ends a gate with its choice; the problem recording it, if any.
-    private func end(_ session: String, as type: EventType, detail: String? = nil) -> String? {
+    /// Forgets a gate its session has ended; the problem recording its end, if any.
+    private func ended(_ session: String) -> String? {
         guard let gate = gates.removeValue(forKey: session) else { return nil }
         gateOrder.removeAll { $0 == session }
-        do {
-            try record(type, app: gate.app, session: session, waitMilliseconds: elapsedMilliseconds(gate), detail: detail)
-            return nil
-        } catch {
-            return "\(error)"
-        }
+        return gate.takeProblem()
+    }
+
+    /// The page went away, or the browser: `abandoned`, with the time waited.
+    private func abandon(_ session: String) -> String? {
+        gates[session]?.driver.abandon(at: context.clock.monotonicNanoseconds())
+        return ended(session)
     }
 
     private func throwing(_ problem: String?, id: HostJSON) throws {
@@ -261,33 +283,7 @@ public final class NativeHostService {
         return store
     }
 
-    private func draw(excluding current: String?, config: MigaConfig) throws -> ContentItem? {
-        let library = try ContentLibrary.load(userFolder: context.paths.userContentDirectory) {
-            context.messages.say("miga: warning: \($0)")
-        }
-        var candidates = library.items(kinds: config.categories).map(\.id)
-        if candidates.isEmpty { candidates = library.items.map(\.id) }
-        var generator = SystemRandomNumberGenerator()
-        let store = try store()
-        // The shuffle bag never repeats the last item it gave, so one more draw suffices.
-        for _ in 0..<2 {
-            guard let id = try store.drawContent(from: candidates, using: &generator), let item = library.item(id: id) else { return nil }
-            if id != current || candidates.count < 2 { return item }
-        }
-        return nil
-    }
-
-    private func record(_ type: EventType, app: String, session: String, contentID: String? = nil,
-                        waitMilliseconds: Int? = nil, detail: String? = nil) throws {
-        let now = context.clock.now()
-        try store().record(Event(timestamp: milliseconds(now), utcOffsetMinutes: context.clock.utcOffsetMinutes(at: now),
-                                 session: session, type: type, app: app, contentID: contentID,
-                                 waitMilliseconds: waitMilliseconds, detail: detail))
-    }
-
     private func milliseconds(_ date: Date) -> Int64 { UnixTime.clampedMilliseconds(date, rounding: .toNearestOrAwayFromZero) }
-
-    static func newSession() -> String { UUID().uuidString.lowercased() }
 
     static func json(_ item: ContentItem) -> HostJSON {
         .object([("id", .string(item.id)), ("kind", .string(item.kind.rawValue)), ("category", .string(item.category)),

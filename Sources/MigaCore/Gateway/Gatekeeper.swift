@@ -33,7 +33,7 @@ public final class Gatekeeper {
     public static let gatedVariable = "MIGA_GATED"
 
     private let context: MigaContext
-    private let sessionID = UUID().uuidString.lowercased()
+    private let sessionID = GateRecorder.newSession()
     /// How long a gate without a terminal waits for the one it started in an emulator to show.
     public var handOffSeconds = 3.0
     /// Finds programs on PATH, never in miga's own shim folder.
@@ -97,51 +97,42 @@ public final class Gatekeeper {
             return failOpen(app: app, reason: "database_error", problem: "\(error)", store: nil, launch: launch)
         }
 
-        let moment = LocalMoment(clock: context.clock)
-        if let schedule = Schedule.matching(config.schedules, app: app, at: moment), !schedule.gate {
+        let service = GateService(config: config, store: store, context: context)
+        let recorder = GateRecorder(app: app, session: sessionID, store: store, clock: context.clock)
+        let plan: GatePlan
+        switch service.admit(app, recorder: recorder) {
+        case .schedule:
             // Hours the person chose to have no gate: not a fault, so nothing is said.
-            if let problem = record(.gatewaySkipped, app: app, detail: Event.reasonDetail("schedule"), store: store) {
-                context.messages.say("miga: could not record the pass: \(problem)")
-            }
             store.closeBeforeExec()
             return launch.run()
-        }
-
-        if config.graceMinutes > 0, let last = try? store.lastOpen(app: app) {
-            let since = context.clock.now().timeIntervalSince(last)
-            if since >= 0, since < Double(config.graceMinutes * 60) {
-                // The next pass in this grace can be the shim's alone.
-                stampGrace(app: app, until: last.addingTimeInterval(Double(config.graceMinutes * 60)), config: config, store: store)
-                if let problem = record(.gracePass, app: app, store: store) {
-                    context.messages.say("miga: could not record the grace pass: \(problem)")
-                }
-                store.closeBeforeExec()
-                return launch.run()
-            }
+        case .grace(let until):
+            // The next pass in this grace can be the shim's alone.
+            stampGrace(app: app, until: until, config: config, store: store)
+            store.closeBeforeExec()
+            return launch.run()
+        case .gate(let gatePlan):
+            plan = gatePlan
         }
 
         // No grace (any more): stamps of an earlier one would only make the shim look again.
         GraceStamp.remove(app: app, environment: context.environment)
 
         if config.weeklySummary {
-            WeeklySummary(context: context, resolver: resolver).sendIfDue(store: store, today: moment.day)
+            WeeklySummary(context: context, resolver: resolver).sendIfDue(store: store, today: LocalMoment(clock: context.clock).day)
         }
-        // What today has held for this app; a failed read only loses the notes, never the gate.
-        let history = (try? store.history(app: app, on: moment.day)) ?? AppHistory()
-        let plan = GatePlan(config: config, app: app, at: moment, history: history)
 
         // Plain mode reads and writes stdio itself, so through a pipe it has no terminal.
         let term = context.environment["TERM"] ?? ""
         let plain = request.plain || term.isEmpty || term == "dumb"
         guard context.hasTerminal, context.terminalDevice == nil || !plain else {
-            return showWithoutTerminal(request, app: app, config: config, plan: plan, store: store, launch: launch)
+            return showWithoutTerminal(request, service: service, recorder: recorder, plan: plan, launch: launch)
         }
         if let report = request.handOff, !HandOffReport.isAwaited(report) {
             return 0 // the gate that started this one gave up waiting and opened the app itself
         }
 
         do {
-            return finish(try runFrontEnd(request, app: app, config: config, plan: plan, store: store), app: app, config: config,
+            return finish(try runFrontEnd(request, service: service, recorder: recorder, plan: plan), app: app, config: config,
                           store: store, launch: launch)
         } catch {
             return failOpen(app: app, reason: "gateway_error", problem: "\(error)", store: store, launch: launch)
@@ -175,12 +166,13 @@ public final class Gatekeeper {
 
     /// No terminal (a desktop launcher, a key binding): the gate window when there is a
     /// graphical session and it shows, else a terminal emulator, else fail open.
-    private func showWithoutTerminal(_ request: GateRequest, app: String, config: MigaConfig, plan: GatePlan,
-                                     store: EventStore, launch: Launch) -> Int32 {
+    private func showWithoutTerminal(_ request: GateRequest, service: GateService, recorder: GateRecorder, plan: GatePlan,
+                                     launch: Launch) -> Int32 {
+        let app = recorder.app, config = service.config, store = service.store
         if TerminalEmulators.graphicalSessionPresent(in: context.environment),
            let window = GateWindowLocator.find(executablePath: context.executablePath, environment: context.environment) {
             do {
-                return finish(try runFrontEnd(request, app: app, config: config, plan: plan, store: store, window: window),
+                return finish(try runFrontEnd(request, service: service, recorder: recorder, plan: plan, window: window),
                               app: app, config: config, store: store, launch: launch)
             } catch let unavailable as WindowUnavailable {
                 context.messages.say("miga: \(unavailable); trying a terminal")
@@ -192,23 +184,15 @@ public final class Gatekeeper {
     }
 
     /// The gate in this terminal, or in the window program at `window`.
-    private func runFrontEnd(_ request: GateRequest, app: String, config: MigaConfig, plan: GatePlan,
-                             store: EventStore, window: String? = nil) throws -> GatewayEnding {
-        let library = try ContentLibrary.load(userFolder: context.paths.userContentDirectory) {
-            context.messages.say("miga: warning: \($0)")
-        }
-        var candidates = library.items(kinds: config.categories).map(\.id)
-        if candidates.isEmpty { candidates = library.items.map(\.id) }
-        var generator = SystemRandomNumberGenerator()
-        func draw() -> ContentItem? {
-            (try? store.drawContent(from: candidates, using: &generator)).flatMap { $0 }.flatMap(library.item(id:))
-        }
+    private func runFrontEnd(_ request: GateRequest, service: GateService, recorder: GateRecorder, plan: GatePlan,
+                             window: String? = nil) throws -> GatewayEnding {
+        let app = recorder.app, config = service.config, store = service.store
+        let content = try service.content()
         // The first frame is drawn from reads alone: its item is picked now and written, with
         // the events recorded before it is up (session_start), right after it, each with the
         // time it happened. Writing first would put a sync of the database's log (a new WAL
         // is synced, with its folder) between exec and the first frame.
-        let firstDraw = (try? store.pickContent(from: candidates, using: &generator)) ?? ShuffleBag.Draw(id: nil, refilled: false)
-        guard let first = firstDraw.id.flatMap(library.item(id:)) else {
+        guard let (first, firstDraw) = content.pick() else {
             throw ContentError(pack: "library", line: nil, problem: "no content to show")
         }
 
@@ -222,8 +206,8 @@ public final class Gatekeeper {
             // round sooner), as a gate never waits; the events below are spooled instead.
             try? store.markShown(firstDraw)
             for event in events {
-                if let problem = record(event.type, app: app, contentID: event.contentID, waitMilliseconds: event.wait,
-                                        detail: event.detail, at: event.at, store: store) {
+                if let problem = recorder.record(event.type, contentID: event.contentID, waitMilliseconds: event.wait,
+                                                 detail: event.detail, at: event.at) {
                     recordFailures.append(problem)
                 }
             }
@@ -244,10 +228,10 @@ public final class Gatekeeper {
         let driver = GatewayDriver(session: session, record: { [self] type, contentID, wait, detail in
             if held != nil {
                 held?.append((type, contentID, wait, detail, context.clock.now()))
-            } else if let problem = record(type, app: app, contentID: contentID, waitMilliseconds: wait, detail: detail, store: store) {
+            } else if let problem = recorder.record(type, contentID: contentID, waitMilliseconds: wait, detail: detail) {
                 recordFailures.append(problem)
             }
-        }, nextItem: draw)
+        }, nextItem: { content.draw() })
 
         let signals = try SignalPipe()
         let term = context.environment["TERM"] ?? ""
@@ -261,12 +245,12 @@ public final class Gatekeeper {
             }
             let style = GatewayStyle(config: config, environment: context.environment)
             ending = try GatewayWindow(driver: driver, channel: process, signals: signals, clock: clock, style: style)
-                .run(celebration: { self.celebrationMessage(store: store) }, shown: shown)
+                .run(celebration: service.celebration, shown: shown)
         } else if request.plain || term.isEmpty || term == "dumb" {
             ending = PlainGateway(driver: driver, clock: clock, signals: signals, write: { text in
                 LinuxSystem.say(text, to: STDOUT_FILENO) // a hang-up arrives as a signal
             }).run(shown: shown)
-            if ending.outcome == .exit, !ending.withdrawn { context.messages.say(celebrationMessage(store: store)) }
+            if ending.outcome == .exit, !ending.withdrawn { context.messages.say(service.celebration()) }
         } else {
             let style = GatewayStyle(config: config, environment: context.environment)
             var terminal = LinuxTerminal()
@@ -280,7 +264,7 @@ public final class Gatekeeper {
                                  signals: signals, clock: clock)
             var message: String?
             let celebration = { () -> String in
-                let text = message ?? self.celebrationMessage(store: store)
+                let text = message ?? service.celebration()
                 message = text
                 return text
             }
@@ -290,11 +274,6 @@ public final class Gatekeeper {
         writeHeld()
         recordFailures.forEach { context.messages.say("miga: could not record an event: \($0)") }
         return ending
-    }
-
-    private func celebrationMessage(store: EventStore) -> String {
-        let count = (try? store.exitCountInWeek(endingAt: context.clock.now())) ?? 1
-        return Celebration.message(exitsInLastSevenDays: count)
     }
 
     /// Without a terminal (a desktop launcher, a key binding): show the gate in a terminal
@@ -345,7 +324,8 @@ public final class Gatekeeper {
         if announce { context.messages.say(message) }
         // Record why, even when the config was the problem. When the database itself was the
         // problem it is not tried a second time: the event waits in the spool until it is usable.
-        let skipped = event(.gatewaySkipped, app: app, detail: Event.reasonDetail(reason))
+        let skipped = GateRecorder.event(.gatewaySkipped, app: app, session: sessionID, clock: context.clock,
+                                         detail: Event.reasonDetail(reason))
         do {
             if reason == "database_error" {
                 try EventStore.spool([skipped], besideDatabase: context.paths.database, overflow: context.paths.overflowSpool)
@@ -368,25 +348,6 @@ public final class Gatekeeper {
         try? context.launcher.spawnDetached(
             ResolvedCommand(executable: notifier, arguments: ["notify-send", "--app-name=miga", "miga", message]),
             environment: context.environment)
-    }
-
-    private func event(_ type: EventType, app: String, contentID: String? = nil, waitMilliseconds: Int? = nil,
-                       detail: String? = nil, at time: Date? = nil) -> Event {
-        let now = time ?? context.clock.now()
-        return Event(timestamp: UnixTime.clampedMilliseconds(now, rounding: .toNearestOrAwayFromZero),
-                     utcOffsetMinutes: context.clock.utcOffsetMinutes(at: now), session: sessionID,
-                     type: type, app: app, contentID: contentID, waitMilliseconds: waitMilliseconds, detail: detail)
-    }
-
-    @discardableResult
-    private func record(_ type: EventType, app: String, contentID: String? = nil, waitMilliseconds: Int? = nil,
-                        detail: String? = nil, at time: Date? = nil, store: EventStore) -> String? {
-        do {
-            try store.record(event(type, app: app, contentID: contentID, waitMilliseconds: waitMilliseconds, detail: detail, at: time))
-            return nil
-        } catch {
-            return "\(error)"
-        }
     }
 
     private func usage(_ error: GateError) -> Int32 {

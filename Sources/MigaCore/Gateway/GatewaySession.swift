@@ -41,15 +41,19 @@ public struct GatewaySession: Sendable {
     /// Open was chosen after the countdown and the question is on screen: the answer (or
     /// going back) comes next.
     public private(set) var askingIntention = false
+    /// How much before this countdown's end a countdown shown elsewhere may end and still be
+    /// taken as done: the browser's page starts its own after the host's reply.
+    public let earlyMilliseconds: Int
 
     public init(app: String, timerSeconds: Int, item: ContentItem, startedAt: UInt64, notes: [String] = [],
-                asksIntention: Bool = false) {
+                asksIntention: Bool = false, earlyMilliseconds: Int = 0) {
         self.app = app
         self.timerSeconds = timerSeconds
         self.item = item
         self.startedAt = startedAt
         self.notes = notes
         self.asksIntention = asksIntention
+        self.earlyMilliseconds = earlyMilliseconds
     }
 
     /// The events the session begins with.
@@ -67,7 +71,7 @@ public struct GatewaySession: Sendable {
         return remainingMs <= 0 ? 0 : (remainingMs + 999) / 1000
     }
 
-    public func isUnlocked(at now: UInt64) -> Bool { secondsLeft(at: now) == 0 }
+    public func isUnlocked(at now: UInt64) -> Bool { elapsedMilliseconds(at: now) + earlyMilliseconds >= timerSeconds * 1000 }
 
     /// The line under the choices: after an early Open, how long is left, counting down with
     /// the bar (a number frozen at the moment of pressing would soon be untrue); then nothing.

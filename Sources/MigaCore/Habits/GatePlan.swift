@@ -21,8 +21,6 @@ public struct GatePlan: Equatable, Sendable {
     public var timerSeconds: Int
     /// The table in force, if any.
     public var schedule: Schedule?
-    /// A schedule with `gate = false`: no gate, the app opens at once.
-    public var passes: Bool { schedule?.gate == false }
     /// Seconds escalation added (after the cap).
     public var escalationSeconds: Int
     public var asksIntention: Bool

@@ -1,0 +1,155 @@
+import FoundationEssentials
+
+/// Every gate's rules, in one place, for every front end: the terminal, plain mode and the
+/// window (driven by `Gatekeeper`) and the browser's gate page (driven by `NativeHostService`).
+/// A front end asks it whether a gate is needed and with what plan, draws its content and
+/// writes its events through it, and takes its celebration line from it; it decides none of
+/// these itself. A new gate rule goes here (see docs/ARCHITECTURE.md), and every surface has it.
+public struct GateService {
+    public let config: MigaConfig
+    public let store: EventStore
+    let context: MigaContext
+
+    public init(config: MigaConfig, store: EventStore, context: MigaContext) {
+        self.config = config
+        self.store = store
+        self.context = context
+    }
+
+    /// Whether a launch of `app` meets a gate now.
+    public enum Admission: Equatable {
+        /// No gate: hours the person chose to have none (`schedule` with `gate = false`).
+        case schedule
+        /// No gate: an Open's grace runs until then.
+        case grace(until: Date)
+        /// A gate, with its timer, notes and question.
+        case gate(GatePlan)
+    }
+
+    /// The hours without a gate first, then grace, then the plan. A pass is recorded here
+    /// (`gateway_skipped` with reason schedule, or `grace_pass`) through `recorder`; a problem
+    /// recording it is said, and the pass stands. `isSite`: a site has no per-app keys.
+    public func admit(_ app: String, isSite: Bool = false, recorder: GateRecorder) -> Admission {
+        let moment = LocalMoment(clock: context.clock)
+        if let schedule = Schedule.matching(config.schedules, app: app, at: moment), !schedule.gate {
+            if let problem = recorder.record(.gatewaySkipped, detail: Event.reasonDetail("schedule")) {
+                context.messages.say("miga: could not record the pass: \(problem)")
+            }
+            return .schedule
+        }
+        if let until = graceUntil(app) {
+            if let problem = recorder.record(.gracePass) {
+                context.messages.say("miga: could not record the grace pass: \(problem)")
+            }
+            return .grace(until: until)
+        }
+        // What today has held for this app; a failed read only loses the notes, never the gate.
+        let history = (try? store.history(app: app, on: moment.day)) ?? AppHistory()
+        return .gate(GatePlan(config: config, app: app, isSite: isSite, at: moment, history: history))
+    }
+
+    /// When the grace of `app`'s last Open ends, if it is running now. An Open up to a second
+    /// ahead of this clock still counts (another process rounded its time).
+    public func graceUntil(_ app: String) -> Date? {
+        guard config.graceMinutes > 0, let last = try? store.lastOpen(app: app) else { return nil }
+        let now = context.clock.now()
+        let until = last.addingTimeInterval(Double(config.graceMinutes * 60))
+        return last <= now.addingTimeInterval(1) && until > now ? until : nil
+    }
+
+    /// The content a gate shows: the chosen categories, or everything when they hold nothing.
+    public func content() throws -> GateContent {
+        let library = try ContentLibrary.load(userFolder: context.paths.userContentDirectory) {
+            context.messages.say("miga: warning: \($0)")
+        }
+        return GateContent(library: library, categories: config.categories, store: store)
+    }
+
+    /// The line shown after an Exit: how many this week, this one included.
+    public func celebration() -> String {
+        let count = (try? store.exitCountInWeek(endingAt: context.clock.now())) ?? 1
+        return Celebration.message(exitsInLastSevenDays: count)
+    }
+}
+
+/// A gate's items, drawn from the shuffle bag in the database (no item twice until all have
+/// been shown).
+public struct GateContent {
+    let library: ContentLibrary
+    let candidates: [String]
+    let store: EventStore
+
+    init(library: ContentLibrary, categories: [ContentKind], store: EventStore) {
+        self.library = library
+        var candidates = library.items(kinds: categories).map(\.id)
+        if candidates.isEmpty { candidates = library.items.map(\.id) }
+        self.candidates = candidates
+        self.store = store
+    }
+
+    /// The next item, other than `current` when there is another (the bag never gives its last
+    /// item again at once, so one more draw suffices).
+    public func draw(excluding current: String? = nil) -> ContentItem? {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2 {
+            guard let id = (try? store.drawContent(from: candidates, using: &generator)).flatMap({ $0 }),
+                  let item = library.item(id: id) else { return nil }
+            if id != current || candidates.count < 2 { return item }
+        }
+        return nil
+    }
+
+    /// The first item, picked by reads alone: `store.markShown` writes it later, after the
+    /// first frame (see `Gatekeeper.runFrontEnd`).
+    public func pick() -> (item: ContentItem, draw: ShuffleBag.Draw)? {
+        var generator = SystemRandomNumberGenerator()
+        guard let draw = try? store.pickContent(from: candidates, using: &generator),
+              let item = draw.id.flatMap(library.item(id:)) else { return nil }
+        return (item, draw)
+    }
+}
+
+/// Writes one gate session's events: it owns the session id, the app and the clock, so every
+/// front end stamps events alike (milliseconds rounded to nearest, the local offset then).
+public struct GateRecorder {
+    public let app: String
+    public let session: String
+    let store: EventStore
+    let clock: MigaClock
+
+    public init(app: String, session: String = GateRecorder.newSession(), store: EventStore, clock: MigaClock) {
+        self.app = app
+        self.session = session
+        self.store = store
+        self.clock = clock
+    }
+
+    public static func newSession() -> String { UUID().uuidString.lowercased() }
+
+    public func event(_ type: EventType, contentID: String? = nil, waitMilliseconds: Int? = nil,
+                      detail: String? = nil, at time: Date? = nil) -> Event {
+        Self.event(type, app: app, session: session, clock: clock, contentID: contentID, waitMilliseconds: waitMilliseconds,
+                   detail: detail, at: time)
+    }
+
+    /// The same without a database (a gate failing open because it has none).
+    public static func event(_ type: EventType, app: String, session: String, clock: MigaClock, contentID: String? = nil,
+                             waitMilliseconds: Int? = nil, detail: String? = nil, at time: Date? = nil) -> Event {
+        let now = time ?? clock.now()
+        return Event(timestamp: UnixTime.clampedMilliseconds(now, rounding: .toNearestOrAwayFromZero),
+                     utcOffsetMinutes: clock.utcOffsetMinutes(at: now), session: session,
+                     type: type, app: app, contentID: contentID, waitMilliseconds: waitMilliseconds, detail: detail)
+    }
+
+    /// Records the event; the problem, if it could be kept nowhere (not even the spool).
+    @discardableResult
+    public func record(_ type: EventType, contentID: String? = nil, waitMilliseconds: Int? = nil,
+                       detail: String? = nil, at time: Date? = nil) -> String? {
+        do {
+            try store.record(event(type, contentID: contentID, waitMilliseconds: waitMilliseconds, detail: detail, at: time))
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+}
