@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import MigaCore
 
-/// What miga wrote itself when it stopped loading Foundation (README "Performance"): each piece
+/// What miga wrote itself when it stopped loading Foundation (docs/PERFORMANCE.md): each piece
 /// held to what Foundation does, which the tests may still load as a reference.
 final class FoundationlessTests: XCTestCase {
     // MARK: JSON
