@@ -48,9 +48,7 @@ struct StatsCommand: ParsableCommand {
     func run() throws {
         try CommandSupport.run { context in
             let store = try EventStore.openExisting(paths: context.paths)
-            let now = context.clock.now()
-            let today = CivilDay(unixMilliseconds: UnixTime.clampedMilliseconds(now),
-                                 offsetMinutes: context.clock.utcOffsetMinutes(at: now))
+            let today = LocalMoment(clock: context.clock).day
             if week {
                 let report = try WeekReport.build(store: store, weekOf: today, today: today)
                 print(json ? report.json : WeekView(color: CommandSupport.useColor).render(report, today: today), terminator: json ? "\n" : "")

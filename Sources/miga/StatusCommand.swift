@@ -29,7 +29,7 @@ struct StatusCommand: ParsableCommand {
             let store = try EventStore.openExisting(paths: context.paths)
             let now = context.clock.now()
             let report = try StatusReport.build(store: store, config: config,
-                                                nowMilliseconds: UnixTime.clampedMilliseconds(now),
+                                                nowMilliseconds: context.clock.milliseconds(now),
                                                 offsetMinutes: context.clock.utcOffsetMinutes(at: now))
             print(json ? report.json : report.line)
         }

@@ -187,15 +187,46 @@ final class ConfigCLITests: XCTestCase {
         try terminal.enter("add ghost")
         terminal.waitFor("give the program with --command PATH")
         terminal.waitForPrompt(Self.prompt)
-        try terminal.enter("add ghost --command true")
-        terminal.waitFor("ghost will be gated")
-        terminal.waitForPrompt(Self.prompt)
-        try terminal.enter("save")
-        terminal.waitFor("created PATH shim ~/.local/share/miga/bin/ghost")
-        terminal.waitForPrompt(Self.prompt)
+        try addGhostAndSave(terminal)
         try terminal.enter("quit")
         terminal.waitFor("STATUS=0")
         XCTAssertTrue(configText?.contains("[apps.ghost]\ncommand = \"true\"\n") == true, configText ?? "")
+    }
+
+    /// `set apps.NAME.command` in the editor follows the rule `miga config set` follows: the
+    /// command is checked as `add` checks it (an interpreter is refused), and `save` remakes
+    /// the app's shims, which would otherwise go on running the old command.
+    func testTheEditorsSetOfAnAppsCommandRemakesItsShims() throws {
+        try home.writeConfig(text)
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: environment())
+        terminal.waitForPrompt(Self.prompt)
+        try addGhostAndSave(terminal)
+        let shim = home.home + "/.local/share/miga/bin/ghost"
+        XCTAssertTrue(try String(contentsOfFile: shim, encoding: .utf8).contains("command='true'"))
+        try terminal.enter("set apps.ghost.command bash")
+        terminal.waitFor("bash runs scripts and tools besides itself")
+        terminal.waitForPrompt(Self.prompt)
+        try terminal.enter("set apps.ghost.command false")
+        terminal.waitFor("`save` writes it and remakes ghost's shims")
+        terminal.waitForPrompt(Self.prompt)
+        try terminal.enter("save")
+        terminal.waitFor("PATH shim ~/.local/share/miga/bin/ghost")
+        terminal.waitForPrompt(Self.prompt)
+        try terminal.enter("quit")
+        terminal.waitFor("STATUS=0")
+        XCTAssertTrue(configText?.contains("[apps.ghost]\ncommand = \"false\"\n") == true, configText ?? "")
+        let remade = try String(contentsOfFile: shim, encoding: .utf8)
+        XCTAssertTrue(remade.contains("command='false'") && !remade.contains("command='true'"), remade)
+    }
+
+    /// `add ghost --command true` and `save`, which makes its PATH shim.
+    func addGhostAndSave(_ terminal: TmuxTerminal, file: StaticString = #filePath, line: UInt = #line) throws {
+        try terminal.enter("add ghost --command true")
+        terminal.waitFor("ghost will be gated", file: file, line: line)
+        terminal.waitForPrompt(Self.prompt, file: file, line: line)
+        try terminal.enter("save")
+        terminal.waitFor("created PATH shim ~/.local/share/miga/bin/ghost", file: file, line: line)
+        terminal.waitForPrompt(Self.prompt, file: file, line: line)
     }
 
     /// `save`, then `quit` to the interactive shell the editor runs in, which reports its status.

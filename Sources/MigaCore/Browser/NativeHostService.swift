@@ -88,7 +88,7 @@ public final class NativeHostService {
         if setup.gating, let store = try? store() {
             let service = GateService(config: setup.config, store: store, context: context)
             for site in setup.matcher.sites {
-                if let until = service.graceUntil(SiteMatcher.appName(site: site)) { grace.append((site, .int(milliseconds(until)))) }
+                if let until = service.graceUntil(SiteMatcher.appName(site: site)) { grace.append((site, .int(context.clock.milliseconds(until)))) }
             }
         }
         return .object([
@@ -164,7 +164,7 @@ public final class NativeHostService {
             if gate.session.askingIntention { gate.driver.answer(request.string("intention", limit: 1 << 16) ?? "", at: now) }
             try throwing(ended(session), id: id)
             let minutes = BrowserSetup.load(context: context).config.graceMinutes
-            let until = minutes > 0 ? HostJSON.int(milliseconds(context.clock.now()) + Int64(minutes) * 60_000) : .null
+            let until = minutes > 0 ? HostJSON.int(context.clock.nowMilliseconds() + Int64(minutes) * 60_000) : .null
             return reply("open", [("site", .string(gate.site)), ("grace_until", until)])
 
         case "abandon":
@@ -188,8 +188,7 @@ public final class NativeHostService {
 
         case "stats":
             let setup = BrowserSetup.load(context: context)
-            let now = context.clock.now()
-            let today = CivilDay(unixMilliseconds: milliseconds(now), offsetMinutes: context.clock.utcOffsetMinutes(at: now))
+            let today = LocalMoment(clock: context.clock).day
             let existing = AtomicFile.exists(context.paths.database) ? try store() : nil
             let report = try StatsReport.build(store: existing, today: today, days: 1)
             return reply("stats", [
@@ -223,7 +222,7 @@ public final class NativeHostService {
             return [("action", .string("go")), ("reason", .string("schedule")), ("site", .string(key))]
         case .grace(let until):
             return [("action", .string("go")), ("reason", .string("grace")), ("site", .string(key)),
-                    ("grace_until", .int(milliseconds(until)))]
+                    ("grace_until", .int(context.clock.milliseconds(until)))]
         case .gate(let gatePlan):
             plan = gatePlan
         }
@@ -282,8 +281,6 @@ public final class NativeHostService {
         storeCache = store
         return store
     }
-
-    private func milliseconds(_ date: Date) -> Int64 { UnixTime.clampedMilliseconds(date, rounding: .toNearestOrAwayFromZero) }
 
     static func json(_ item: ContentItem) -> HostJSON {
         .object([("id", .string(item.id)), ("kind", .string(item.kind.rawValue)), ("category", .string(item.category)),

@@ -19,6 +19,8 @@ public final class ConfigShell {
     /// Apps added and removed since the last save, for their shims.
     public private(set) var added: [MigaConfig.App] = []
     public private(set) var removed: [String] = []
+    /// Apps whose command changed since the last save: their shims run the old one until then.
+    public private(set) var commandChanged: [String] = []
     let path: String
     /// Whether a command name is a program or an installed entry (for `add`).
     let commandExists: (String) -> Bool
@@ -68,6 +70,7 @@ public final class ConfigShell {
         dirty = false
         added = []
         removed = []
+        commandChanged = []
     }
 
     // MARK: - Commands
@@ -76,7 +79,15 @@ public final class ConfigShell {
         guard !values.isEmpty || name == "terminal" else { return .say("\(name) is \(ConfigKeys.toml(try ConfigKeys.resolve(name, in: config), in: config))") }
         let key = try ConfigKeys.resolve(name, in: config)
         let value = try ConfigKeys.tomlValue(values.joined(separator: " "), for: key)
+        if let app = key.app, key.key == "command" {
+            // What the app's shims run: checked as `add` checks it, and they are remade on save.
+            try checkCommand(values.joined(separator: " "), for: app, force: false)
+        }
         try apply { $0.setValue(value, forKey: key.key, table: key.table) }
+        if let app = key.app, key.key == "command", !added.contains(where: { $0.name == app }), !commandChanged.contains(app) {
+            commandChanged.append(app)
+            return .say("\(key.name) = \(ConfigKeys.toml(key, in: config)); `save` writes it and remakes \(app)'s shims.")
+        }
         return .say("\(key.name) = \(ConfigKeys.toml(key, in: config))")
     }
 
@@ -102,14 +113,20 @@ public final class ConfigShell {
             }
         }
         guard MigaConfig.isValidAppName(name) else { throw InstallError.invalidAppName(name) }
-        if let problem = AppCheck.problem(withCommand: command) { throw InstallError.invalidCommand(problem) }
         guard config.apps[name] == nil else { throw InstallError.appAlreadyAdded(name) }
-        if !force, GatedApps.isInterpreter(command) { throw InstallError.interpreter(name: name, program: command) }
-        guard commandExists(command) else { throw InstallError.appNotFound(name: name, command: command, suggestions: []) }
+        try checkCommand(command, for: name, force: force)
         let app = MigaConfig.App(name: name, command: command, timerSeconds: timer)
         try apply { $0.addApp(app) }
         if let index = removed.firstIndex(of: name) { removed.remove(at: index) } else { added.append(app) }
         return .say("\(name) will be gated\(timer.map { " (\($0) s)" } ?? ""); `save` writes it and makes its shims.")
+    }
+
+    /// A command an app's shims will run: a valid one, not an interpreter (unless forced: gating
+    /// it gates every script), and one that exists.
+    private func checkCommand(_ command: String, for name: String, force: Bool) throws {
+        if let problem = AppCheck.problem(withCommand: command) { throw InstallError.invalidCommand(problem) }
+        if !force, GatedApps.isInterpreter(command) { throw InstallError.interpreter(name: name, program: command) }
+        guard commandExists(command) else { throw InstallError.appNotFound(name: name, command: command, suggestions: []) }
     }
 
     private func remove(_ words: [String]) throws -> Response {
@@ -117,6 +134,7 @@ public final class ConfigShell {
         guard config.apps[name] != nil else { throw ConfigValueError.unknownApp(name, configured: config.apps.keys.sorted()) }
         try apply { _ = $0.removeApp(name) }
         if let index = added.firstIndex(where: { $0.name == name }) { added.remove(at: index) } else { removed.append(name) }
+        commandChanged.removeAll { $0 == name }
         return .say("\(name) will no longer be gated; `save` writes it and removes its shims.")
     }
 

@@ -36,7 +36,7 @@ public final class ConfigShellSession {
             say("miga: \(error)")
             return 1
         }
-        let resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "", skipping: [context.paths.shimDirectory])
+        let resolver = context.commandResolver
         let installer = try? Installer(context: Self.quiet(context))
         let shell: ConfigShell
         while true {
@@ -140,9 +140,10 @@ public final class ConfigShellSession {
         try Installer(context: context).prepareConfigFolder()
         try ConfigFile(path: context.paths.configFile).replace(with: shell.editor.text, original: original)
         say("Saved \(context.paths.configFile).")
-        if !shell.added.isEmpty || !shell.removed.isEmpty {
+        let changed = shell.commandChanged.compactMap { shell.config.apps[$0] }
+        if !shell.added.isEmpty || !shell.removed.isEmpty || !changed.isEmpty {
             let installer = try Installer(context: context)
-            for app in shell.added { try installer.sync(app) }
+            for app in shell.added.map({ shell.config.apps[$0.name] ?? $0 }) + changed { try installer.sync(app) }
             for name in shell.removed { try installer.remove(app: name) }
             try installer.finishDesktopChanges()
             installer.changes.forEach { say("  " + $0) }
@@ -160,7 +161,7 @@ public final class ConfigShellSession {
 
     private func openEditor(on path: String) {
         var words = editorCommand
-        let resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "", skipping: [])
+        let resolver = context.commandResolver // miga's own editor, not a gated app's shim
         if words == ["editor"], resolver.lookUp("editor") == nil { words = ["vi"] }
         do {
             let command = try resolver.resolve(words + [path])

@@ -155,9 +155,7 @@ public struct TrialNotice {
 
     public init(context: MigaContext) {
         path = context.paths.stateDirectory + "/trial-notice"
-        let now = context.clock.now()
-        today = CivilDay(unixMilliseconds: UnixTime.clampedMilliseconds(now),
-                         offsetMinutes: context.clock.utcOffsetMinutes(at: now)).description
+        today = LocalMoment(clock: context.clock).day.description
     }
 
     /// True (and recorded) when today's notice has not been given yet.

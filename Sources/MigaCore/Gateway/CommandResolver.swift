@@ -5,6 +5,9 @@ import Glibc
 /// Finds the real program behind a command name, the way a shell would, except that miga's
 /// own shim folder is never chosen: a shim must not find itself (no recursion).
 public struct CommandResolver {
+    /// The search path when `PATH` is unset (a service manager's environment, `env -i`).
+    public static let defaultSearchPath = "/usr/local/bin:/usr/bin:/bin"
+
     public var searchPath: String
     /// Folders to skip, compared by real path so symlinks and `..` cannot sneak a shim in.
     public var skipping: [String]
@@ -69,5 +72,13 @@ public struct CommandResolver {
             return candidate
         }
         return nil
+    }
+}
+
+extension MigaContext {
+    /// The one way miga finds a program: on `PATH` (or `CommandResolver.defaultSearchPath`
+    /// when it is unset), never in miga's own shim folder, so a shim cannot find itself.
+    public var commandResolver: CommandResolver {
+        CommandResolver(searchPath: environment["PATH"] ?? CommandResolver.defaultSearchPath, skipping: [paths.shimDirectory])
     }
 }

@@ -136,7 +136,7 @@ public struct GateRecorder {
     public static func event(_ type: EventType, app: String, session: String, clock: MigaClock, contentID: String? = nil,
                              waitMilliseconds: Int? = nil, detail: String? = nil, at time: Date? = nil) -> Event {
         let now = time ?? clock.now()
-        return Event(timestamp: UnixTime.clampedMilliseconds(now, rounding: .toNearestOrAwayFromZero),
+        return Event(timestamp: clock.milliseconds(now),
                      utcOffsetMinutes: clock.utcOffsetMinutes(at: now), session: session,
                      type: type, app: app, contentID: contentID, waitMilliseconds: waitMilliseconds, detail: detail)
     }

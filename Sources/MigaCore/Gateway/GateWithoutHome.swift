@@ -7,7 +7,7 @@ public enum GateWithoutHome {
     public static func run(_ request: GateRequest, problem: String, environment: [String: String],
                            launcher: ProcessLauncher = SystemLauncher(),
                            messages: MessageSink = StandardErrorSink()) -> Int32 {
-        let searchPath = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        let searchPath = environment["PATH"] ?? CommandResolver.defaultSearchPath
         // Where this person's shim folder is cannot be known without a home, but every miga
         // shim folder is `…/miga/bin`; skipping those keeps a shim from finding itself.
         let shimFolders = searchPath.split(separator: ":").map(String.init).filter { $0.hasSuffix("/miga/bin") }

@@ -43,8 +43,7 @@ public final class Gatekeeper {
 
     public init(context: MigaContext) {
         self.context = context
-        resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
-                                   skipping: [context.paths.shimDirectory])
+        resolver = context.commandResolver
     }
 
     /// The process's exit status. Does not return when the app is exec'd.

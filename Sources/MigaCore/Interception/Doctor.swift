@@ -91,7 +91,7 @@ public struct Doctor {
             var issues: [String] = []
             // Desktop shims changed by hand are the person's now: install leaves them alone.
             var theirs: [String] = []
-            let resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "", skipping: [shims])
+            let resolver = context.commandResolver
             if app.command.contains("/"), resolver.isShim(app.command) {
                 issues.append("its command \(app.command) is miga's own shim (the gate opens the real \(FilePath.lastComponent(of: app.command)) on PATH instead)")
             }
@@ -171,7 +171,7 @@ public struct Doctor {
         }
 
         // Desktop launches: the gate window, else a terminal emulator
-        let resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "", skipping: [shims])
+        let resolver = context.commandResolver
         let terminals = TerminalEmulators(setting: config.terminal, environment: context.environment, resolver: resolver)
         let terminal = terminals.command(running: [])
         let fallback = terminal.map { "desktop launches show the pause in \($0.executable) instead" }

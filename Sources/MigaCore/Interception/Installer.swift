@@ -478,7 +478,7 @@ public final class Installer {
     }
 
     var resolver: CommandResolver {
-        CommandResolver(searchPath: context.environment["PATH"] ?? "/usr/bin:/bin", skipping: [context.paths.shimDirectory])
+        context.commandResolver
     }
 
     func say(_ line: String) { context.messages.say(line) }

@@ -78,8 +78,7 @@ public struct URLRouter {
             say("miga: \(browser.path): its Exec line cannot be run; choose another browser, then run `miga install`")
             return 1
         }
-        let resolver = CommandResolver(searchPath: context.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
-                                       skipping: [context.paths.shimDirectory])
+        let resolver = context.commandResolver
         for argv in line.invocations(urls: urls, icon: browser.entry.string("Icon"), name: browser.entry.string("Name"),
                                      location: browser.path) {
             do {

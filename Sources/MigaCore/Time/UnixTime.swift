@@ -34,3 +34,12 @@ public enum UnixTime {
         return milliseconds(seconds: seconds) == nil ? nil : Date(timeIntervalSince1970: seconds)
     }
 }
+
+extension MigaClock {
+    /// A reading of this clock in whole Unix milliseconds, rounded to the nearest as events
+    /// are stamped: the one conversion for times miga takes from its own clock.
+    public func milliseconds(_ date: Date) -> Int64 { UnixTime.clampedMilliseconds(date, rounding: .toNearestOrAwayFromZero) }
+
+    /// Now, in whole Unix milliseconds.
+    public func nowMilliseconds() -> Int64 { milliseconds(now()) }
+}
