@@ -88,12 +88,14 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // What several test targets share: a seeded generator, temporary folders.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MigaCoreTests", dependencies: [
-            "MigaCore", "GateWindowProtocol", .product(name: "Crypto", package: "swift-crypto"),
+            "MigaCore", "GateWindowProtocol", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "MigaCLITests", dependencies: ["MigaCore", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "WHATWGURLTests", dependencies: ["WHATWGURL"]),
-        .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
+        .testTarget(name: "WHATWGURLTests", dependencies: ["WHATWGURL", "TestSupport"]),
+        .testTarget(name: "TOMLTests", dependencies: ["TOML", "TestSupport"]),
         // `make bench`: TOML.parse of a typical config, in µs.
         .executableTarget(name: "toml-bench", dependencies: ["TOML"]),
         // The commands' argument parsing, against ArgumentParser itself.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import MigaCore
+import TestSupport
 
 final class CommandResolverTests: XCTestCase {
     func testSkipsTheShimFolderByRealPath() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import MigaCore
+import TestSupport
 
 /// The one place a gate's rules live (`GateService`), and proof that both kinds of front end
 /// use it: the terminal's `Gatekeeper` and the browser's `NativeHostService` answer the same

@@ -1,5 +1,6 @@
 import XCTest
 @testable import MigaCore
+import TestSupport
 
 /// The gate's decisions (pass-through, grace, fail-open, hand-off) with a fake launcher and
 /// clock in a temporary XDG tree. The interactive front ends are covered by MigaCLITests.

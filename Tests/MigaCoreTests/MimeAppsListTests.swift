@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import MigaCore
+import TestSupport
 
 final class MimeAppsListTests: XCTestCase {
     let handler = "miga-url-handler.desktop"

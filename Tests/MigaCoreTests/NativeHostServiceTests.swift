@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import MigaCore
+import TestSupport
 
 /// What `miga native-host` answers, with a fake clock in a temporary home: the whole gate
 /// (countdown, Read Next, Open, Exit, grace) without waiting. The framing and the process

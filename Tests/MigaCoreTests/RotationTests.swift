@@ -1,11 +1,12 @@
 import XCTest
 @testable import MigaCore
+import TestSupport
 
 final class RotationTests: XCTestCase {
     func testShuffleBagPropertyOverManySeeds() {
         let ids = (1...13).map { "item-\($0)" }
         for seed in 0..<200 as Range<UInt64> {
-            var generator = SeededGenerator(state: seed)
+            var generator = SplitMix64(seed: seed)
             var shown: Set<String> = []
             var last: String?
             var sequence: [String] = []
@@ -26,7 +27,7 @@ final class RotationTests: XCTestCase {
     }
 
     func testSingleItemLibraryStillShowsIt() {
-        var generator = SeededGenerator(state: 1)
+        var generator = SplitMix64(seed: 1)
         let draw = ShuffleBag.draw(candidates: ["only"], shown: ["only"], last: "only", using: &generator)
         XCTAssertEqual(draw, ShuffleBag.Draw(id: "only", refilled: true))
     }
@@ -76,7 +77,7 @@ final class RotationTests: XCTestCase {
     func testItemsRemovedFromTheEnabledSetDropOutOfTheRound() throws {
         let folder = try TemporaryDirectory()
         let store = try EventStore(path: folder.path + "/miga.sqlite3")
-        var generator = SeededGenerator(state: 7)
+        var generator = SplitMix64(seed: 7)
         _ = try store.drawContent(from: ["a", "b", "c"], using: &generator)
         for _ in 0..<10 {
             let id = try XCTUnwrap(store.drawContent(from: ["x", "y"], using: &generator))

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import MigaCore
+import TestSupport
 
 /// The pieces `open-url` is built from: how a browser entry's Exec becomes command lines, how
 /// the default browser is found, and the routing itself with a fake launcher.

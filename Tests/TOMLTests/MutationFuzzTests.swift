@@ -1,22 +1,10 @@
+import TestSupport
 import TOML
 import XCTest
 
 /// Random byte mutations of valid documents: every result must be a table or a `TOMLError`,
 /// never a crash or a hang. Seeded, so failures reproduce.
 final class MutationFuzzTests: XCTestCase {
-    /// SplitMix64: tiny, deterministic, good enough to pick mutations.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     static let seeds: [String] = [
         SpecExampleTests.migaConfig,
         """
@@ -46,22 +34,22 @@ final class MutationFuzzTests: XCTestCase {
     static let alphabet: [UInt8] = Array("[]{}=\".,'\n#\\ ".utf8) + [0x0D, 0x09, 0x00, 0x7F, 0xC3, 0xFF, 0x75, 0x30, 0x5F, 0x2D, 0x3A]
 
     func testRandomMutationsNeverCrash() {
-        var random = Random(state: 0x5EED_70F1)
+        var random = SplitMix64(seed: 0x5EED_70F1)
         var accepted = 0, rejected = 0
         for seed in Self.seeds {
             let original = Array(seed.utf8)
             for _ in 0..<5_000 {
                 var bytes = original
-                for _ in 0..<(1 + random.below(4)) {
-                    let at = random.below(bytes.count + 1)
-                    let byte = Self.alphabet[random.below(Self.alphabet.count)]
-                    switch random.below(3) {
+                for _ in 0..<(1 + random.next(below: 4)) {
+                    let at = random.next(below: bytes.count + 1)
+                    let byte = Self.alphabet[random.next(below: Self.alphabet.count)]
+                    switch random.next(below: 3) {
                     case 0: bytes.insert(byte, at: at)
                     case 1: if at < bytes.count { bytes.remove(at: at) }
                     default: if at < bytes.count { bytes[at] = byte }
                     }
                 }
-                if random.below(8) == 0 { bytes = Array(bytes.prefix(random.below(bytes.count + 1))) }  // truncation
+                if random.next(below: 8) == 0 { bytes = Array(bytes.prefix(random.next(below: bytes.count + 1))) }  // truncation
                 do {
                     _ = try TOML.parse(bytes: bytes)
                     accepted += 1
@@ -81,10 +69,10 @@ final class MutationFuzzTests: XCTestCase {
     }
 
     func testResultsAreDeterministic() {
-        var random = Random(state: 42)
+        var random = SplitMix64(seed: 42)
         for _ in 0..<300 {
             var bytes = Array(Self.seeds[1].utf8)
-            bytes[random.below(bytes.count)] = Self.alphabet[random.below(Self.alphabet.count)]
+            bytes[random.next(below: bytes.count)] = Self.alphabet[random.next(below: Self.alphabet.count)]
             XCTAssertEqual(outcome(bytes), outcome(bytes))
         }
     }
