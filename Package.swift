@@ -33,6 +33,8 @@ let package = Package(
         // TOML 1.0, pure Swift: every malformed file is an error with its line and column,
         // never a crash (TOMLKit's toml++ 3.4.0 asserted on a lone `[`).
         .target(name: "TOML"),
+        // The strict JSON reader every part uses on what others hand miga, and its writers.
+        .target(name: "JSON"),
         // The WHATWG URL Standard's parser: hosts read exactly as a browser reads them.
         .target(name: "WHATWGURL", dependencies: ["CIDN2"]),
         // What `miga gate` and its window say to each other (pure Swift, no Foundation).
@@ -66,6 +68,7 @@ let package = Package(
                 "WHATWGURL",
                 "CSQLite",
                 "TOML",
+                "JSON",
                 "MigaContent",
                 "GateWindowProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -84,6 +87,7 @@ let package = Package(
             name: "miga-license",
             dependencies: [
                 "MigaCore",
+                "JSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -91,7 +95,7 @@ let package = Package(
         // What several test targets share: a seeded generator, temporary folders.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MigaCoreTests", dependencies: [
-            "MigaCore", "GateWindowProtocol", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            "MigaCore", "JSON", "GateWindowProtocol", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "MigaCLITests", dependencies: ["MigaCore", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "WHATWGURLTests", dependencies: ["WHATWGURL", "TestSupport"]),

@@ -37,8 +37,8 @@ public func fuzzNativeHost(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-func checkID(_ id: HostJSON) {
-    let text = HostJSON.object([("id", id)]).text
+func checkID(_ id: OrderedJSON) {
+    let text = OrderedJSON.object([("id", id)]).text
     precondition((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil, "an id that is not JSON: \(text)")
     if case .int(let value) = id { precondition(value.magnitude < 1 << 53, "an id a browser cannot keep exactly: \(value)") }
 }

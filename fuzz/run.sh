@@ -24,11 +24,11 @@ build shim Sources/MigaCore/Interception/PathShim.swift Sources/MigaCore/Text/Sh
     Sources/MigaCore/Config/AppCheck.swift Sources/MigaContent/TerminalText.swift Sources/MigaCore/Text/StringEditing.swift \
     fuzz/ShimFuzz.swift
 build csv Sources/MigaCore/Store/CSVRecordFraming.swift Sources/MigaCore/Store/EventLine.swift Sources/MigaCore/Store/Event.swift \
-    Sources/MigaCore/Time/CivilDay.swift Sources/MigaCore/Stats/JSONValue.swift Sources/MigaCore/Stats/JSONText.swift \
-    Sources/MigaCore/Text/NumberText.swift Sources/MigaCore/Text/StringEditing.swift Sources/MigaContent/TerminalText.swift \
+    Sources/MigaCore/Time/CivilDay.swift Sources/JSON/*.swift \
+    Sources/MigaCore/Text/StringEditing.swift Sources/MigaContent/TerminalText.swift \
     fuzz/CSVImportFuzz.swift
-build native-host Sources/MigaCore/Browser/NativeMessageFraming.swift Sources/MigaCore/Browser/HostJSON.swift \
-    Sources/MigaCore/Stats/JSONText.swift Sources/MigaCore/Stats/JSONValue.swift Sources/MigaCore/Text/NumberText.swift \
+build native-host Sources/MigaCore/Browser/NativeMessageFraming.swift Sources/MigaCore/Browser/HostRequest.swift \
+    Sources/JSON/*.swift \
     fuzz/NativeHostFuzz.swift
 
 status=0

@@ -2,6 +2,7 @@ import ArgumentParser
 import Crypto
 import Foundation
 import MigaCore
+import JSON
 
 /// The seller's side: make a signing key pair and sign licences for `miga license activate`.
 /// Not installed with miga; the private key never goes into the repository.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import MigaCore
 import TestSupport
+import JSON
 
 /// What miga wrote itself when it stopped loading Foundation (docs/PERFORMANCE.md): each piece
 /// held to what Foundation does, which the tests may still load as a reference.

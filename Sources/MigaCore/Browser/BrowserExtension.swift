@@ -1,3 +1,5 @@
+import JSON
+
 /// The extension in `browser/` and how browsers find miga's native messaging host.
 public enum BrowserExtension {
     /// Fixed by the `"key"` in browser/manifest.json: the first 32 hex digits of SHA-256 of

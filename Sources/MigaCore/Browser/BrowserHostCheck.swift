@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 
 /// `miga doctor`'s look at each browser: is the host manifest there, does it name this miga,
 /// and does it let in miga's extension (and only it)?

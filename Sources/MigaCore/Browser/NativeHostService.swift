@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 
 /// What `miga native-host` answers, one request at a time (see DESIGN "Browsers"). It keeps
 /// the gates open in this browser profile in memory, as the terminal's are kept: a
@@ -63,7 +64,7 @@ public final class NativeHostService {
     /// The reply to one message (its JSON, unframed). Never throws: a bad request gets an
     /// `error` reply naming what was wrong.
     public func reply(to body: Data) -> Data {
-        let reply: HostJSON
+        let reply: OrderedJSON
         do {
             let request = try HostRequest(body)
             reply = try answer(request)
@@ -82,9 +83,9 @@ public final class NativeHostService {
     }
 
     /// The setup message, also pushed unasked when config.toml changes.
-    public func state(id: HostJSON = .null) -> HostJSON {
+    public func state(id: OrderedJSON = .null) -> OrderedJSON {
         let setup = BrowserSetup.load(context: context)
-        var grace: [(String, HostJSON)] = []
+        var grace: [(String, OrderedJSON)] = []
         if setup.gating, let store = try? store() {
             let service = GateService(config: setup.config, store: store, context: context)
             for site in setup.matcher.sites {
@@ -95,7 +96,7 @@ public final class NativeHostService {
             ("type", .string("state")), ("id", id), ("protocol", .int(Self.protocolVersion)),
             ("version", .string(MigaVersion.current)),
             ("gating", .bool(setup.gating)), ("reason", .optional(setup.reason)), ("message", .optional(setup.message)),
-            ("sites", .array(setup.matcher.sites.map(HostJSON.string))),
+            ("sites", .array(setup.matcher.sites.map(OrderedJSON.string))),
             ("grace", .object(grace)),
             ("timer_seconds", .int(setup.config.timerSeconds)),
             ("grace_minutes", .int(setup.config.graceMinutes)),
@@ -114,13 +115,13 @@ public final class NativeHostService {
 
     private struct ReplyError: Error {
         var message: String
-        var id: HostJSON
-        var extra: [(String, HostJSON)] = []
+        var id: OrderedJSON
+        var extra: [(String, OrderedJSON)] = []
     }
 
-    private func answer(_ request: HostRequest) throws -> HostJSON {
+    private func answer(_ request: HostRequest) throws -> OrderedJSON {
         let id = request.id
-        func reply(_ type: String, _ members: [(String, HostJSON)]) -> HostJSON {
+        func reply(_ type: String, _ members: [(String, OrderedJSON)]) -> OrderedJSON {
             .object([("type", .string(type)), ("id", id)] + members)
         }
         func session() throws -> (String, HostGate) {
@@ -164,7 +165,7 @@ public final class NativeHostService {
             if gate.session.askingIntention { gate.driver.answer(request.string("intention", limit: 1 << 16) ?? "", at: now) }
             try throwing(ended(session), id: id)
             let minutes = BrowserSetup.load(context: context).config.graceMinutes
-            let until = minutes > 0 ? HostJSON.int(context.clock.nowMilliseconds() + Int64(minutes) * 60_000) : .null
+            let until = minutes > 0 ? OrderedJSON.int(context.clock.nowMilliseconds() + Int64(minutes) * 60_000) : .null
             return reply("open", [("site", .string(gate.site)), ("grace_until", until)])
 
         case "abandon":
@@ -204,7 +205,7 @@ public final class NativeHostService {
 
     /// A gate page asking what to show for `url`: go straight on (not gated, or grace), or a
     /// new gate with its first item.
-    private func startGate(url: String) throws -> [(String, HostJSON)] {
+    private func startGate(url: String) throws -> [(String, OrderedJSON)] {
         let setup = BrowserSetup.load(context: context)
         guard setup.gating else {
             return [("action", .string("go")), ("reason", .optional(setup.reason)), ("message", .optional(setup.message))]
@@ -241,14 +242,14 @@ public final class NativeHostService {
             ("action", .string("gate")), ("session", .string(recorder.session)), ("site", .string(key)), ("app", .string(app)),
             ("timer_seconds", .int(plan.timerSeconds)), ("breathing", .string(setup.config.breathing.rawValue)),
             ("animations", .bool(setup.config.animations)), ("item", Self.json(item)),
-            ("notes", .array(plan.notes.map(HostJSON.string))), ("intention", .bool(plan.asksIntention)),
+            ("notes", .array(plan.notes.map(OrderedJSON.string))), ("intention", .bool(plan.asksIntention)),
         ]
     }
 
     // MARK: - Helpers
 
     /// The countdown is over (on the host's clock): `gateway_completed`, once per gate.
-    private func complete(_ gate: HostGate, id: HostJSON) throws {
+    private func complete(_ gate: HostGate, id: OrderedJSON) throws {
         let now = context.clock.monotonicNanoseconds()
         guard gate.session.isUnlocked(at: now) else {
             let left = max(1, gate.session.secondsLeft(at: now))
@@ -271,7 +272,7 @@ public final class NativeHostService {
         return ended(session)
     }
 
-    private func throwing(_ problem: String?, id: HostJSON) throws {
+    private func throwing(_ problem: String?, id: OrderedJSON) throws {
         if let problem { throw ReplyError(message: "could not record the choice: \(problem)", id: id) }
     }
 
@@ -282,12 +283,12 @@ public final class NativeHostService {
         return store
     }
 
-    static func json(_ item: ContentItem) -> HostJSON {
+    static func json(_ item: ContentItem) -> OrderedJSON {
         .object([("id", .string(item.id)), ("kind", .string(item.kind.rawValue)), ("category", .string(item.category)),
                  ("text", .string(item.text)), ("author", .optional(item.author)), ("title", .optional(item.title))])
     }
 
-    static func error(_ message: String, id: HostJSON, extra: [(String, HostJSON)] = []) -> HostJSON {
+    static func error(_ message: String, id: OrderedJSON, extra: [(String, OrderedJSON)] = []) -> OrderedJSON {
         .object([("type", .string("error")), ("id", id), ("error", .string(message))] + extra)
     }
 }

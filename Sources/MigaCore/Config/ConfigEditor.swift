@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 
 /// Edits `config.toml` as text, one table or key at a time, so the person's comments, blank
 /// lines and key order survive: miga changes what it was asked to and nothing else.

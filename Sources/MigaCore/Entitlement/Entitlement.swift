@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import JSON
 
 /// `entitlement.json` (DESIGN "Entitlement"): a 3-day trial from first use, or a purchased
 /// licence. Whatever the file says, miga never stands between a person and their app: an ended

@@ -1,5 +1,6 @@
 @preconcurrency import Crypto
 import FoundationEssentials
+import JSON
 
 /// A purchased licence as the seller sends it (DESIGN "Entitlement"):
 /// `{"payload":"<base64 JSON>","signature":"<base64 Ed25519>"}`, the signature over the exact

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Crypto
 import FoundationEssentials
+import JSON
 
 /// Files miga writes on the person's behalf. A write goes to a temporary file beside the target,
 /// is flushed to disk, then renamed over it: a reader sees the old file or the new one, never

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 
 /// The one line a person may give before Open ("What are you here to do?"), kept in the
 /// `open_selected` event's detail as `{"intention":"…"}` and shown at the app's next gate.

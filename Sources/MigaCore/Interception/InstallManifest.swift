@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 
 /// `installed.json`: every file miga created or changed outside its own folders, written
 /// *before* each change (with the hash of what is about to be written), so an interrupted

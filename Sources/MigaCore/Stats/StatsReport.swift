@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 
 /// What `miga stats` shows, computed as DESIGN "Stats definitions" says.
 public struct StatsReport: Equatable, Sendable {

@@ -1,3 +1,5 @@
+import JSON
+
 /// The human view of `miga stats`: totals, streaks, a per-day chart of exits against opens
 /// and a per-app table. Colour only when asked (a terminal without NO_COLOR).
 public struct StatsView {

@@ -1,3 +1,5 @@
+import JSON
+
 /// `miga status`: one line for a status bar (waybar, polybar, i3blocks) — today's exits and
 /// opens, the streak, any grace running, the schedule in force (DESIGN "Habits beyond the pause").
 public struct StatusReport: Equatable, Sendable {

@@ -1,3 +1,5 @@
+import JSON
+
 /// `miga stats --week`: a week (Monday to Sunday, local) against the one before, per app,
 /// with the intentions given most often and the streak (DESIGN "Habits beyond the pause").
 public struct WeekReport: Equatable, Sendable {

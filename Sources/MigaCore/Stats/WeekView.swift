@@ -1,3 +1,5 @@
+import JSON
+
 /// The human view of `miga stats --week`: the week's totals beside last week's, a row per
 /// app, the intentions given most often, the streak.
 public struct WeekView {

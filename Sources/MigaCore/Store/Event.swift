@@ -1,4 +1,8 @@
 import FoundationEssentials
+// fuzz/run.sh compiles this file and the JSON target's files as one module.
+#if canImport(JSON)
+import JSON
+#endif
 
 /// Event names of DESIGN "Events"; the raw values are the stored contract.
 public enum EventType: String, CaseIterable, Sendable, Codable {

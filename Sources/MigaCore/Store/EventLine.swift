@@ -1,4 +1,8 @@
 import FoundationEssentials
+// fuzz/run.sh compiles this file and the JSON target's files as one module.
+#if canImport(JSON)
+import JSON
+#endif
 
 /// One event as a line of `miga events export`, and back (DESIGN "Events"):
 /// `{"ts":"2026-11-21T09:30:00.000+01:00","type":"exit_selected","app":"discord","session":"…","content_id":null,"wait_ms":31000,"detail":null}`

@@ -1,38 +1,14 @@
 import FoundationEssentials
-
-/// JSON the native host writes, with keys in the order given (JSONEncoder sorts or scrambles
-/// them, and a reply read by people debugging an extension should read in a sensible order).
-public indirect enum HostJSON: Equatable {
-    case string(String)
-    case int(Int64)
-    case bool(Bool)
-    case null
-    case array([HostJSON])
-    case object([(String, HostJSON)])
-
-    public static func == (lhs: HostJSON, rhs: HostJSON) -> Bool { lhs.text == rhs.text }
-
-    public static func int(_ value: Int) -> HostJSON { .int(Int64(value)) }
-    public static func optional(_ value: String?) -> HostJSON { value.map(HostJSON.string) ?? .null }
-
-    public var text: String {
-        switch self {
-        case .string(let value): return JSONText.string(value)
-        case .int(let value): return String(value)
-        case .bool(let value): return value ? "true" : "false"
-        case .null: return "null"
-        case .array(let values): return "[" + values.map(\.text).joined(separator: ",") + "]"
-        case .object(let members):
-            return "{" + members.map { JSONText.string($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
-        }
-    }
-}
+// fuzz/run.sh compiles this file and the JSON target's files as one module.
+#if canImport(JSON)
+import JSON
+#endif
 
 /// One message from the extension, checked field by field: nothing in it is trusted.
 struct HostRequest {
     var type: String
     /// Echoed in the reply so the extension can pair them; a number or a short string.
-    var id: HostJSON
+    var id: OrderedJSON
     var fields: [String: JSONValue]
 
     enum Problem: Error, CustomStringConvertible {
@@ -65,7 +41,7 @@ struct HostRequest {
         self.type = type
     }
 
-    static func id(_ value: JSONValue?) -> HostJSON {
+    static func id(_ value: JSONValue?) -> OrderedJSON {
         if let text = value?.string, text.utf8.count <= 64 { return .string(text) }
         // Integers a browser's JSON keeps exactly (±2^53); compared, not abs()'d: abs(Int64.min) traps.
         if let integer = value?.integer, integer > -9_007_199_254_740_992, integer < 9_007_199_254_740_992 { return .int(integer) }
