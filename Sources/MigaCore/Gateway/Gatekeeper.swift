@@ -68,35 +68,51 @@ public final class Gatekeeper {
         if context.environment[Self.gatedVariable] == app {
             return launch.run()
         }
+        switch open(app: app, launch: launch) {
+        case .failedOpen(let status):
+            return status
+        case .service(let service):
+            return gate(request, service: service, launch: launch)
+        }
+    }
 
+    private enum Opening {
+        case service(GateService)
+        /// miga could not gate (its config, its licence, its database): the app was launched.
+        case failedOpen(Int32)
+    }
+
+    /// The config, the entitlement and the store a gate needs; failing open without one.
+    private func open(app: String, launch: Launch) -> Opening {
         let config: MigaConfig
         do {
             let loaded = try ConfigLoader().load(path: context.paths.configFile)
             loaded.warnings.forEach { context.messages.say("miga: warning: \($0)") }
             config = loaded.config
         } catch {
-            return failOpen(app: app, reason: "config_error", problem: "\(error)", store: nil, launch: launch)
+            return .failedOpen(failOpen(app: app, reason: "config_error", problem: "\(error)", store: nil, launch: launch))
         }
 
         let entitlement = EntitlementStore(context: context).status()
         if !entitlement.gateEnabled {
             // The pause is off, never the app; the person hears why at most once a day.
             let announce = TrialNotice(context: context).due()
-            return failOpen(app: app, reason: "trial_expired", problem: "miga: \(entitlement.summary)", store: nil,
-                            launch: launch, announce: announce)
+            return .failedOpen(failOpen(app: app, reason: "trial_expired", problem: "miga: \(entitlement.summary)", store: nil,
+                                        launch: launch, announce: announce))
         }
-
         // A grace the shim may decide alone ends with the trial: after it, miga records the pass.
         if case .trial(let end, _) = entitlement.state { trialEnds = end }
 
-        let store: EventStore
         do {
-            store = try EventStore(paths: context.paths)
+            return .service(GateService(config: config, store: try EventStore(paths: context.paths), context: context))
         } catch {
-            return failOpen(app: app, reason: "database_error", problem: "\(error)", store: nil, launch: launch)
+            return .failedOpen(failOpen(app: app, reason: "database_error", problem: "\(error)", store: nil, launch: launch))
         }
+    }
 
-        let service = GateService(config: config, store: store, context: context)
+    /// Admission, then the gate on whichever surface this launch has.
+    private func gate(_ request: GateRequest, service: GateService, launch: Launch) -> Int32 {
+        let app = launch.app, config = service.config, store = service.store
         let recorder = GateRecorder(app: app, session: sessionID, store: store, clock: context.clock)
         let plan: GatePlan
         switch service.admit(app, recorder: recorder) {
@@ -121,9 +137,7 @@ public final class Gatekeeper {
         }
 
         // Plain mode reads and writes stdio itself, so through a pipe it has no terminal.
-        let term = context.environment["TERM"] ?? ""
-        let plain = request.plain || term.isEmpty || term == "dumb"
-        guard context.hasTerminal, context.terminalDevice == nil || !plain else {
+        guard context.hasTerminal, context.terminalDevice == nil || !isPlain(request) else {
             return showWithoutTerminal(request, service: service, recorder: recorder, plan: plan, launch: launch)
         }
         if let report = request.handOff, !HandOffReport.isAwaited(report) {
@@ -136,6 +150,12 @@ public final class Gatekeeper {
         } catch {
             return failOpen(app: app, reason: "gateway_error", problem: "\(error)", store: store, launch: launch)
         }
+    }
+
+    /// `--plain`, or a terminal that cannot draw the full-screen gate.
+    private func isPlain(_ request: GateRequest) -> Bool {
+        let term = context.environment["TERM"] ?? ""
+        return request.plain || term.isEmpty || term == "dumb"
     }
 
     private func finish(_ ending: GatewayEnding, app: String, config: MigaConfig, store: EventStore, launch: Launch) -> Int32 {
@@ -185,7 +205,6 @@ public final class Gatekeeper {
     /// The gate in this terminal, or in the window program at `window`.
     private func runFrontEnd(_ request: GateRequest, service: GateService, recorder: GateRecorder, plan: GatePlan,
                              window: String? = nil) throws -> GatewayEnding {
-        let app = recorder.app, config = service.config, store = service.store
         let content = try service.content()
         // The first frame is drawn from reads alone: its item is picked now and written, with
         // the events recorded before it is up (session_start), right after it, each with the
@@ -194,84 +213,78 @@ public final class Gatekeeper {
         guard let (first, firstDraw) = content.pick() else {
             throw ContentError(pack: "library", line: nil, problem: "no content to show")
         }
-
-        let clock = context.clock
-        var recordFailures: [String] = []
-        var held: [(type: EventType, contentID: String?, wait: Int?, detail: String?, at: Date)]? = []
-        func writeHeld() {
-            guard let events = held else { return }
-            held = nil
-            // The rotation only: under another process's lock it is let go (the item may come
-            // round sooner), as a gate never waits; the events below are spooled instead.
-            try? store.markShown(firstDraw)
-            for event in events {
-                if let problem = recorder.record(event.type, contentID: event.contentID, waitMilliseconds: event.wait,
-                                                 detail: event.detail, at: event.at) {
-                    recordFailures.append(problem)
-                }
-            }
-        }
+        let events = HeldEvents(recorder: recorder, store: service.store, firstDraw: firstDraw, clock: context.clock)
         // Whatever ends the gate first (a hang-up, a terminal that fails), nothing held is lost.
-        defer { writeHeld() }
+        defer { events.release() }
         // Once the first frame is up, tell the gate that started this one (if it gave up
         // meanwhile it has opened the app, and this gate must end without doing so again),
         // then write what waited for the frame.
         let shown: () -> Bool = {
             let awaited = request.handOff.map(HandOffReport.reportShown) ?? true
-            writeHeld()
+            events.release()
             return awaited
         }
-        let session = GatewaySession(app: app, timerSeconds: plan.timerSeconds, item: first,
-                                     startedAt: clock.monotonicNanoseconds(), notes: plan.notes,
+        let session = GatewaySession(app: recorder.app, timerSeconds: plan.timerSeconds, item: first,
+                                     startedAt: context.clock.monotonicNanoseconds(), notes: plan.notes,
                                      asksIntention: plan.asksIntention)
-        let driver = GatewayDriver(session: session, record: { [self] type, contentID, wait, detail in
-            if held != nil {
-                held?.append((type, contentID, wait, detail, context.clock.now()))
-            } else if let problem = recorder.record(type, contentID: contentID, waitMilliseconds: wait, detail: detail) {
-                recordFailures.append(problem)
-            }
-        }, nextItem: { content.draw() })
-
+        let driver = GatewayDriver(session: session, record: events.record, nextItem: { content.draw() })
         let signals = try SignalPipe()
-        let term = context.environment["TERM"] ?? ""
         let ending: GatewayEnding
         if let window {
-            let process: WindowProcess
-            do {
-                process = try WindowProcess(executable: window, environment: context.environment)
-            } catch {
-                throw WindowUnavailable(description: "the gate window could not start: \(error)")
-            }
-            let style = GatewayStyle(config: config, environment: context.environment)
-            ending = try GatewayWindow(driver: driver, channel: process, signals: signals, clock: clock, style: style)
-                .run(celebration: service.celebration, shown: shown)
-        } else if request.plain || term.isEmpty || term == "dumb" {
-            ending = PlainGateway(driver: driver, clock: clock, signals: signals, write: { text in
-                LinuxSystem.say(text, to: STDOUT_FILENO) // a hang-up arrives as a signal
-            }).run(shown: shown)
-            if ending.outcome == .exit, !ending.withdrawn { context.messages.say(service.celebration()) }
+            ending = try runWindow(window, driver: driver, signals: signals, service: service, shown: shown)
+        } else if isPlain(request) {
+            ending = runPlain(driver: driver, signals: signals, service: service, shown: shown)
         } else {
-            let style = GatewayStyle(config: config, environment: context.environment)
-            var terminal = LinuxTerminal()
-            if let device = context.terminalDevice {
-                // The pipes are the app's: the gate draws on the terminal itself.
-                let fd = open(device, O_RDWR | O_CLOEXEC | O_NOCTTY)
-                guard fd >= 0 else { throw LinuxError(operation: "open \(device)", code: errno) }
-                terminal = LinuxTerminal(input: fd, output: fd, closesOnDeinit: true)
-            }
-            let tui = GatewayTUI(driver: driver, screen: GatewayScreen(style: style), terminal: terminal,
-                                 signals: signals, clock: clock)
-            var message: String?
-            let celebration = { () -> String in
-                let text = message ?? service.celebration()
-                message = text
-                return text
-            }
-            ending = try tui.run(celebration: style.animations ? celebration : nil, shown: shown)
-            if ending.outcome == .exit, !ending.withdrawn { context.messages.say(celebration()) }
+            ending = try runTerminal(driver: driver, signals: signals, service: service, shown: shown)
         }
-        writeHeld()
-        recordFailures.forEach { context.messages.say("miga: could not record an event: \($0)") }
+        events.release()
+        events.failures.forEach { context.messages.say("miga: could not record an event: \($0)") }
+        return ending
+    }
+
+    private func runWindow(_ window: String, driver: GatewayDriver, signals: SignalPipe, service: GateService,
+                           shown: @escaping () -> Bool) throws -> GatewayEnding {
+        let process: WindowProcess
+        do {
+            process = try WindowProcess(executable: window, environment: context.environment)
+        } catch {
+            throw WindowUnavailable(description: "the gate window could not start: \(error)")
+        }
+        let style = GatewayStyle(config: service.config, environment: context.environment)
+        return try GatewayWindow(driver: driver, channel: process, signals: signals, clock: context.clock, style: style)
+            .run(celebration: service.celebration, shown: shown)
+    }
+
+    private func runPlain(driver: GatewayDriver, signals: SignalPipe, service: GateService,
+                          shown: @escaping () -> Bool) -> GatewayEnding {
+        let ending = PlainGateway(driver: driver, clock: context.clock, signals: signals, write: { text in
+            LinuxSystem.say(text, to: STDOUT_FILENO) // a hang-up arrives as a signal
+        }).run(shown: shown)
+        if ending.outcome == .exit, !ending.withdrawn { context.messages.say(service.celebration()) }
+        return ending
+    }
+
+    private func runTerminal(driver: GatewayDriver, signals: SignalPipe, service: GateService,
+                             shown: @escaping () -> Bool) throws -> GatewayEnding {
+        let style = GatewayStyle(config: service.config, environment: context.environment)
+        var terminal = LinuxTerminal()
+        if let device = context.terminalDevice {
+            // The pipes are the app's: the gate draws on the terminal itself.
+            let fd = Glibc.open(device, O_RDWR | O_CLOEXEC | O_NOCTTY)
+            guard fd >= 0 else { throw LinuxError(operation: "open \(device)", code: errno) }
+            terminal = LinuxTerminal(input: fd, output: fd, closesOnDeinit: true)
+        }
+        let tui = GatewayTUI(driver: driver, screen: GatewayScreen(style: style), terminal: terminal,
+                             signals: signals, clock: context.clock)
+        // Asked once: the animation shows it, and the line after the gate repeats it.
+        var message: String?
+        let celebration = { () -> String in
+            let text = message ?? service.celebration()
+            message = text
+            return text
+        }
+        let ending = try tui.run(celebration: style.animations ? celebration : nil, shown: shown)
+        if ending.outcome == .exit, !ending.withdrawn { context.messages.say(celebration()) }
         return ending
     }
 
@@ -388,5 +401,48 @@ extension Launch {
     init(command: ResolvedCommand, app: String, detach: Bool, context: MigaContext) {
         self.init(command: command, app: app, detach: detach, environment: context.environment,
                   launcher: context.launcher, messages: context.messages)
+    }
+}
+
+/// A gate's events until its first frame is up: written then (with the first item's place in
+/// the rotation), each with the time it happened, so no write of the database's log comes
+/// between exec and the frame; after that, written as they happen.
+final class HeldEvents {
+    private let recorder: GateRecorder
+    private let store: EventStore
+    private let firstDraw: ShuffleBag.Draw
+    private let clock: MigaClock
+    private var held: [(type: EventType, contentID: String?, wait: Int?, detail: String?, at: Date)]? = []
+    /// What could be kept nowhere, not even in the spool.
+    private(set) var failures: [String] = []
+
+    init(recorder: GateRecorder, store: EventStore, firstDraw: ShuffleBag.Draw, clock: MigaClock) {
+        self.recorder = recorder
+        self.store = store
+        self.firstDraw = firstDraw
+        self.clock = clock
+    }
+
+    func record(_ type: EventType, contentID: String?, wait: Int?, detail: String?) {
+        if held != nil {
+            held?.append((type, contentID, wait, detail, clock.now()))
+        } else if let problem = recorder.record(type, contentID: contentID, waitMilliseconds: wait, detail: detail) {
+            failures.append(problem)
+        }
+    }
+
+    /// Writes what was held, once.
+    func release() {
+        guard let events = held else { return }
+        held = nil
+        // The rotation only: under another process's lock it is let go (the item may come
+        // round sooner), as a gate never waits; the events below are spooled instead.
+        try? store.markShown(firstDraw)
+        for event in events {
+            if let problem = recorder.record(event.type, contentID: event.contentID, waitMilliseconds: event.wait,
+                                             detail: event.detail, at: event.at) {
+                failures.append(problem)
+            }
+        }
     }
 }
