@@ -22,87 +22,26 @@ public final class ConfigShellSession {
 
     /// Runs until `quit`, Ctrl-D or a signal that stops it (see `stoppedBy`); returns the exit status.
     public func run() -> Int32 {
-        let path = context.paths.configFile
         do {
             reader = LineReader(signals: try SignalPipe())
         } catch {
             say("miga: \(error)")
             return 1
         }
-        var original: String?
-        do {
-            original = try ConfigLoader.text(of: path)
-        } catch {
-            say("miga: \(error)")
-            return 1
-        }
-        let resolver = context.commandResolver
         let installer = try? Installer(context: Self.quiet(context))
-        let shell: ConfigShell
-        while true {
-            do {
-                shell = try ConfigShell(text: original ?? "", path: path, commandExists: { name in
-                    resolver.lookUp(name) != nil || !(installer?.desktopEntries(running: name).isEmpty ?? true)
-                })
-                break
-            } catch {
-                // A file the person broke is theirs to mend: offer their editor, never overwrite.
-                say("miga: \(error)")
-                guard confirm("Open it in \(editorCommand.joined(separator: " "))? [Y/n] ", defaultYes: true) else { return 1 }
-                openEditor(on: path)
-                do {
-                    original = try ConfigLoader.text(of: path)
-                } catch {
-                    say("miga: \(error)")
-                    return 1
-                }
-            }
-        }
-
-        try? LinuxSystem.makeDirectories(context.paths.stateDirectory, mode: 0o700)
-        let readline = reader.readline
-        var keepsHistory = false
-        if let readline {
-            keepsHistory = historyFileIsUsable()
-            if keepsHistory { _ = readline.read_history(historyFile) }
-            readline.stifle_history(1000)
-        } else if let problem = LineReader.readlineProblem {
-            say("miga config: no line editing, history or Tab completion (\(problem)); install libreadline8 for them")
-        }
-        CompletionState.shell = shell
-        CompletionState.installedNames = {
-            AppNameSuggestions(searchPath: resolver.searchPath, skipping: self.context.paths.shimDirectory,
-                               entries: installer?.installedEntries ?? []).candidates.sorted()
-        }
-        readline?.attempted_completion_function.pointee = CompletionState.attempt
+        guard let loaded = loadShell(installer: installer) else { return 1 }
+        let shell = loaded.shell
+        var original = loaded.original
+        let keepsHistory = startLineEditing(shell: shell, installer: installer)
         defer {
             // Checked again: the file may have been replaced while the editor ran.
-            if keepsHistory, historyFileIsUsable() { _ = readline?.write_history(historyFile) }
+            if keepsHistory, historyFileIsUsable() { _ = reader.readline?.write_history(historyFile) }
             CompletionState.shell = nil
         }
-        say("miga config: \(path). Type help for the commands" + (readline == nil ? "." : "; Tab completes."))
+        say("miga config: \(context.paths.configFile). Type help for the commands" + (reader.readline == nil ? "." : "; Tab completes."))
         stoppedBy = nil
-        loop: while true {
-            let line: String
-            switch read(prompt: shell.prompt) {
-            case .line(let text):
-                line = text
-            case .endOfInput: // Ctrl-D
-                say("")
-                if !shell.dirty || confirm("Discard unsaved changes? [y/N] ", defaultYes: false) { break loop }
-                continue
-            case .interrupted: // Ctrl-C: a fresh line, as in a shell; changes stay
-                continue
-            case .hungUp(let signal):
-                let signal = signal ?? SIGHUP // input that hangs up is the terminal going away
-                stoppedBy = signal
-                if shell.dirty {
-                    let name = [SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT"][signal] ?? "signal \(signal)"
-                    LinuxSystem.say("miga config: stopped by \(name); unsaved changes were discarded\n")
-                }
-                break loop
-            }
-            if !line.trimming(.whitespaces).isEmpty { readline?.add_history(line) }
+        while let line = nextLine(shell) {
+            if !line.trimming(.whitespaces).isEmpty { reader.readline?.add_history(line) }
             switch shell.execute(line) {
             case .say(let text):
                 if !text.isEmpty { say(text) }
@@ -114,12 +53,84 @@ public final class ConfigShellSession {
                     say("miga: \(error)")
                 }
             case .quit:
-                break loop
+                return 0
             case .confirmQuit:
-                if confirm("Discard unsaved changes? [y/N] ", defaultYes: false) { break loop }
+                if confirm("Discard unsaved changes? [y/N] ", defaultYes: false) { return 0 }
             }
         }
         return 0
+    }
+
+    /// The config as the editor's shell, with the text it was read from (nil: no file yet).
+    /// A file the person broke is theirs to mend: their editor is offered, never an overwrite.
+    private func loadShell(installer: Installer?) -> (shell: ConfigShell, original: String?)? {
+        let path = context.paths.configFile
+        let resolver = context.commandResolver
+        while true {
+            let original: String?
+            do {
+                original = try ConfigLoader.text(of: path)
+            } catch {
+                say("miga: \(error)")
+                return nil
+            }
+            do {
+                let shell = try ConfigShell(text: original ?? "", path: path, commandExists: { name in
+                    resolver.lookUp(name) != nil || !(installer?.desktopEntries(running: name).isEmpty ?? true)
+                })
+                return (shell, original)
+            } catch {
+                say("miga: \(error)")
+                guard confirm("Open it in \(editorCommand.joined(separator: " "))? [Y/n] ", defaultYes: true) else { return nil }
+                openEditor(on: path)
+            }
+        }
+    }
+
+    /// History and Tab completion, when readline could be loaded; whether history is kept.
+    private func startLineEditing(shell: ConfigShell, installer: Installer?) -> Bool {
+        try? LinuxSystem.makeDirectories(context.paths.stateDirectory, mode: 0o700)
+        let readline = reader.readline
+        var keepsHistory = false
+        if let readline {
+            keepsHistory = historyFileIsUsable()
+            if keepsHistory { _ = readline.read_history(historyFile) }
+            readline.stifle_history(1000)
+        } else if let problem = LineReader.readlineProblem {
+            say("miga config: no line editing, history or Tab completion (\(problem)); install libreadline8 for them")
+        }
+        CompletionState.shell = shell
+        let searchPath = context.commandResolver.searchPath
+        CompletionState.installedNames = {
+            AppNameSuggestions(searchPath: searchPath, skipping: self.context.paths.shimDirectory,
+                               entries: installer?.installedEntries ?? []).candidates.sorted()
+        }
+        readline?.attempted_completion_function.pointee = CompletionState.attempt
+        return keepsHistory
+    }
+
+    /// The next line to run; nil when the session ends (Ctrl-D with nothing to lose, or a
+    /// hang-up, which discards what was not saved: `stoppedBy` says which signal).
+    private func nextLine(_ shell: ConfigShell) -> String? {
+        while true {
+            switch read(prompt: shell.prompt) {
+            case .line(let text):
+                return text
+            case .endOfInput: // Ctrl-D
+                say("")
+                if !shell.dirty || confirm("Discard unsaved changes? [y/N] ", defaultYes: false) { return nil }
+            case .interrupted: // Ctrl-C: a fresh line, as in a shell; changes stay
+                continue
+            case .hungUp(let signal):
+                let signal = signal ?? SIGHUP // input that hangs up is the terminal going away
+                stoppedBy = signal
+                if shell.dirty {
+                    let name = [SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT"][signal] ?? "signal \(signal)"
+                    LinuxSystem.say("miga config: stopped by \(name); unsaved changes were discarded\n")
+                }
+                return nil
+            }
+        }
     }
 
     /// Whether readline may have the history file. It opens the file by name with a blocking
