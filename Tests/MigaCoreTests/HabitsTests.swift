@@ -249,7 +249,7 @@ final class HabitsTests: XCTestCase {
 
     func testTheSessionAsksBeforeOpenAndKeepsTheAnswer() {
         let item = ContentItem(id: "a", kind: .quote, category: "calm", text: "t")
-        var session = GatewaySession(app: "chat", timerSeconds: 15, item: item, startedAt: 0, notes: ["2nd time today"], asksIntention: true)
+        var session = GateSession(app: "chat", timerSeconds: 15, item: item, startedAt: 0, notes: ["2nd time today"], asksIntention: true)
         XCTAssertEqual(session.choose(.open, at: 5_000_000_000), [], "still locked")
         XCTAssertFalse(session.askingIntention)
         XCTAssertEqual(session.choose(.open, at: 15_000_000_000), [.record(.gatewayCompleted, contentID: nil, waitMilliseconds: nil)])
@@ -262,7 +262,7 @@ final class HabitsTests: XCTestCase {
         XCTAssertEqual(session.answer(" reply to Sam\n", at: 18_000_000_000), [
             .record(.openSelected, contentID: nil, waitMilliseconds: 18_000, detail: #"{"intention":"reply to Sam"}"#), .finish(.open),
         ])
-        var quiet = GatewaySession(app: "chat", timerSeconds: 15, item: item, startedAt: 0, asksIntention: true)
+        var quiet = GateSession(app: "chat", timerSeconds: 15, item: item, startedAt: 0, asksIntention: true)
         _ = quiet.choose(.open, at: 15_000_000_000)
         XCTAssertEqual(quiet.answer("", at: 15_000_000_000).first, .record(.openSelected, contentID: nil, waitMilliseconds: 15_000, detail: nil),
                        "an empty answer opens and stores nothing")

@@ -2,7 +2,7 @@ import XCTest
 @testable import MigaCore
 
 final class KeyMapTests: XCTestCase {
-    func keys(_ bytes: [UInt8]) -> [GatewayTUI.Key] { GatewayTUI.keys(from: bytes) }
+    func keys(_ bytes: [UInt8]) -> [TerminalGate.Key] { TerminalGate.keys(from: bytes) }
 
     func testDesignKeys() {
         for exit in ["e", "q", "E"] { XCTAssertEqual(keys(Array(exit.utf8)), [.choice(.exit)], exit) }

@@ -3,7 +3,7 @@ import JSON
 
 /// What `miga native-host` answers, one request at a time (see DESIGN "Browsers"). It keeps
 /// the gates open in this browser profile in memory, as the terminal's are kept: a
-/// `GatewaySession` each, driven on the host's own monotonic clock (the page's word is not
+/// `GateSession` each, driven on the host's own monotonic clock (the page's word is not
 /// taken for how long someone waited); whether a site is gated, the plan, the content, the
 /// events (app = the site) and the celebration come from `GateService`, as for every gate.
 public final class NativeHostService {
@@ -19,13 +19,13 @@ public final class NativeHostService {
     final class HostGate {
         /// The entry of `sites` it belongs to, as the extension knows it.
         let site: String
-        private(set) var driver: GatewayDriver!
+        private(set) var driver: GateDriver!
         private var problems: [String] = []
         private var drewNothing = false
 
-        init(session: GatewaySession, site: String, recorder: GateRecorder, content: GateContent) {
+        init(session: GateSession, site: String, recorder: GateRecorder, content: GateContent) {
             self.site = site
-            driver = GatewayDriver(session: session, record: { [unowned self] type, contentID, wait, detail in
+            driver = GateDriver(session: session, record: { [unowned self] type, contentID, wait, detail in
                 if let problem = recorder.record(type, contentID: contentID, waitMilliseconds: wait, detail: detail) {
                     problems.append(problem)
                 }
@@ -36,7 +36,7 @@ public final class NativeHostService {
             })
         }
 
-        var session: GatewaySession { driver.session }
+        var session: GateSession { driver.session }
 
         /// Read Next: false when there was nothing to draw.
         func readNext(at now: UInt64) -> Bool {
@@ -229,7 +229,7 @@ public final class NativeHostService {
         }
         let content = try service.content()
         guard let item = content.draw() else { throw ReplyError(message: "no content to show", id: .null) }
-        let session = GatewaySession(app: app, timerSeconds: plan.timerSeconds, item: item,
+        let session = GateSession(app: app, timerSeconds: plan.timerSeconds, item: item,
                                      startedAt: context.clock.monotonicNanoseconds(), notes: plan.notes,
                                      asksIntention: plan.asksIntention, earlyMilliseconds: Self.lockSlackMilliseconds)
         let gate = HostGate(session: session, site: key, recorder: recorder, content: content)

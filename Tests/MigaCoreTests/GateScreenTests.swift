@@ -1,7 +1,7 @@
 import XCTest
 @testable import MigaCore
 
-final class GatewayScreenTests: XCTestCase {
+final class GateScreenTests: XCTestCase {
     let start: UInt64 = 1_000_000_000
 
     func plainText(_ frame: String) -> String {
@@ -10,8 +10,8 @@ final class GatewayScreenTests: XCTestCase {
 
     func testFrameShowsAppItemAuthorCountdownCueAndChoices() {
         let item = ContentItem(id: "q", kind: .quote, category: "c", text: "You can't stop the waves, but you can learn to surf.", author: "Jon Kabat-Zinn")
-        let session = GatewaySession(app: "discord", timerSeconds: 30, item: item, startedAt: start)
-        let screen = GatewayScreen(style: GatewayStyle(color: true, breathing: true, animations: true))
+        let session = GateSession(app: "discord", timerSeconds: 30, item: item, startedAt: start)
+        let screen = GateScreen(style: GateStyle(color: true, breathing: true, animations: true))
         let text = plainText(screen.frame(for: session, at: start + 5_500_000_000, columns: 100, rows: 30))
         for expected in ["miga · discord", "“You can't stop the waves, but you can learn to surf.”", "— Jon Kabat-Zinn",
                          "25 s", "Hold ●●○○", "[e] Exit", "[n] Read Next", "[o] Open in 25 s"] {
@@ -25,8 +25,8 @@ final class GatewayScreenTests: XCTestCase {
     func testControlCharactersInAnItemAreNeverDrawnRaw() {
         let hostile = "Hi \u{1B}]52;c;aGVsbG8=\u{07}there\u{1B}[2J\u{9B}31m \u{1B}]8;;https://evil.example\u{1B}\\link"
         let item = ContentItem(id: "x", kind: .article, category: "c\u{1B}[5m", text: hostile + "\nnext\tline", author: "A\u{1B}[8m", title: "T\u{07}")
-        let session = GatewaySession(app: "chat", timerSeconds: 15, item: item, startedAt: start)
-        let frame = GatewayScreen(style: GatewayStyle(color: true, breathing: true, animations: true)).frame(for: session, at: start, columns: 100, rows: 30)
+        let session = GateSession(app: "chat", timerSeconds: 15, item: item, startedAt: start)
+        let frame = GateScreen(style: GateStyle(color: true, breathing: true, animations: true)).frame(for: session, at: start, columns: 100, rows: 30)
         for raw in ["\u{1B}]", "\u{07}", "\u{9B}", "there\u{1B}[2J", "\u{1B}[8m"] {
             XCTAssertFalse(frame.contains(raw), "drew \(raw.unicodeScalars.map { TerminalText.name($0) })")
         }
@@ -48,29 +48,29 @@ final class GatewayScreenTests: XCTestCase {
     }
 
     func testBreathingIsBoxFourFourFourFour() {
-        XCTAssertEqual(GatewayScreen.breathingPhase(elapsedMilliseconds: 0).label, "Breathe in")
-        XCTAssertEqual(GatewayScreen.breathingPhase(elapsedMilliseconds: 4_000).label, "Hold")
-        XCTAssertEqual(GatewayScreen.breathingPhase(elapsedMilliseconds: 8_000).label, "Breathe out")
-        XCTAssertEqual(GatewayScreen.breathingPhase(elapsedMilliseconds: 12_999).label, "Hold")
-        XCTAssertEqual(GatewayScreen.breathingPhase(elapsedMilliseconds: 16_000).label, "Breathe in")
-        XCTAssertEqual(GatewayScreen.breathingPhase(elapsedMilliseconds: 6_500).count, 3)
+        XCTAssertEqual(GateScreen.breathingPhase(elapsedMilliseconds: 0).label, "Breathe in")
+        XCTAssertEqual(GateScreen.breathingPhase(elapsedMilliseconds: 4_000).label, "Hold")
+        XCTAssertEqual(GateScreen.breathingPhase(elapsedMilliseconds: 8_000).label, "Breathe out")
+        XCTAssertEqual(GateScreen.breathingPhase(elapsedMilliseconds: 12_999).label, "Hold")
+        XCTAssertEqual(GateScreen.breathingPhase(elapsedMilliseconds: 16_000).label, "Breathe in")
+        XCTAssertEqual(GateScreen.breathingPhase(elapsedMilliseconds: 6_500).count, 3)
     }
 
     func testNoColorMeansNoColourCodesAndBreathingOffHidesTheCue() {
-        let session = GatewaySession(app: "a", timerSeconds: 15, item: .sample("x"), startedAt: start)
+        let session = GateSession(app: "a", timerSeconds: 15, item: .sample("x"), startedAt: start)
         let config = { () -> MigaConfig in var c = MigaConfig(); c.breathing = .off; return c }()
-        let style = GatewayStyle(config: config, environment: ["NO_COLOR": "1"])
+        let style = GateStyle(config: config, environment: ["NO_COLOR": "1"])
         XCTAssertFalse(style.color)
-        let frame = GatewayScreen(style: style).frame(for: session, at: start, columns: 80, rows: 24)
+        let frame = GateScreen(style: style).frame(for: session, at: start, columns: 80, rows: 24)
         XCTAssertNil(frame.range(of: "\u{1B}\\[[0-9;]*3[0-9]m", options: .regularExpression), "a colour code despite NO_COLOR")
         XCTAssertFalse(plainText(frame).contains("Breathe"))
-        XCTAssertTrue(GatewayStyle(config: MigaConfig(), environment: ["NO_COLOR": ""]).color, "empty NO_COLOR does not count")
+        XCTAssertTrue(GateStyle(config: MigaConfig(), environment: ["NO_COLOR": ""]).color, "empty NO_COLOR does not count")
     }
 
     func testUnlockedAndNoticeLines() {
-        var session = GatewaySession(app: "a", timerSeconds: 15, item: .sample("x"), startedAt: start)
+        var session = GateSession(app: "a", timerSeconds: 15, item: .sample("x"), startedAt: start)
         _ = session.choose(.open, at: start + 1_000_000_000)
-        let screen = GatewayScreen(style: GatewayStyle(color: false, breathing: false, animations: false))
+        let screen = GateScreen(style: GateStyle(color: false, breathing: false, animations: false))
         XCTAssertTrue(plainText(screen.frame(for: session, at: start + 1_000_000_000, columns: 80, rows: 24)).contains("Open unlocks in 14 s"))
         XCTAssertTrue(plainText(screen.frame(for: session, at: start + 15_000_000_000, columns: 80, rows: 24)).contains("[o] Open\n") ||
                       plainText(screen.frame(for: session, at: start + 15_000_000_000, columns: 80, rows: 24)).hasSuffix("[o] Open"))
@@ -89,17 +89,17 @@ final class GatewayScreenTests: XCTestCase {
     }
 
     func testNarrowTerminalNeverOverflows() {
-        let session = GatewaySession(app: "discord", timerSeconds: 30, item: .sample("x"), startedAt: start)
-        let screen = GatewayScreen(style: GatewayStyle(color: false, breathing: true, animations: true))
+        let session = GateSession(app: "discord", timerSeconds: 30, item: .sample("x"), startedAt: start)
+        let screen = GateScreen(style: GateStyle(color: false, breathing: true, animations: true))
         for columns in [30, 40, 72, 200] {
             let widest = screen.lines(for: session, at: start, columns: columns, rows: 24).map(\.width).max() ?? 0
             XCTAssertLessThanOrEqual(widest, columns, "columns \(columns)")
-            XCTAssertLessThanOrEqual(widest, GatewayScreen.maxTextWidth)
+            XCTAssertLessThanOrEqual(widest, GateScreen.maxTextWidth)
         }
     }
 
     /// The text of each line, without bold/dim codes (which are not colour, so NO_COLOR keeps them).
-    func plainLines(_ screen: GatewayScreen, _ session: GatewaySession, rows: Int, scroll: Int) -> [String] {
+    func plainLines(_ screen: GateScreen, _ session: GateSession, rows: Int, scroll: Int) -> [String] {
         screen.lines(for: session, at: start, columns: 80, rows: rows, scroll: scroll).map {
             $0.text.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
         }
@@ -112,8 +112,8 @@ final class GatewayScreenTests: XCTestCase {
     }
 
     func testALongArticleScrollsWhileTitleCountdownAndChoicesStay() {
-        let session = GatewaySession(app: "chat", timerSeconds: 30, item: article(paragraphs: 12), startedAt: start)
-        let screen = GatewayScreen(style: GatewayStyle(color: false, breathing: true, animations: true))
+        let session = GateSession(app: "chat", timerSeconds: 30, item: article(paragraphs: 12), startedAt: start)
+        let screen = GateScreen(style: GateStyle(color: false, breathing: true, animations: true))
         let rows = 20
         let range = screen.scroll(for: session, at: start, columns: 80, rows: rows)
         XCTAssertGreaterThan(range.limit, 0)
@@ -131,7 +131,7 @@ final class GatewayScreenTests: XCTestCase {
         XCTAssertEqual(seen, Set(all), "scrolling through shows every line of the text")
         // 20 rows less 4 fixed above (header, title), 5 below (bar, cue, choices) and the gap
         // and hint leave 9 lines of the 23 (12 paragraphs, 11 gaps); a page keeps one line of overlap.
-        XCTAssertEqual(range, GatewayScreen.Scroll(limit: 14, page: 8))
+        XCTAssertEqual(range, GateScreen.Scroll(limit: 14, page: 8))
 
         let first = plainLines(screen, session, rows: rows, scroll: 0)
         XCTAssertTrue(first.contains("↓ lines 1–9 of 23 · ↑/↓ PgUp/PgDn to scroll"), first.joined(separator: "\n"))
@@ -144,8 +144,8 @@ final class GatewayScreenTests: XCTestCase {
     }
 
     func testAShortItemHasNoScrollHint() {
-        let session = GatewaySession(app: "chat", timerSeconds: 30, item: article(paragraphs: 2), startedAt: start)
-        let screen = GatewayScreen(style: GatewayStyle(color: false, breathing: true, animations: true))
+        let session = GateSession(app: "chat", timerSeconds: 30, item: article(paragraphs: 2), startedAt: start)
+        let screen = GateScreen(style: GateStyle(color: false, breathing: true, animations: true))
         XCTAssertEqual(screen.scroll(for: session, at: start, columns: 80, rows: 40).limit, 0)
         let lines = plainLines(screen, session, rows: 40, scroll: 5)
         XCTAssertFalse(lines.contains { $0.contains("to scroll") })

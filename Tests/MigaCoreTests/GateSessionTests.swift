@@ -1,12 +1,12 @@
 import XCTest
 @testable import MigaCore
 
-final class GatewaySessionTests: XCTestCase {
+final class GateSessionTests: XCTestCase {
     let second: UInt64 = 1_000_000_000
     let start: UInt64 = 5_000_000_000
 
-    func session(timer: Int = 30) -> GatewaySession {
-        GatewaySession(app: "discord", timerSeconds: timer, item: .sample("a"), startedAt: start)
+    func session(timer: Int = 30) -> GateSession {
+        GateSession(app: "discord", timerSeconds: timer, item: .sample("a"), startedAt: start)
     }
 
     func testStartRecordsSessionStartWithTheFirstItem() {
@@ -83,8 +83,8 @@ final class GatewaySessionTests: XCTestCase {
         let clock = FakeClock()
         var recorded: [(EventType, String?, Int?)] = []
         var pool = ["b", "c"]
-        let driver = GatewayDriver(
-            session: GatewaySession(app: "x", timerSeconds: 15, item: .sample("a"), startedAt: clock.monotonic),
+        let driver = GateDriver(
+            session: GateSession(app: "x", timerSeconds: 15, item: .sample("a"), startedAt: clock.monotonic),
             record: { recorded.append(($0, $1, $2)); _ = $3 },
             nextItem: { pool.isEmpty ? nil : .sample(pool.removeFirst()) })
         driver.start()

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import GateWindowProtocol
 
-/// The other end of the gate window: what `GatewayWindow` needs of the child process, so
+/// The other end of the gate window: what `WindowGate` needs of the child process, so
 /// tests can play the window.
 public protocol GateWindowChannel: AnyObject {
     /// Readable when the window has said something (or has gone).
@@ -23,23 +23,23 @@ public struct WindowUnavailable: Error, CustomStringConvertible {
 /// The gateway in a small GTK window for desktop launches (DESIGN "The gate window"). The
 /// session stays here — countdown, rotation, events, the app's launch — so one process owns
 /// them whatever the front end; the window only draws what it is sent and reports keys.
-public final class GatewayWindow {
+public final class WindowGate {
     /// How long the window may take to show its first frame before the terminal emulator is
     /// tried instead.
     public static let showSeconds = 3.0
     /// Ticks this often move the bar smoothly; the seconds change once a second anyway.
     static let tickMilliseconds: Int32 = 100
 
-    private let driver: GatewayDriver
+    private let driver: GateDriver
     private let channel: GateWindowChannel
     private let signals: SignalPipe
     private let clock: any MigaClock
-    private let style: GatewayStyle
+    private let style: GateStyle
     private var sentItem: String?
     private var sentNotice: String?
     private var sentTick: GateToWindow?
 
-    public init(driver: GatewayDriver, channel: GateWindowChannel, signals: SignalPipe, clock: any MigaClock, style: GatewayStyle) {
+    public init(driver: GateDriver, channel: GateWindowChannel, signals: SignalPipe, clock: any MigaClock, style: GateStyle) {
         self.driver = driver
         self.channel = channel
         self.signals = signals
@@ -49,17 +49,17 @@ public final class GatewayWindow {
 
     /// Runs the gate in the window until a choice is made. Throws `WindowUnavailable` when the
     /// window never showed (nothing is recorded then, so the caller can try a terminal).
-    public func run(celebration: () -> String, shown: () -> Bool = { true }) throws -> GatewayEnding {
+    public func run(celebration: () -> String, shown: () -> Bool = { true }) throws -> GateEnding {
         channel.send(.setUp(app: driver.session.app, animations: style.animations, breathing: style.breathing))
         if !driver.session.notes.isEmpty { channel.send(.notes(driver.session.notes.joined(separator: "\n"))) }
         sendState()
         if let signal = try awaitShown() {
             channel.finish(within: 0.5)
-            return GatewayEnding(outcome: .abandoned, signal: signal)
+            return GateEnding(outcome: .abandoned, signal: signal)
         }
         guard shown() else {
             channel.finish(within: 0.5)
-            return GatewayEnding(outcome: .exit, signal: nil, withdrawn: true)
+            return GateEnding(outcome: .exit, signal: nil, withdrawn: true)
         }
         driver.start()
         var abandonSignal: Int32?
@@ -108,7 +108,7 @@ public final class GatewayWindow {
             channel.send(.close)
             channel.finish(within: 1)
         }
-        return GatewayEnding(outcome: driver.outcome ?? .abandoned, signal: abandonSignal)
+        return GateEnding(outcome: driver.outcome ?? .abandoned, signal: abandonSignal)
     }
 
     /// nil once the window reports its first frame; a signal that ended the wait. Throws
@@ -149,7 +149,7 @@ public final class GatewayWindow {
             channel.send(.notice(notice))
         }
         let breath = style.breathing
-            ? GatewayScreen.breathingCue(elapsedMilliseconds: session.elapsedMilliseconds(at: now), dots: true) : ""
+            ? GateScreen.breathingCue(elapsedMilliseconds: session.elapsedMilliseconds(at: now), dots: true) : ""
         let tick = GateToWindow.tick(secondsLeft: session.secondsLeft(at: now),
                                      permille: Int(session.progress(at: now) * 1000), breath: breath)
         if sentTick != tick {

@@ -4,9 +4,9 @@ import Glibc
 
 /// The full-screen gateway: raw terminal, alternate screen, a poll loop over keys, signals
 /// and the next second of the countdown.
-public final class GatewayTUI {
-    private let driver: GatewayDriver
-    private let screen: GatewayScreen
+public final class TerminalGate {
+    private let driver: GateDriver
+    private let screen: GateScreen
     private let terminal: LinuxTerminal
     private let signals: SignalPipe
     private let clock: any MigaClock
@@ -15,7 +15,7 @@ public final class GatewayTUI {
     /// The answer being typed while the intention question is on screen.
     private var field = IntentionField()
 
-    public init(driver: GatewayDriver, screen: GatewayScreen, terminal: LinuxTerminal,
+    public init(driver: GateDriver, screen: GateScreen, terminal: LinuxTerminal,
                 signals: SignalPipe, clock: any MigaClock) {
         self.driver = driver
         self.screen = screen
@@ -26,7 +26,7 @@ public final class GatewayTUI {
 
     enum Scroll: Equatable { case lineUp, lineDown, pageUp, pageDown, top, bottom }
 
-    enum Key: Equatable { case choice(GatewayChoice), scroll(Scroll), suspend, redraw }
+    enum Key: Equatable { case choice(GateChoice), scroll(Scroll), suspend, redraw }
 
     /// Maps raw input bytes to keys. Arrows, PgUp/PgDn, Home/End (and j/k) scroll a long
     /// article; other escape sequences are ignored; a lone Esc is Exit. Ctrl-C arrives as a
@@ -95,7 +95,7 @@ public final class GatewayTUI {
     /// message for the short celebration, shown before the terminal is handed back.
     /// `shown` is called once the first frame is drawn; false ends the gate at once, opening
     /// nothing (a hand-off that was given up).
-    public func run(celebration: (() -> String)? = nil, shown: () -> Bool = { true }) throws -> GatewayEnding {
+    public func run(celebration: (() -> String)? = nil, shown: () -> Bool = { true }) throws -> GateEnding {
         // Only this first step may throw (and so fail open): nothing has been shown yet.
         // Once the gate is on screen, losing the terminal means the window went away, which
         // is an abandon: it never opens the app.
@@ -108,7 +108,7 @@ public final class GatewayTUI {
             driver.abandon(at: clock.monotonicNanoseconds())
         }
         draw()
-        guard shown() else { return GatewayEnding(outcome: .exit, signal: nil, withdrawn: true) }
+        guard shown() else { return GateEnding(outcome: .exit, signal: nil, withdrawn: true) }
         while driver.outcome == nil {
             let now = clock.monotonicNanoseconds()
             driver.tick(at: now)
@@ -167,7 +167,7 @@ public final class GatewayTUI {
         if driver.outcome == .exit, let message = celebration?() {
             celebrate(message: message)
         }
-        return GatewayEnding(outcome: driver.outcome ?? .abandoned, signal: abandonSignal)
+        return GateEnding(outcome: driver.outcome ?? .abandoned, signal: abandonSignal)
     }
 
     /// Typing the answer to "What are you here to do?"; what is left of `bytes` once the

@@ -1,11 +1,11 @@
 /// Applies a session's effects: records events, draws the next item. Shared by the full-screen
 /// and plain front ends so both follow exactly the same rules.
-public final class GatewayDriver {
-    public private(set) var session: GatewaySession
+public final class GateDriver {
+    public private(set) var session: GateSession
     private let record: (EventType, String?, Int?, String?) -> Void
     private let nextItem: () -> ContentItem?
 
-    public init(session: GatewaySession,
+    public init(session: GateSession,
                 record: @escaping (EventType, _ contentID: String?, _ waitMilliseconds: Int?, _ detail: String?) -> Void,
                 nextItem: @escaping () -> ContentItem?) {
         self.session = session
@@ -13,14 +13,14 @@ public final class GatewayDriver {
         self.nextItem = nextItem
     }
 
-    public var outcome: GatewayOutcome? { session.outcome }
+    public var outcome: GateOutcome? { session.outcome }
 
     /// Records the start; the front end calls it once the gateway can actually be shown.
     public func start() { apply(session.startEffects, at: session.startedAt) }
 
     public func tick(at now: UInt64) { apply(session.tick(at: now), at: now) }
 
-    public func choose(_ choice: GatewayChoice, at now: UInt64) { apply(session.choose(choice, at: now), at: now) }
+    public func choose(_ choice: GateChoice, at now: UInt64) { apply(session.choose(choice, at: now), at: now) }
 
     public func abandon(at now: UInt64) { apply(session.abandon(at: now), at: now) }
 
@@ -30,7 +30,7 @@ public final class GatewayDriver {
 
     public func resume(afterSuspending nanoseconds: UInt64) { session.resume(afterSuspending: nanoseconds) }
 
-    private func apply(_ effects: [GatewayEffect], at now: UInt64) {
+    private func apply(_ effects: [GateEffect], at now: UInt64) {
         for effect in effects {
             switch effect {
             case .record(let type, let contentID, let wait, let detail):
@@ -45,8 +45,8 @@ public final class GatewayDriver {
 }
 
 /// How a front end ended: the outcome, and the signal that caused an abandon (to die by it).
-public struct GatewayEnding: Equatable {
-    public var outcome: GatewayOutcome
+public struct GateEnding: Equatable {
+    public var outcome: GateOutcome
     public var signal: Int32?
     /// Ended before any choice because the gate that started this one gave up on it.
     public var withdrawn = false

@@ -158,7 +158,7 @@ public final class Gatekeeper {
         return request.plain || term.isEmpty || term == "dumb"
     }
 
-    private func finish(_ ending: GatewayEnding, app: String, config: MigaConfig, store: EventStore, launch: Launch) -> Int32 {
+    private func finish(_ ending: GateEnding, app: String, config: MigaConfig, store: EventStore, launch: Launch) -> Int32 {
         switch ending.outcome {
         case .open:
             if config.graceMinutes > 0 {
@@ -204,7 +204,7 @@ public final class Gatekeeper {
 
     /// The gate in this terminal, or in the window program at `window`.
     private func runFrontEnd(_ request: GateRequest, service: GateService, recorder: GateRecorder, plan: GatePlan,
-                             window: String? = nil) throws -> GatewayEnding {
+                             window: String? = nil) throws -> GateEnding {
         let content = try service.content()
         // The first frame is drawn from reads alone: its item is picked now and written, with
         // the events recorded before it is up (session_start), right after it, each with the
@@ -224,12 +224,12 @@ public final class Gatekeeper {
             events.release()
             return awaited
         }
-        let session = GatewaySession(app: recorder.app, timerSeconds: plan.timerSeconds, item: first,
+        let session = GateSession(app: recorder.app, timerSeconds: plan.timerSeconds, item: first,
                                      startedAt: context.clock.monotonicNanoseconds(), notes: plan.notes,
                                      asksIntention: plan.asksIntention)
-        let driver = GatewayDriver(session: session, record: events.record, nextItem: { content.draw() })
+        let driver = GateDriver(session: session, record: events.record, nextItem: { content.draw() })
         let signals = try SignalPipe()
-        let ending: GatewayEnding
+        let ending: GateEnding
         if let window {
             ending = try runWindow(window, driver: driver, signals: signals, service: service, shown: shown)
         } else if isPlain(request) {
@@ -242,31 +242,31 @@ public final class Gatekeeper {
         return ending
     }
 
-    private func runWindow(_ window: String, driver: GatewayDriver, signals: SignalPipe, service: GateService,
-                           shown: @escaping () -> Bool) throws -> GatewayEnding {
+    private func runWindow(_ window: String, driver: GateDriver, signals: SignalPipe, service: GateService,
+                           shown: @escaping () -> Bool) throws -> GateEnding {
         let process: WindowProcess
         do {
             process = try WindowProcess(executable: window, environment: context.environment)
         } catch {
             throw WindowUnavailable(description: "the gate window could not start: \(error)")
         }
-        let style = GatewayStyle(config: service.config, environment: context.environment)
-        return try GatewayWindow(driver: driver, channel: process, signals: signals, clock: context.clock, style: style)
+        let style = GateStyle(config: service.config, environment: context.environment)
+        return try WindowGate(driver: driver, channel: process, signals: signals, clock: context.clock, style: style)
             .run(celebration: service.celebration, shown: shown)
     }
 
-    private func runPlain(driver: GatewayDriver, signals: SignalPipe, service: GateService,
-                          shown: @escaping () -> Bool) -> GatewayEnding {
-        let ending = PlainGateway(driver: driver, clock: context.clock, signals: signals, write: { text in
+    private func runPlain(driver: GateDriver, signals: SignalPipe, service: GateService,
+                          shown: @escaping () -> Bool) -> GateEnding {
+        let ending = PlainGate(driver: driver, clock: context.clock, signals: signals, write: { text in
             LinuxSystem.say(text, to: STDOUT_FILENO) // a hang-up arrives as a signal
         }).run(shown: shown)
         if ending.outcome == .exit, !ending.withdrawn { context.messages.say(service.celebration()) }
         return ending
     }
 
-    private func runTerminal(driver: GatewayDriver, signals: SignalPipe, service: GateService,
-                             shown: @escaping () -> Bool) throws -> GatewayEnding {
-        let style = GatewayStyle(config: service.config, environment: context.environment)
+    private func runTerminal(driver: GateDriver, signals: SignalPipe, service: GateService,
+                             shown: @escaping () -> Bool) throws -> GateEnding {
+        let style = GateStyle(config: service.config, environment: context.environment)
         var terminal = LinuxTerminal()
         if let device = context.terminalDevice {
             // The pipes are the app's: the gate draws on the terminal itself.
@@ -274,7 +274,7 @@ public final class Gatekeeper {
             guard fd >= 0 else { throw LinuxError(operation: "open \(device)", code: errno) }
             terminal = LinuxTerminal(input: fd, output: fd, closesOnDeinit: true)
         }
-        let tui = GatewayTUI(driver: driver, screen: GatewayScreen(style: style), terminal: terminal,
+        let tui = TerminalGate(driver: driver, screen: GateScreen(style: style), terminal: terminal,
                              signals: signals, clock: context.clock)
         // Asked once: the animation shows it, and the line after the gate repeats it.
         var message: String?

@@ -1,21 +1,21 @@
 /// What the person chose, or what happened to them.
-public enum GatewayOutcome: Equatable, Sendable {
+public enum GateOutcome: Equatable, Sendable {
     case exit
     case open
     /// The window was closed or the process told to stop: never opens the app.
     case abandoned
 }
 
-public enum GatewayChoice: Equatable, Sendable {
+public enum GateChoice: Equatable, Sendable {
     case exit, readNext, open
 }
 
 /// What the state machine asks its runner to do.
-public enum GatewayEffect: Equatable, Sendable {
+public enum GateEffect: Equatable, Sendable {
     case record(EventType, contentID: String?, waitMilliseconds: Int?, detail: String? = nil)
     /// Draw another item and pass it to `show(_:at:)`.
     case fetchNextItem
-    case finish(GatewayOutcome)
+    case finish(GateOutcome)
 }
 
 /// The gateway's rules, free of terminals and clocks: every method takes the monotonic time,
@@ -24,7 +24,7 @@ public enum GatewayEffect: Equatable, Sendable {
 /// - The countdown starts once and is never restarted (Read Next keeps it running).
 /// - Open is locked until it ends; pressing it early sets a notice saying how long is left.
 /// - `gateway_completed` is recorded once, when the countdown first reaches zero.
-public struct GatewaySession: Sendable {
+public struct GateSession: Sendable {
     public let app: String
     public let timerSeconds: Int
     /// When the countdown started, moved later by the time spent suspended (Ctrl-Z).
@@ -32,7 +32,7 @@ public struct GatewaySession: Sendable {
     public private(set) var item: ContentItem
     /// Open was pressed early: until the countdown ends, the gate says how long is left.
     public private(set) var showsLockedNotice = false
-    public private(set) var outcome: GatewayOutcome?
+    public private(set) var outcome: GateOutcome?
     public private(set) var completionRecorded = false
     /// Lines under the app's name ("3rd time today", "Last time: …"), from the `GatePlan`.
     public let notes: [String]
@@ -57,7 +57,7 @@ public struct GatewaySession: Sendable {
     }
 
     /// The events the session begins with.
-    public var startEffects: [GatewayEffect] {
+    public var startEffects: [GateEffect] {
         [.record(.sessionStart, contentID: item.id, waitMilliseconds: nil)]
     }
 
@@ -87,14 +87,14 @@ public struct GatewaySession: Sendable {
     }
 
     /// Called on every loop iteration: records completion once the countdown ends.
-    public mutating func tick(at now: UInt64) -> [GatewayEffect] {
+    public mutating func tick(at now: UInt64) -> [GateEffect] {
         guard outcome == nil, !completionRecorded, isUnlocked(at: now) else { return [] }
         completionRecorded = true
         showsLockedNotice = false // "Open unlocks in …" is no longer true
         return [.record(.gatewayCompleted, contentID: nil, waitMilliseconds: nil)]
     }
 
-    public mutating func choose(_ choice: GatewayChoice, at now: UInt64) -> [GatewayEffect] {
+    public mutating func choose(_ choice: GateChoice, at now: UInt64) -> [GateEffect] {
         guard outcome == nil else { return [] }
         switch choice {
         case .exit:
@@ -118,7 +118,7 @@ public struct GatewaySession: Sendable {
 
     /// The answer to "What are you here to do?" (empty is allowed): opens, keeping it in the
     /// `open_selected` detail. Only after the question was asked.
-    public mutating func answer(_ intention: String, at now: UInt64) -> [GatewayEffect] {
+    public mutating func answer(_ intention: String, at now: UInt64) -> [GateEffect] {
         guard outcome == nil, askingIntention else { return [] }
         askingIntention = false
         return finish(.open, type: .openSelected, at: now, detail: Intention.detail(intention))
@@ -130,7 +130,7 @@ public struct GatewaySession: Sendable {
     }
 
     /// The next item drawn after Read Next.
-    public mutating func show(_ next: ContentItem, at now: UInt64) -> [GatewayEffect] {
+    public mutating func show(_ next: ContentItem, at now: UInt64) -> [GateEffect] {
         guard outcome == nil else { return [] }
         item = next
         return [.record(.contentRead, contentID: next.id, waitMilliseconds: nil)]
@@ -144,13 +144,13 @@ public struct GatewaySession: Sendable {
     }
 
     /// SIGHUP or SIGTERM: the window went away.
-    public mutating func abandon(at now: UInt64) -> [GatewayEffect] {
+    public mutating func abandon(at now: UInt64) -> [GateEffect] {
         guard outcome == nil else { return [] }
         return finish(.abandoned, type: .abandoned, at: now)
     }
 
-    private mutating func finish(_ result: GatewayOutcome, type: EventType, at now: UInt64,
-                                 detail: String? = nil) -> [GatewayEffect] {
+    private mutating func finish(_ result: GateOutcome, type: EventType, at now: UInt64,
+                                 detail: String? = nil) -> [GateEffect] {
         outcome = result
         showsLockedNotice = false
         askingIntention = false

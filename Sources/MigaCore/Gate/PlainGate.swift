@@ -3,14 +3,14 @@ import Glibc
 #endif
 /// Plain mode, for `TERM=dumb`, `--plain` and screen readers: no cursor movement, no redraws.
 /// The item once, a few countdown lines, then a readline prompt for the choice.
-public final class PlainGateway {
-    private let driver: GatewayDriver
+public final class PlainGate {
+    private let driver: GateDriver
     private let clock: any MigaClock
     private let signals: SignalPipe
     private let input: Int32 = STDIN_FILENO
     private let write: (String) -> Void
 
-    public init(driver: GatewayDriver, clock: any MigaClock, signals: SignalPipe, write: @escaping (String) -> Void) {
+    public init(driver: GateDriver, clock: any MigaClock, signals: SignalPipe, write: @escaping (String) -> Void) {
         self.driver = driver
         self.clock = clock
         self.signals = signals
@@ -19,15 +19,15 @@ public final class PlainGateway {
 
     static let prompt = "Choose: e = Exit, n = Read Next, o = Open > "
 
-    /// `shown` as for `GatewayTUI.run`.
+    /// `shown` as for `TerminalGate.run`.
     /// The signal that ended the gate as abandoned, if one did.
     private var abandonSignal: Int32?
 
-    public func run(shown: () -> Bool = { true }) -> GatewayEnding {
+    public func run(shown: () -> Bool = { true }) -> GateEnding {
         driver.start()
         show(driver.session.item, heading: "miga · \(driver.session.app)", notes: driver.session.notes)
         write("Open unlocks in \(driver.session.timerSeconds) s. Type e and Enter to exit now, n for another.\n")
-        guard shown() else { return GatewayEnding(outcome: .exit, signal: nil, withdrawn: true) }
+        guard shown() else { return GateEnding(outcome: .exit, signal: nil, withdrawn: true) }
         var announced = driver.session.timerSeconds
         var prompt: LineReader?
 
@@ -87,7 +87,7 @@ public final class PlainGateway {
             }
             handle(answer.trimming(.whitespaces).lowercased(), at: at)
         }
-        return GatewayEnding(outcome: driver.outcome ?? .abandoned, signal: abandonSignal)
+        return GateEnding(outcome: driver.outcome ?? .abandoned, signal: abandonSignal)
     }
 
     /// In canonical mode one read(2) returns one typed line; read directly rather than through
@@ -136,7 +136,7 @@ public final class PlainGateway {
     private func show(_ item: ContentItem, heading: String?, notes: [String] = []) {
         var text = heading.map { "\(TerminalText.forScreen($0))\n" + notes.map { TerminalText.forScreen($0) + "\n" }.joined() + "\n" } ?? "\n"
         if let title = item.title { text += TerminalText.forScreen(title) + "\n\n" }
-        text += TextLayout.wrap(TerminalText.forScreen(item.text), width: GatewayScreen.maxTextWidth).joined(separator: "\n") + "\n"
+        text += TextLayout.wrap(TerminalText.forScreen(item.text), width: GateScreen.maxTextWidth).joined(separator: "\n") + "\n"
         if let author = item.author { text += "— \(TerminalText.forScreen(author))\n" }
         write(text + "\n")
     }

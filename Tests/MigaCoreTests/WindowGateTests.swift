@@ -7,7 +7,7 @@ import XCTest
 
 /// The gate side of the window: what it sends, how it reads keys, and what it records, with a
 /// scripted window and a fake clock. The real window under Xvfb is in MigaCLITests.
-final class GatewayWindowTests: XCTestCase {
+final class WindowGateTests: XCTestCase {
     /// Plays the window: each step (after moving the clock) is what the window says next;
     /// after the last one it goes away (end of file).
     final class ScriptedWindow: GateWindowChannel {
@@ -55,18 +55,18 @@ final class GatewayWindowTests: XCTestCase {
         recorded = []
     }
 
-    func run(_ steps: [(Double, [WindowToGate])], animations: Bool = true, shown: Bool = true) throws -> (GatewayEnding, ScriptedWindow) {
+    func run(_ steps: [(Double, [WindowToGate])], animations: Bool = true, shown: Bool = true) throws -> (GateEnding, ScriptedWindow) {
         let items = (1...3).map { ContentItem(id: "item-\($0)", kind: .quote, category: "calm", text: "Text \($0)\twith a tab", author: "A") }
         var next = 0
-        let session = GatewaySession(app: "chat", timerSeconds: 15, item: items[0], startedAt: clock.monotonicNanoseconds())
-        let driver = GatewayDriver(session: session, record: { [self] in recorded.append(($0, $1, $2)); details.append($3) }, nextItem: {
+        let session = GateSession(app: "chat", timerSeconds: 15, item: items[0], startedAt: clock.monotonicNanoseconds())
+        let driver = GateDriver(session: session, record: { [self] in recorded.append(($0, $1, $2)); details.append($3) }, nextItem: {
             next += 1
             return items[next % items.count]
         })
         let window = ScriptedWindow(clock: clock, steps: steps)
         let signals = try SignalPipe()
-        let style = GatewayStyle(color: false, breathing: true, animations: animations)
-        let ending = try GatewayWindow(driver: driver, channel: window, signals: signals, clock: clock, style: style)
+        let style = GateStyle(color: false, breathing: true, animations: animations)
+        let ending = try WindowGate(driver: driver, channel: window, signals: signals, clock: clock, style: style)
             .run(celebration: { "You chose not to open it." }, shown: { shown })
         return (ending, window)
     }

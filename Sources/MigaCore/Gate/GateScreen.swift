@@ -1,5 +1,5 @@
 /// How the gateway looks: colour or not, breathing cue or not, motion or not.
-public struct GatewayStyle: Equatable, Sendable {
+public struct GateStyle: Equatable, Sendable {
     public var color: Bool
     public var breathing: Bool
     public var animations: Bool
@@ -24,12 +24,12 @@ public struct GatewayStyle: Equatable, Sendable {
 
 /// Draws gateway frames as one string of text and escape codes, so each frame is a single
 /// write and never tears. Pure: the TUI passes in the session, the time and the size.
-public struct GatewayScreen {
+public struct GateScreen {
     public static let maxTextWidth = 72
 
-    public var style: GatewayStyle
+    public var style: GateStyle
 
-    public init(style: GatewayStyle) { self.style = style }
+    public init(style: GateStyle) { self.style = style }
 
     private func sgr(_ code: String, _ text: String) -> String {
         guard !text.isEmpty else { return text }
@@ -74,7 +74,7 @@ public struct GatewayScreen {
         var scroll: Scroll { Scroll(limit: max(0, body.count - room), page: max(1, room - 1)) }
     }
 
-    private func layout(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int, answer: String? = nil) -> Layout {
+    private func layout(for session: GateSession, at now: UInt64, columns: Int, rows: Int, answer: String? = nil) -> Layout {
         let width = max(8, min(Self.maxTextWidth, columns >= 24 ? columns - 4 : columns - 1))
         var layout = Layout()
         layout.width = width
@@ -150,7 +150,7 @@ public struct GatewayScreen {
         return finishLayout(&layout, session: session, now: now, rows: rows, answer: nil)
     }
 
-    private func finishLayout(_ layout: inout Layout, session: GatewaySession, now: UInt64, rows: Int, answer: String?) -> Layout {
+    private func finishLayout(_ layout: inout Layout, session: GateSession, now: UInt64, rows: Int, answer: String?) -> Layout {
         // Whatever the screen leaves after the fixed parts (and two lines for a gap and the
         // scroll hint), but always a few lines of text, even if that pushes the frame off a
         // tiny screen.
@@ -167,7 +167,7 @@ public struct GatewayScreen {
 
     /// A small terminal (80×13, 40×10, 20×5): whatever the size, one row keeps the keys and
     /// the seconds left; the text is what gets cut, with a sign that more is below.
-    private func compact(_ layout: inout Layout, session: GatewaySession, now: UInt64, rows: Int, answer: String?) {
+    private func compact(_ layout: inout Layout, session: GateSession, now: UInt64, rows: Int, answer: String?) {
         let width = layout.width
         func fit(_ text: String) -> String {
             DisplayWidth.of(text) <= width ? text : String(text.prefix(max(1, width - 1))) + "…"
@@ -199,13 +199,13 @@ public struct GatewayScreen {
     }
 
     /// How far the current item can scroll on a `columns` × `rows` screen.
-    public func scroll(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int) -> Scroll {
+    public func scroll(for session: GateSession, at now: UInt64, columns: Int, rows: Int) -> Scroll {
         layout(for: session, at: now, columns: columns, rows: rows).scroll
     }
 
     /// The lines of one frame, each paired with its visible width (for centring). `scroll` is
     /// the first line of the item's text to show; it is clamped to what the text allows.
-    public func lines(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int,
+    public func lines(for session: GateSession, at now: UInt64, columns: Int, rows: Int,
                       scroll: Int = 0, answer: String? = nil) -> [(text: String, width: Int)] {
         lines(of: layout(for: session, at: now, columns: columns, rows: rows, answer: answer), scroll: scroll)
     }
@@ -231,7 +231,7 @@ public struct GatewayScreen {
 
     /// A whole frame: clear, then each line centred as a block.
     /// `answer`: the intention typed so far, while the question is on screen.
-    public func frame(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int, scroll: Int = 0,
+    public func frame(for session: GateSession, at now: UInt64, columns: Int, rows: Int, scroll: Int = 0,
                       answer: String? = nil) -> String {
         // One layout serves both, unless the question's field is on screen (the block is
         // centred by the item's layout, so the field never moves it).
@@ -242,7 +242,7 @@ public struct GatewayScreen {
 
     /// The width the frame is centred by: every line of the item, not only those on screen,
     /// and the widest scroll hint, so scrolling never moves the text sideways.
-    func blockWidth(for session: GatewaySession, at now: UInt64, columns: Int, rows: Int) -> Int {
+    func blockWidth(for session: GateSession, at now: UInt64, columns: Int, rows: Int) -> Int {
         blockWidth(of: layout(for: session, at: now, columns: columns, rows: rows))
     }
 
