@@ -11,11 +11,7 @@ struct Config: ParsableCommand {
             On a terminal `miga config` opens an editor (tab completion, history): type `help` \
             there. Elsewhere it prints the settings, like `miga config show`.
 
-            Keys: timer_seconds (15–45), grace_minutes (0–120), categories, breathing (box, off), \
-            animations, terminal, sites, intention (ask "What are you here to do?" before Open), \
-            escalate_seconds (0–30: each Open of an app today adds this), weekly_summary (a \
-            notification at the first gate of a week); per app [apps.NAME]: command, \
-            timer_seconds, intention, escalate_seconds.
+            \(ConfigKeys.helpSummary)
 
             Schedules are [[schedule]] tables in config.toml, edited by hand; the first that \
             matches wins, in local time, and a range may cross midnight (it belongs to the day \
@@ -81,7 +77,7 @@ struct Config: ParsableCommand {
             discussion: "Examples:\n  miga config get timer_seconds\n  miga config get apps.discord.timer_seconds\n  miga config get sites"
         )
 
-        @Argument(help: ArgumentHelp("A key: timer_seconds, grace_minutes, categories, breathing, animations, terminal, sites, intention, escalate_seconds, weekly_summary, apps.NAME.command, apps.NAME.timer_seconds, apps.NAME.intention, apps.NAME.escalate_seconds.",
+        @Argument(help: ArgumentHelp("A key: " + (ConfigKeys.topLevel + ConfigKeys.perApp.map { "apps.NAME.\($0)" }).joined(separator: ", ") + ".",
                                      valueName: "key"),
                   completion: .custom(CommandSupport.configKeys))
         var key: String

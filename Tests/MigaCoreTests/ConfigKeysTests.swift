@@ -32,6 +32,44 @@ final class ConfigKeysTests: XCTestCase {
         return editor.text
     }
 
+    /// The table of keys is the one list: every key in it is read by the loader where its
+    /// scope says (no "unknown key"), a value `config set` accepts for it loads without a
+    /// warning, and a key outside it is unknown in either place.
+    func testTheLoaderReadsExactlyTheKeysOfTheTable() throws {
+        func typed(_ key: ConfigKey) -> String {
+            switch key.kind {
+            case .integer(let range, _): return String(range.upperBound)
+            case .flag: return "off"
+            case .choice(let choices): return choices.last!
+            case .categories: return "articles, quotes"
+            case .sites: return "example.com"
+            case .command: return "true"
+            case .text: return "xterm"
+            }
+        }
+        var top = "", app = "[apps.chat]\n"
+        for key in ConfigKeys.table {
+            if key.scope != .app {
+                top += "\(key.name) = \(try ConfigKeys.tomlValue(typed(key), for: ConfigKeyPath(app: nil, key: key.name)))\n"
+            }
+            if key.scope != .global {
+                app += "\(key.name) = \(try ConfigKeys.tomlValue(typed(key), for: ConfigKeyPath(app: "chat", key: key.name)))\n"
+            }
+        }
+        let loaded = try ConfigLoader().parse(top + "\n" + app, path: "config.toml")
+        XCTAssertEqual(loaded.warnings, [], top + app)
+        for key in ConfigKeys.table where key.scope != .app {
+            XCTAssertEqual(ConfigKeys.toml(ConfigKeyPath(app: nil, key: key.name), in: loaded.config),
+                           try ConfigKeys.tomlValue(typed(key), for: ConfigKeyPath(app: nil, key: key.name)), key.name)
+        }
+        let unknown = try ConfigLoader().parse("command = \"x\"\nsnooze = 5\n[apps.chat]\ngrace_minutes = 3\n", path: "config.toml")
+        XCTAssertEqual(unknown.warnings, ["config.toml:1: unknown key \"command\" ignored", "config.toml:2: unknown key \"snooze\" ignored",
+                                          "config.toml:4: unknown key \"grace_minutes\" in [apps.chat] ignored"])
+        XCTAssertEqual(ConfigKeys.topLevel, ["timer_seconds", "grace_minutes", "categories", "breathing", "animations", "terminal", "sites",
+                                             "intention", "escalate_seconds", "weekly_summary"])
+        XCTAssertEqual(ConfigKeys.perApp, ["command", "timer_seconds", "intention", "escalate_seconds"])
+    }
+
     func testSettingAValueChangesOnlyThatValueKeepingSpacingAndComments() throws {
         XCTAssertEqual(try set("timer_seconds", "30", in: file),
                        file.replacingOccurrences(of: "timer_seconds   = 25   # a bit shorter", with: "timer_seconds   = 30   # a bit shorter"))

@@ -9,10 +9,79 @@ public struct ConfigKeyPath: Equatable, Sendable {
     public var name: String { app.map { "apps.\($0).\(key)" } ?? key }
 }
 
+/// One key of `config.toml`: where it may be written, what it takes, and one line saying what
+/// it does. `ConfigKeys.table` holds them all; `config get/set/show`, the editor (its `set`
+/// and Tab completion), the shells' completions and `miga config --help` read it, and a test
+/// holds the loader to it (every key it reads is here, and nothing else).
+public struct ConfigKey: Sendable {
+    public enum Scope: Sendable, Equatable {
+        /// Top level only.
+        case global
+        /// In `[apps.NAME]` only.
+        case app
+        /// Top level, and per app in `[apps.NAME]`.
+        case globalAndApp
+    }
+
+    public enum Kind: Sendable, Equatable {
+        case integer(ClosedRange<Int>, unit: String)
+        case flag
+        case choice([String])
+        /// Content kinds, by their category names.
+        case categories
+        /// Host names, normalised.
+        case sites
+        /// A program an app's shims run (`AppCheck`).
+        case command
+        case text
+    }
+
+    public let name: String
+    public let scope: Scope
+    public let kind: Kind
+    public let doc: String
+
+    /// How `--help` names it: with its range or choices.
+    public var summary: String {
+        switch kind {
+        case .integer(let range, _): return "\(name) (\(range.lowerBound)–\(range.upperBound))"
+        case .choice(let choices): return "\(name) (\(choices.joined(separator: ", ")))"
+        default: return name
+        }
+    }
+}
+
 public enum ConfigKeys {
-    public static let topLevel = ["timer_seconds", "grace_minutes", "categories", "breathing", "animations", "terminal", "sites",
-                                  "intention", "escalate_seconds", "weekly_summary"]
-    public static let perApp = ["command", "timer_seconds", "intention", "escalate_seconds"]
+    /// Every key, in the order `show` and the help list them.
+    public static let table: [ConfigKey] = [
+        ConfigKey(name: "timer_seconds", scope: .globalAndApp, kind: .integer(MigaConfig.timerRange, unit: "seconds"),
+                  doc: "the countdown before Open unlocks"),
+        ConfigKey(name: "grace_minutes", scope: .global, kind: .integer(MigaConfig.graceRange, unit: "minutes"),
+                  doc: "after an Open, how long the app or site opens without a pause"),
+        ConfigKey(name: "categories", scope: .global, kind: .categories, doc: "what the gate shows: quotes, affirmations, articles"),
+        ConfigKey(name: "breathing", scope: .global, kind: .choice(MigaConfig.Breathing.allCases.map(\.rawValue)),
+                  doc: "the breathing guide beside the countdown"),
+        ConfigKey(name: "animations", scope: .global, kind: .flag, doc: "the gate's small animations"),
+        ConfigKey(name: "terminal", scope: .global, kind: .text, doc: "the terminal emulator for desktop launches (\"\" finds one)"),
+        ConfigKey(name: "sites", scope: .global, kind: .sites, doc: "the sites links and the browser pause for"),
+        ConfigKey(name: "intention", scope: .globalAndApp, kind: .flag, doc: "ask \"What are you here to do?\" before Open"),
+        ConfigKey(name: "escalate_seconds", scope: .globalAndApp, kind: .integer(MigaConfig.escalateRange, unit: "seconds"),
+                  doc: "each Open of an app today adds this to its timer"),
+        ConfigKey(name: "weekly_summary", scope: .global, kind: .flag, doc: "a notification at the first gate of a week"),
+        ConfigKey(name: "command", scope: .app, kind: .command, doc: "what the app's shims run"),
+    ]
+
+    public static let topLevel = table.filter { $0.scope != .app }.map(\.name)
+    /// `command` first: it is what makes an app.
+    public static let perApp = (table.filter { $0.scope == .app } + table.filter { $0.scope == .globalAndApp }).map(\.name)
+
+    public static func key(named name: String) -> ConfigKey? { table.first { $0.name == name } }
+
+    /// The keys as `--help` lists them.
+    public static var helpSummary: String {
+        "Keys: " + table.filter { $0.scope != .app }.map { "\($0.summary): \($0.doc)" }.joined(separator: "; ")
+            + ". Per app, in [apps.NAME]: " + perApp.joined(separator: ", ") + "."
+    }
 
     /// Every key that can be set now, for completion and suggestions.
     public static func all(in config: MigaConfig) -> [String] {
@@ -64,13 +133,10 @@ public enum ConfigKeys {
     /// The value as TOML text, as `show` writes it.
     public static func toml(_ path: ConfigKeyPath, in config: MigaConfig) -> String {
         func array(_ items: [String]) -> String { "[" + items.map(ConfigEditor.string).joined(separator: ", ") + "]" }
-        if let app = path.app, let entry = config.apps[app] {
-            return path.key == "command" ? ConfigEditor.string(entry.command) : display(path, in: config)
-        }
-        switch path.key {
-        case "categories": return array(config.categories.map(\.categoryName))
-        case "sites": return array(config.sites)
-        case "breathing", "terminal": return ConfigEditor.string(display(path, in: config))
+        switch key(named: path.key)?.kind {
+        case .categories?: return array(config.categories.map(\.categoryName))
+        case .sites?: return array(config.sites)
+        case .choice?, .command?, .text?: return ConfigEditor.string(display(path, in: config))
         default: return display(path, in: config)
         }
     }
@@ -87,39 +153,36 @@ public enum ConfigKeys {
         func list() -> [String] {
             trimmed.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init).filter { !$0.isEmpty }
         }
-        switch path.key {
-        case "timer_seconds": return try integer(MigaConfig.timerRange, unit: "seconds")
-        case "grace_minutes": return try integer(MigaConfig.graceRange, unit: "minutes")
-        case "breathing":
-            guard MigaConfig.Breathing(rawValue: trimmed) != nil else {
-                throw ConfigValueError.badChoice(path.name, choices: MigaConfig.Breathing.allCases.map(\.rawValue))
-            }
+        guard let key = key(named: path.key) else { throw ConfigValueError.unknownKey(path.name, suggestion: nil) }
+        switch key.kind {
+        case .integer(let range, let unit): return try integer(range, unit: unit)
+        case .choice(let choices):
+            guard choices.contains(trimmed) else { throw ConfigValueError.badChoice(path.name, choices: choices) }
             return ConfigEditor.string(trimmed)
-        case "escalate_seconds": return try integer(MigaConfig.escalateRange, unit: "seconds")
-        case "animations", "intention", "weekly_summary":
+        case .flag:
             switch trimmed.lowercased() {
             case "true", "on", "yes": return "true"
             case "false", "off", "no": return "false"
             default: throw ConfigValueError.wrongType(path.name, expected: "true or false")
             }
-        case "categories":
+        case .categories:
             let items = list()
             guard !items.isEmpty else { throw ConfigValueError.wrongType(path.name, expected: "at least one of quotes, affirmations, articles") }
             for item in items where ContentKind(categoryName: item) == nil {
                 throw ConfigValueError.badChoice("categories: \"\(item)\"", choices: ContentKind.allCases.map(\.categoryName))
             }
             return "[" + items.map(ConfigEditor.string).joined(separator: ", ") + "]"
-        case "sites":
+        case .sites:
             var sites: [String] = []
             for item in list() {
                 guard let site = SiteMatcher.normalizedSite(item) else { throw ConfigValueError.badSite(item) }
                 if !sites.contains(site) { sites.append(site) }
             }
             return "[" + sites.map(ConfigEditor.string).joined(separator: ", ") + "]"
-        case "command":
+        case .command:
             if let problem = AppCheck.problem(withCommand: trimmed) { throw ConfigValueError.badCommand(path.name, problem: problem) }
             return ConfigEditor.string(trimmed)
-        default: // terminal: any text, "" to discover
+        case .text: // terminal: any text, "" to discover
             return ConfigEditor.string(trimmed)
         }
     }

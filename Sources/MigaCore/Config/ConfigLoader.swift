@@ -48,6 +48,11 @@ public struct ConfigLoader {
         for key in table.keys {
             guard let value = table[key] else { continue }
             reader.table = table
+            // Which keys exist is ConfigKeys.table's to say (and the two tables below).
+            guard ConfigKeys.topLevel.contains(key) || key == "schedule" || key == "apps" else {
+                reader.warn(key, "unknown key \"\(TerminalText.excerpt(key))\" ignored")
+                continue
+            }
             switch key {
             case "timer_seconds":
                 config.timerSeconds = reader.timer(value, key: key, default: config.timerSeconds)
@@ -213,6 +218,10 @@ private struct Reader {
         self.table = table
         for key in table.keys {
             guard let entry = table[key] else { continue }
+            guard ConfigKeys.perApp.contains(key) else {
+                warn("apps.\(shown).\(key)", "unknown key \"\(TerminalText.excerpt(key))\" in [apps.\(shown)] ignored")
+                continue
+            }
             switch key {
             case "command":
                 guard let command = string(entry, key: "apps.\(shown).command"), !command.isEmpty else { continue }
