@@ -125,9 +125,7 @@ final class ConfigCLITests: XCTestCase {
         try terminal.press("Enter")
         terminal.waitFor("hexchat will be gated")
         terminal.waitForPrompt(Self.prompt)
-        try terminal.enter("timer 20")
-        terminal.waitFor("timer_seconds = 20")
-        terminal.waitForPrompt(Self.prompt)
+        try step(terminal, "timer 20", shows: "timer_seconds = 20")
         try terminal.enter("save")
         terminal.waitFor("Saved \(home.configFile).")
         terminal.waitFor("created PATH shim ~/.local/share/miga/bin/hexchat")
@@ -168,12 +166,8 @@ final class ConfigCLITests: XCTestCase {
     func editorInBashWithAnUnsavedChange() throws -> TmuxTerminal {
         try home.writeConfig(text)
         let terminal = try TmuxTerminal.interactiveBash(home: home, environment: environment())
-        try terminal.enter("\(shellQuote(home.binary)) config")
-        terminal.waitFor("Tab completes.")
-        terminal.waitForPrompt(Self.prompt)
-        try terminal.enter("timer 20")
-        terminal.waitFor("timer_seconds = 20")
-        terminal.waitForPrompt(Self.prompt)
+        try step(terminal, "\(shellQuote(home.binary)) config", shows: "Tab completes.")
+        try step(terminal, "timer 20", shows: "timer_seconds = 20")
         return terminal
     }
 
@@ -184,9 +178,7 @@ final class ConfigCLITests: XCTestCase {
         try home.writeConfig(text)
         let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: environment())
         terminal.waitForPrompt(Self.prompt)
-        try terminal.enter("add ghost")
-        terminal.waitFor("give the program with --command PATH")
-        terminal.waitForPrompt(Self.prompt)
+        try step(terminal, "add ghost", shows: "give the program with --command PATH")
         try addGhostAndSave(terminal)
         try terminal.enter("quit")
         terminal.waitFor("STATUS=0")
@@ -203,15 +195,9 @@ final class ConfigCLITests: XCTestCase {
         try addGhostAndSave(terminal)
         let shim = home.home + "/.local/share/miga/bin/ghost"
         XCTAssertTrue(try String(contentsOfFile: shim, encoding: .utf8).contains("command='true'"))
-        try terminal.enter("set apps.ghost.command bash")
-        terminal.waitFor("bash runs scripts and tools besides itself")
-        terminal.waitForPrompt(Self.prompt)
-        try terminal.enter("set apps.ghost.command false")
-        terminal.waitFor("`save` writes it and remakes ghost's shims")
-        terminal.waitForPrompt(Self.prompt)
-        try terminal.enter("save")
-        terminal.waitFor("PATH shim ~/.local/share/miga/bin/ghost")
-        terminal.waitForPrompt(Self.prompt)
+        try step(terminal, "set apps.ghost.command bash", shows: "bash runs scripts and tools besides itself")
+        try step(terminal, "set apps.ghost.command false", shows: "`save` writes it and remakes ghost's shims")
+        try step(terminal, "save", shows: "PATH shim ~/.local/share/miga/bin/ghost")
         try terminal.enter("quit")
         terminal.waitFor("STATUS=0")
         XCTAssertTrue(configText?.contains("[apps.ghost]\ncommand = \"false\"\n") == true, configText ?? "")
@@ -219,21 +205,22 @@ final class ConfigCLITests: XCTestCase {
         XCTAssertTrue(remade.contains("command='false'") && !remade.contains("command='true'"), remade)
     }
 
+    /// Types `line` at the editor's prompt and waits for `text`, then for the prompt again.
+    func step(_ terminal: TmuxTerminal, _ input: String, shows text: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        try terminal.enter(input)
+        terminal.waitFor(text, file: file, line: line)
+        terminal.waitForPrompt(Self.prompt, file: file, line: line)
+    }
+
     /// `add ghost --command true` and `save`, which makes its PATH shim.
     func addGhostAndSave(_ terminal: TmuxTerminal, file: StaticString = #filePath, line: UInt = #line) throws {
-        try terminal.enter("add ghost --command true")
-        terminal.waitFor("ghost will be gated", file: file, line: line)
-        terminal.waitForPrompt(Self.prompt, file: file, line: line)
-        try terminal.enter("save")
-        terminal.waitFor("created PATH shim ~/.local/share/miga/bin/ghost", file: file, line: line)
-        terminal.waitForPrompt(Self.prompt, file: file, line: line)
+        try step(terminal, "add ghost --command true", shows: "ghost will be gated", file: file, line: line)
+        try step(terminal, "save", shows: "created PATH shim ~/.local/share/miga/bin/ghost", file: file, line: line)
     }
 
     /// `save`, then `quit` to the interactive shell the editor runs in, which reports its status.
     func saveAndQuitToTheShell(_ terminal: TmuxTerminal, file: StaticString = #filePath, line: UInt = #line) throws {
-        try terminal.enter("save")
-        terminal.waitFor("Saved \(home.configFile).", file: file, line: line)
-        terminal.waitForPrompt(Self.prompt, file: file, line: line)
+        try step(terminal, "save", shows: "Saved \(home.configFile).", file: file, line: line)
         try terminal.enter("quit")
         terminal.waitForPrompt("$ ", file: file, line: line)
         try terminal.enter("echo STATUS=$?")
@@ -337,9 +324,7 @@ final class ConfigCLITests: XCTestCase {
         let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: environment(["EDITOR": editor]))
         terminal.waitFor("config.toml:1:")
         terminal.waitForPrompt("Open it in \(editor)? [Y/n] ")
-        try terminal.enter("")
-        terminal.waitFor("timer 20 s")
-        terminal.waitForPrompt(Self.prompt)
+        try step(terminal, "", shows: "timer 20 s")
         try terminal.enter("quit")
         terminal.waitFor("STATUS=0")
         XCTAssertEqual(configText, "timer_seconds = 20\n")
@@ -352,12 +337,8 @@ final class ConfigCLITests: XCTestCase {
     /// Edits `timer 20`, saves and quits the editor running in `terminal`.
     func editSaveAndQuit(_ terminal: TmuxTerminal, file: StaticString = #filePath, line: UInt = #line) throws {
         terminal.waitForPrompt(Self.prompt, file: file, line: line)
-        try terminal.enter("timer 20")
-        terminal.waitFor("timer_seconds = 20", file: file, line: line)
-        terminal.waitForPrompt(Self.prompt, file: file, line: line)
-        try terminal.enter("save")
-        terminal.waitFor("Saved \(home.configFile).", file: file, line: line)
-        terminal.waitForPrompt(Self.prompt, file: file, line: line)
+        try step(terminal, "timer 20", shows: "timer_seconds = 20", file: file, line: line)
+        try step(terminal, "save", shows: "Saved \(home.configFile).", file: file, line: line)
         try terminal.enter("quit")
         terminal.waitFor("STATUS=0", file: file, line: line)
     }
@@ -449,9 +430,7 @@ final class ConfigCLITests: XCTestCase {
         // The editor's save goes the same one way.
         let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: environment())
         terminal.waitForPrompt(Self.prompt)
-        try terminal.enter("timer 20")
-        terminal.waitFor("timer_seconds = 20")
-        terminal.waitForPrompt(Self.prompt)
+        try step(terminal, "timer 20", shows: "timer_seconds = 20")
         try terminal.enter("save")
         terminal.waitFor("nothing was written")
         XCTAssertTrue(configText == nearLimit, "the editor wrote nothing")

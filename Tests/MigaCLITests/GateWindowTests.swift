@@ -201,14 +201,21 @@ final class GateWindowTests: XCTestCase {
 
     // MARK: Habits: the question before Open, the notes
 
-    func testWithIntentionOnKeysAreTypedIntoTheQuestionAndEnterOpensWithTheAnswer() throws {
+    /// With `intention = true`: the gate's window once the countdown is over and Open was
+    /// pressed, with its height before and after the question showed.
+    func openTheQuestion() throws -> (MigaHome.Child, String, (ready: Int, asking: Int)) {
         try home.writeConfig("intention = true\ntimer_seconds = 15\n")
         let gate = try startGate()
         let id = try window()
         try eventually(timeout: 30, "the countdown to end") { try home.events().contains { $0.type == .gatewayCompleted } }
         let ready = try height(id)
         try press("o", in: id)
-        try waitForHeight(of: id, otherThan: ready, "the question to show")
+        let asking = try waitForHeight(of: id, otherThan: ready, "the question to show")
+        return (gate, id, (ready, asking))
+    }
+
+    func testWithIntentionOnKeysAreTypedIntoTheQuestionAndEnterOpensWithTheAnswer() throws {
+        let (gate, id, _) = try openTheQuestion()
         _ = try screenshot("window-question")
         // e, n, o, q and Space are letters here, not Exit, Read Next, Open: the tail is typed
         // and then erased, and nothing but the answer may come of it.
@@ -226,13 +233,7 @@ final class GateWindowTests: XCTestCase {
     }
 
     func testEscInTheQuestionGoesBackAndAnEmptyAnswerStillOpens() throws {
-        try home.writeConfig("intention = true\ntimer_seconds = 15\n")
-        let gate = try startGate()
-        let id = try window()
-        try eventually(timeout: 30, "the countdown to end") { try home.events().contains { $0.type == .gatewayCompleted } }
-        let ready = try height(id)
-        try press("o", in: id)
-        let asking = try waitForHeight(of: id, otherThan: ready, "the question to show")
+        let (gate, id, (ready, asking)) = try openTheQuestion()
         try press("Escape", in: id)
         try eventually("the three choices again") { try self.height(id) == ready }
         XCTAssertFalse(try windowGone(id), "Esc in the question is not Exit")
