@@ -152,7 +152,7 @@ public final class NativeHostService {
             let (session, gate) = try session()
             gate.driver.choose(.exit, at: context.clock.monotonicNanoseconds())
             try throwing(ended(session), id: id)
-            let message = GateService(config: BrowserSetup.load(context: context).config, store: try store(), context: context).celebration()
+            let message = GateService.celebration(store: try store(), clock: context.clock)
             return reply("exit", [("message", .string(message))])
 
         case "open":

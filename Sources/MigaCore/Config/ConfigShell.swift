@@ -79,16 +79,15 @@ public final class ConfigShell {
         guard !values.isEmpty || name == "terminal" else { return .say("\(name) is \(ConfigKeys.toml(try ConfigKeys.resolve(name, in: config), in: config))") }
         let key = try ConfigKeys.resolve(name, in: config)
         let value = try ConfigKeys.tomlValue(values.joined(separator: " "), for: key)
-        if let app = key.app, key.key == "command" {
-            // What the app's shims run: checked as `add` checks it, and they are remade on save.
-            try checkCommand(values.joined(separator: " "), for: app, force: false)
-        }
+        // An app's command is what its shims run: checked as `add` checks it, and they are
+        // remade on save (an app added since the last save gets its shims then anyway).
+        let commandOf = key.key == "command" ? key.app : nil
+        if let app = commandOf { try checkCommand(values.joined(separator: " "), for: app, force: false) }
         try apply { $0.setValue(value, forKey: key.key, table: key.table) }
-        if let app = key.app, key.key == "command", !added.contains(where: { $0.name == app }), !commandChanged.contains(app) {
-            commandChanged.append(app)
-            return .say("\(key.name) = \(ConfigKeys.toml(key, in: config)); `save` writes it and remakes \(app)'s shims.")
-        }
-        return .say("\(key.name) = \(ConfigKeys.toml(key, in: config))")
+        let said = "\(key.name) = \(ConfigKeys.toml(key, in: config))"
+        guard let app = commandOf, !added.contains(where: { $0.name == app }) else { return .say(said) }
+        if !commandChanged.contains(app) { commandChanged.append(app) }
+        return .say(said + "; `save` writes it and remakes \(app)'s shims.")
     }
 
     /// `add NAME [SECONDS] [--command PROGRAM] [--force]`: the same words as

@@ -66,8 +66,11 @@ public struct GateService {
     }
 
     /// The line shown after an Exit: how many this week, this one included.
-    public func celebration() -> String {
-        let count = (try? store.exitCountInWeek(endingAt: context.clock.now())) ?? 1
+    public func celebration() -> String { Self.celebration(store: store, clock: context.clock) }
+
+    /// The same where no config was read for the gate (it needs none).
+    public static func celebration(store: EventStore, clock: MigaClock) -> String {
+        let count = (try? store.exitCountInWeek(endingAt: clock.now())) ?? 1
         return Celebration.message(exitsInLastSevenDays: count)
     }
 }

@@ -109,11 +109,11 @@ extension EventStore {
         case unusable
     }
 
-    static func spooledNames(in folder: String, grace: Bool) -> [String] {
+    static func spooledNames(in folder: String, grace: Bool, limit: Int = spoolBatchLimit) -> [String] {
         guard let directory = opendir(folder) else { return [] }
         defer { closedir(directory) }
         var names: [String] = []
-        while names.count < spoolBatchLimit, let entry = readdir(directory) {
+        while names.count < limit, let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
             if (grace && name.hasPrefix(gracePrefix)) || name.hasPrefix(eventsPrefix) { names.append(name) }
         }

@@ -32,7 +32,7 @@ public final class EventStore {
     /// Opens the database only if it exists: reading stats must not create one.
     /// Events waiting in the overflow (the disk was full when they happened) make one.
     public static func openExisting(paths: MigaPaths, lockWait: LockWait = .brief) throws -> EventStore? {
-        let waiting = paths.overflowSpool.map { !spooledNames(in: $0, grace: false).isEmpty } ?? false
+        let waiting = paths.overflowSpool.map { !spooledNames(in: $0, grace: false, limit: 1).isEmpty } ?? false
         return AtomicFile.exists(paths.database) || waiting ? try EventStore(paths: paths, lockWait: lockWait) : nil
     }
 
