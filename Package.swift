@@ -60,11 +60,24 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["EmbedContent"]
         ),
+        // The Linux layer under MigaCore: files, processes, signals, termios, exec, XDG paths,
+        // and the context protocols (clock, paths, terminal, launcher) that tests replace.
+        // Nothing above it calls Glibc (scripts/check-layers.py holds MigaCore to that).
         .target(
-            name: "MigaCore",
+            name: "MigaSystem",
             dependencies: [
                 "CReadline",
                 "CLinuxShims",
+                "JSON",
+                "GateWindowProtocol",
+                "MigaContent",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
+            name: "MigaCore",
+            dependencies: [
+                "MigaSystem",
                 "WHATWGURL",
                 "CSQLite",
                 "TOML",
@@ -95,7 +108,7 @@ let package = Package(
         // What several test targets share: a seeded generator, temporary folders.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MigaCoreTests", dependencies: [
-            "MigaCore", "JSON", "GateWindowProtocol", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            "MigaCore", "MigaSystem", "JSON", "GateWindowProtocol", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "MigaCLITests", dependencies: ["MigaCore", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "WHATWGURLTests", dependencies: ["WHATWGURL", "TestSupport"]),

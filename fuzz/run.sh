@@ -17,15 +17,15 @@ build() { # NAME SOURCES...
         grep -v "Cannot export local symbol" "$out/$name-build.log" >&2; echo "fuzz: building $name failed" >&2; exit 1; }
 }
 build desktop-entry Sources/MigaCore/Interception/DesktopEntry.swift Sources/MigaCore/Interception/ExecLine.swift \
-    Sources/MigaCore/Text/StringEditing.swift fuzz/DesktopEntryFuzz.swift
+    Sources/MigaSystem/Text/StringEditing.swift fuzz/DesktopEntryFuzz.swift
 build url -I Sources/CIDN2 Sources/WHATWGURL/*.swift fuzz/URLFuzz.swift
 [ -d Sources/TOML ] && build toml Sources/TOML/*.swift fuzz/TOMLFuzz.swift
-build shim Sources/MigaCore/Interception/PathShim.swift Sources/MigaCore/Text/ShellQuoting.swift \
-    Sources/MigaCore/Config/AppCheck.swift Sources/MigaContent/TerminalText.swift Sources/MigaCore/Text/StringEditing.swift \
+build shim Sources/MigaCore/Interception/PathShim.swift Sources/MigaSystem/Text/ShellQuoting.swift \
+    Sources/MigaCore/Config/AppCheck.swift Sources/MigaContent/TerminalText.swift Sources/MigaSystem/Text/StringEditing.swift \
     fuzz/ShimFuzz.swift
 build csv Sources/MigaCore/Store/CSVRecordFraming.swift Sources/MigaCore/Store/EventLine.swift Sources/MigaCore/Store/Event.swift \
     Sources/MigaCore/Time/CivilDay.swift Sources/JSON/*.swift \
-    Sources/MigaCore/Text/StringEditing.swift Sources/MigaContent/TerminalText.swift \
+    Sources/MigaSystem/Text/StringEditing.swift Sources/MigaContent/TerminalText.swift \
     fuzz/CSVImportFuzz.swift
 build native-host Sources/MigaCore/Browser/NativeMessageFraming.swift Sources/MigaCore/Browser/HostRequest.swift \
     Sources/JSON/*.swift \

@@ -43,12 +43,12 @@ final class CommandResolverTests: XCTestCase {
         let text = try root.write("data", to: "notes.txt", mode: 0o644)
         let resolver = CommandResolver(searchPath: "/nonexistent", skipping: [])
         XCTAssertThrowsError(try resolver.resolve(["no-such-tool-x"])) { error in
-            XCTAssertEqual(error as? GateError, .commandNotFound("no-such-tool-x"))
+            XCTAssertEqual(error as? CommandError, .commandNotFound("no-such-tool-x"))
         }
-        XCTAssertThrowsError(try resolver.resolve([])) { XCTAssertEqual($0 as? GateError, .noCommand) }
+        XCTAssertThrowsError(try resolver.resolve([])) { XCTAssertEqual($0 as? CommandError, .noCommand) }
         XCTAssertEqual(try resolver.resolve([program, "a"]), ResolvedCommand(executable: program, arguments: [program, "a"]))
         for (path, status) in [(root.path + "/missing", 127), (text, 126), (root.path + "/My App", 126), (text + "/x", 127)] {
-            XCTAssertThrowsError(try resolver.resolve([path])) { XCTAssertEqual(($0 as? GateError)?.status, Int32(status), path) }
+            XCTAssertThrowsError(try resolver.resolve([path])) { XCTAssertEqual(($0 as? CommandError)?.status, Int32(status), path) }
         }
     }
 }

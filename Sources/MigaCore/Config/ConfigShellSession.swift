@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CReadline
 import FoundationEssentials
 
 /// The interactive `miga config`: GNU readline for line editing, tab completion and a history
@@ -35,13 +34,13 @@ public final class ConfigShellSession {
         let keepsHistory = startLineEditing(shell: shell, installer: installer)
         defer {
             // Checked again: the file may have been replaced while the editor ran.
-            if keepsHistory, historyFileIsUsable() { _ = reader.readline?.write_history(historyFile) }
-            CompletionState.shell = nil
+            if keepsHistory, historyFileIsUsable() { reader.editing?.writeHistory(to: historyFile) }
+            reader.editing?.complete(with: nil)
         }
-        say("miga config: \(context.paths.configFile). Type help for the commands" + (reader.readline == nil ? "." : "; Tab completes."))
+        say("miga config: \(context.paths.configFile). Type help for the commands" + (reader.editing == nil ? "." : "; Tab completes."))
         stoppedBy = nil
         while let line = nextLine(shell) {
-            if !line.trimming(.whitespaces).isEmpty { reader.readline?.add_history(line) }
+            if !line.trimming(.whitespaces).isEmpty { reader.editing?.addHistory(line) }
             switch shell.execute(line) {
             case .say(let text):
                 if !text.isEmpty { say(text) }
@@ -90,22 +89,26 @@ public final class ConfigShellSession {
     /// History and Tab completion, when readline could be loaded; whether history is kept.
     private func startLineEditing(shell: ConfigShell, installer: Installer?) -> Bool {
         try? LinuxSystem.makeDirectories(context.paths.stateDirectory, mode: 0o700)
-        let readline = reader.readline
+        let editing = reader.editing
         var keepsHistory = false
-        if let readline {
+        if let editing {
             keepsHistory = historyFileIsUsable()
-            if keepsHistory { _ = readline.read_history(historyFile) }
-            readline.stifle_history(1000)
+            if keepsHistory { editing.readHistory(from: historyFile) }
+            editing.limitHistory(to: 1000)
         } else if let problem = LineReader.readlineProblem {
             say("miga config: no line editing, history or Tab completion (\(problem)); install libreadline8 for them")
         }
-        CompletionState.shell = shell
-        let searchPath = context.commandResolver.searchPath
-        CompletionState.installedNames = {
-            AppNameSuggestions(searchPath: searchPath, skipping: self.context.paths.shimDirectory,
-                               entries: installer?.installedEntries ?? []).candidates.sorted()
+        let searchPath = context.commandResolver.searchPath, shimDirectory = context.paths.shimDirectory
+        var installedNames: [String]? // looked up once, at the first Tab that needs them
+        editing?.complete { before, word in
+            shell.completions(before: before, word: word, installedNames: {
+                if installedNames == nil {
+                    installedNames = AppNameSuggestions(searchPath: searchPath, skipping: shimDirectory,
+                                                        entries: installer?.installedEntries ?? []).candidates.sorted()
+                }
+                return installedNames ?? []
+            })
         }
-        readline?.attempted_completion_function.pointee = CompletionState.attempt
         return keepsHistory
     }
 
@@ -221,36 +224,4 @@ public final class ConfigShellSession {
 
 private struct SilentSink: MessageSink {
     func say(_ line: String) {}
-}
-
-/// readline calls plain C functions: the state they need lives here.
-private enum CompletionState {
-    static var shell: ConfigShell?
-    static var installedNames: () -> [String] = { [] }
-    static var cachedNames: [String]?
-    static var candidates: [String] = []
-    static var next = 0
-
-    static let attempt: @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = { text, start, _ in
-        // Only ever called by a loaded readline.
-        guard let readline = miga_readline()?.pointee else { return nil }
-        readline.attempted_completion_over.pointee = 1 // never fall back to file names
-        guard let shell = CompletionState.shell, let text, let buffer = readline.line_buffer.pointee else { return nil }
-        let line = String(cString: buffer)
-        let before = String(line.utf8.prefix(Int(start))) ?? ""
-        let words = before.split(separator: " ").map(String.init)
-        candidates = shell.completions(before: words, word: String(cString: text), installedNames: {
-            if cachedNames == nil { cachedNames = installedNames() }
-            return cachedNames ?? []
-        })
-        next = 0
-        return readline.completion_matches(text, generate)
-    }
-
-    static let generate: @convention(c) (UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<CChar>? = { _, state in
-        if state == 0 { next = 0 }
-        guard next < candidates.count else { return nil }
-        defer { next += 1 }
-        return strdup(candidates[next])
-    }
 }

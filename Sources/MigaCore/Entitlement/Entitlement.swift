@@ -1,5 +1,7 @@
-import FoundationEssentials
+#if canImport(Glibc)
 import Glibc
+#endif
+import FoundationEssentials
 import JSON
 
 /// `entitlement.json` (DESIGN "Entitlement"): a 3-day trial from first use, or a purchased

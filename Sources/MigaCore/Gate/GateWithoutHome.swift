@@ -14,7 +14,7 @@ public enum GateWithoutHome {
         let command: ResolvedCommand
         do {
             command = try CommandResolver(searchPath: searchPath, skipping: shimFolders).resolve(request.command)
-        } catch let error as GateError where error == .noCommand {
+        } catch let error as CommandError where error == .noCommand {
             messages.say("miga gate: \(error)")
             return 64
         } catch {

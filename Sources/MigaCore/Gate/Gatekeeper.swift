@@ -59,7 +59,7 @@ public final class Gatekeeper {
             command = try resolver.resolve(request.command)
         } catch {
             context.messages.say("miga: \(error)")
-            return (error as? GateError)?.status ?? 127
+            return (error as? CommandError)?.status ?? 127
         }
         let launch = Launch(command: command, app: app, detach: request.detach, context: context)
 

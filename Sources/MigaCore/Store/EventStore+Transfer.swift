@@ -1,6 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CSQLite
 import FoundationEssentials
-import Glibc
 
 /// The person's own data, out and back in, and erased (`miga events export/import`,
 /// `miga data delete`).

@@ -24,28 +24,28 @@ public struct CommandResolver {
     }
 
     public func resolve(_ arguments: [String]) throws -> ResolvedCommand {
-        guard let name = arguments.first, !name.isEmpty else { throw GateError.noCommand }
+        guard let name = arguments.first, !name.isEmpty else { throw CommandError.noCommand }
         if name.contains("/") {
             // A path into miga's own shim folder (`command` set to the shim itself) would run
             // the gate again, for ever: the real program of that name is meant.
             if isShim(name) {
                 let base = String(name[name.index(after: name.lastIndex(of: "/")!)...])
-                guard let found = lookUp(base) else { throw GateError.onlyAShim(name) }
+                guard let found = lookUp(base) else { throw CommandError.onlyAShim(name) }
                 return ResolvedCommand(executable: found, arguments: [found] + arguments.dropFirst())
             }
             // An explicit path is taken as written, as shells do, once it can run.
             var info = stat()
             guard stat(name, &info) == 0 else {
-                throw errno == ENOENT || errno == ENOTDIR ? GateError.noSuchFile(name)
-                    : GateError.notExecutable(name, reason: LinuxSystem.errnoDescription(errno))
+                throw errno == ENOENT || errno == ENOTDIR ? CommandError.noSuchFile(name)
+                    : CommandError.notExecutable(name, reason: LinuxSystem.errnoDescription(errno))
             }
-            guard (info.st_mode & S_IFMT) != S_IFDIR else { throw GateError.notExecutable(name, reason: "Is a directory") }
+            guard (info.st_mode & S_IFMT) != S_IFDIR else { throw CommandError.notExecutable(name, reason: "Is a directory") }
             guard access(name, X_OK) == 0 else {
-                throw GateError.notExecutable(name, reason: "Permission denied (not an executable file)")
+                throw CommandError.notExecutable(name, reason: "Permission denied (not an executable file)")
             }
             return ResolvedCommand(executable: name, arguments: arguments)
         }
-        guard let found = lookUp(name) else { throw GateError.commandNotFound(name) }
+        guard let found = lookUp(name) else { throw CommandError.commandNotFound(name) }
         return ResolvedCommand(executable: found, arguments: arguments)
     }
 
@@ -72,6 +72,42 @@ public struct CommandResolver {
             return candidate
         }
         return nil
+    }
+}
+
+/// Why a command cannot be run. Each says what to do next, with the status a shell gives.
+public enum CommandError: Error, CustomStringConvertible, Equatable {
+    case noCommand
+    case commandNotFound(String)
+    /// `command` names miga's own shim and no real program of that name is on PATH.
+    case onlyAShim(String)
+    /// An explicit path that does not exist (127, as shells say it).
+    case noSuchFile(String)
+    /// An explicit path that is a folder or not executable (126).
+    case notExecutable(String, reason: String)
+
+    /// The exit status a shell gives for the same problem.
+    public var status: Int32 {
+        switch self {
+        case .notExecutable: return 126
+        case .commandNotFound, .noSuchFile, .onlyAShim: return 127
+        case .noCommand: return 64
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .noCommand:
+            return "nothing to run; usage: miga gate [--app NAME] -- COMMAND [ARG...]"
+        case .commandNotFound(let command):
+            return "\(command): command not found on PATH (miga's own shims are skipped); check the name or give an absolute path"
+        case .onlyAShim(let path):
+            return "\(path) is miga's own shim, and no other program of that name is on PATH; set the app's command to the real program (`miga config apps add NAME --command PROGRAM`)"
+        case .noSuchFile(let path):
+            return "\(path): No such file or directory; check the path"
+        case .notExecutable(let path, let reason):
+            return "\(path): \(reason)"
+        }
     }
 }
 

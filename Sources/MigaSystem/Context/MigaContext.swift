@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MigaContent
 import FoundationEssentials
 
 /// Every side effect miga has, in one value: the real one in the executable, a fake one in tests.

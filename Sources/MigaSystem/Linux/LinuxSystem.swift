@@ -81,7 +81,7 @@ public enum LinuxSystem {
 
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
-    static func errnoDescription(_ code: Int32 = errno) -> String {
+    public static func errnoDescription(_ code: Int32 = errno) -> String {
         String(cString: strerror(code))
     }
 

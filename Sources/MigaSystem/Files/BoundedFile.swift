@@ -111,7 +111,7 @@ public enum BoundedFile {
         guard info.st_size <= limit else { throw FileReadError.tooLarge(limit: limit) }
     }
 
-    static func describe(_ bytes: Int) -> String {
+    public static func describe(_ bytes: Int) -> String {
         bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes >> 10) KiB"
     }
 }
