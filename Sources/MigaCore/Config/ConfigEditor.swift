@@ -18,7 +18,7 @@ public struct ConfigEditor: Equatable {
         do {
             return try ConfigLoader().parse(text, path: path).config
         } catch {
-            throw InstallError.configNotEditable(path: path, problem: "this change would not parse (\(error))")
+            throw ConfigError.notEditable(path: path, problem: "this change would not parse (\(error))")
         }
     }
 

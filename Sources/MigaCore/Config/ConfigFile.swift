@@ -36,7 +36,7 @@ public struct ConfigFile {
         edit(&editor, current)
         let result = try editor.parsed(path: path)
         guard expect(result) else {
-            throw InstallError.configNotEditable(path: path, problem: "this setting is written in a form miga cannot change safely")
+            throw ConfigError.notEditable(path: path, problem: "this setting is written in a form miga cannot change safely")
         }
         try write(editor.text)
         return result
@@ -47,13 +47,13 @@ public struct ConfigFile {
     /// and every setting off, with nothing telling the person why.
     fileprivate func write(_ text: String) throws {
         guard text.utf8.count <= BoundedFile.configLimit else {
-            throw InstallError.configTooLarge(path: path, limit: BoundedFile.configLimit)
+            throw ConfigError.tooLarge(path: path, limit: BoundedFile.configLimit)
         }
         do {
             try LinuxSystem.makeDirectories(FilePath.parent(of: path), mode: 0o700)
             try AtomicFile.write(text, to: path, mode: 0o600)
         } catch {
-            throw InstallError.write(path: path, problem: "\(error)")
+            throw ConfigError.unwritable(path: path, problem: "\(error)")
         }
     }
 }
@@ -114,12 +114,12 @@ extension ConfigFile {
     private func unlockedReplace(with text: String, original: String?) throws {
         let current = AtomicFile.read(path).map { String(decoding: $0, as: UTF8.self) }
         guard current == original else {
-            throw InstallError.configNotEditable(path: path, problem: "it changed on disk since the editor read it")
+            throw ConfigError.notEditable(path: path, problem: "it changed on disk since the editor read it")
         }
         do {
             _ = try ConfigLoader().parse(text, path: path)
         } catch {
-            throw InstallError.configNotEditable(path: path, problem: "the result would not parse (\(error))")
+            throw ConfigError.notEditable(path: path, problem: "the result would not parse (\(error))")
         }
         try write(text)
     }

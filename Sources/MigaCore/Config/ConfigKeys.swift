@@ -189,7 +189,7 @@ public enum ConfigKeys {
 
     static func suggestion(for name: String, in config: MigaConfig) -> String? {
         let candidates = all(in: config)
-        return candidates.map { ($0, AppNameSuggestions.distance(name.lowercased(), $0)) }
+        return candidates.map { ($0, EditDistance.between(name.lowercased(), $0)) }
             .filter { $0.1 <= max(2, name.count / 3) || $0.0.hasPrefix(name) || name.hasPrefix($0.0) }
             .min { $0.1 < $1.1 }?.0
     }

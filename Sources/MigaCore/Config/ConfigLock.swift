@@ -15,18 +15,18 @@ enum ConfigLock {
         do {
             try LinuxSystem.makeDirectories(folder.isEmpty ? "/" : folder, mode: 0o700)
         } catch {
-            throw InstallError.write(path: path, problem: "\(error)")
+            throw ConfigError.unwritable(path: path, problem: "\(error)")
         }
         let fd = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw InstallError.write(path: path, problem: "cannot lock \(folder): \(LinuxSystem.errnoDescription())") }
+        guard fd >= 0 else { throw ConfigError.unwritable(path: path, problem: "cannot lock \(folder): \(LinuxSystem.errnoDescription())") }
         defer { close(fd) } // closing releases the lock
         let deadline = LinuxSystem.monotonicNanoseconds() + patience
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw InstallError.write(path: path, problem: "cannot lock \(folder): \(LinuxSystem.errnoDescription())")
+                throw ConfigError.unwritable(path: path, problem: "cannot lock \(folder): \(LinuxSystem.errnoDescription())")
             }
             guard LinuxSystem.monotonicNanoseconds() < deadline else {
-                throw InstallError.write(path: path, problem: "another miga has been changing it for 10 s; try again when it is done")
+                throw ConfigError.unwritable(path: path, problem: "another miga has been changing it for 10 s; try again when it is done")
             }
             usleep(2_000)
         }

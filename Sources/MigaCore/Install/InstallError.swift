@@ -10,9 +10,6 @@ public enum InstallError: Error, CustomStringConvertible, Equatable {
     case invalidSite(String)
     case unknownSite(String)
     case unreadableManifest(path: String, problem: String)
-    case configNotEditable(path: String, problem: String)
-    /// The edited config.toml would be larger than miga reads (`BoundedFile.configLimit`).
-    case configTooLarge(path: String, limit: Int)
     case write(path: String, problem: String)
     case noBrowser
     /// A shell or script interpreter: gating it gates every script that runs through it.
@@ -42,10 +39,6 @@ public enum InstallError: Error, CustomStringConvertible, Equatable {
             return "\"\(site)\" is not in the gated sites; see `miga config sites list`"
         case .unreadableManifest(let path, let problem):
             return "\(path): \(problem); move it away, then run `miga install` again"
-        case .configNotEditable(let path, let problem):
-            return "\(path): \(problem); miga does not rewrite a file it cannot read, so fix it by hand and try again"
-        case .configTooLarge(let path, let limit):
-            return "\(path): nothing was written: with this change it would pass \(BoundedFile.describe(limit)), more than miga reads; remove something from it first"
         case .write(let path, let problem):
             return "cannot write \(path): \(problem); check the folder's permissions and free space, then run the command again"
         case .interpreter(let name, let program):

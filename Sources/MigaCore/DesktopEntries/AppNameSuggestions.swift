@@ -31,31 +31,11 @@ public struct AppNameSuggestions {
         let scored: [(String, Int)] = candidates.compactMap { candidate in
             let lower = candidate.lowercased()
             if lower == wanted { return (candidate, 0) }
-            let distance = Self.distance(wanted, lower)
+            let distance = EditDistance.between(wanted, lower)
             if distance <= max(1, wanted.count / 3) { return (candidate, distance) }
             if wanted.count >= 3, lower.hasPrefix(wanted) || lower.hasSuffix("." + wanted) { return (candidate, 3) }
             return nil
         }
         return scored.sorted { ($0.1, $0.0.count, $0.0) < ($1.1, $1.0.count, $1.0) }.prefix(limit).map(\.0)
-    }
-
-    /// Levenshtein distance, with a swap of neighbours counting once (Damerau, restricted).
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { table[i][0] = i }
-        for j in 0...b.count { table[0][j] = j }
-        for i in 1...a.count {
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
-                }
-            }
-        }
-        return table[a.count][b.count]
     }
 }
