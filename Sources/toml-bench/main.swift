@@ -1,24 +1,14 @@
 // Times TOML.parse on a typical miga config. Run a release build:
 //   make bench (or: swift build -c release --product toml-bench && .build/release/toml-bench)
+import Foundation
 import TOML
 
-let config = """
-    timer_seconds = 30
-    grace_minutes = 5
-    categories = ["quotes", "affirmations", "articles"]
-    breathing = "box"
-    animations = true
-    terminal = ""
-    sites = ["reddit.com", "x.com", "twitter.com", "instagram.com", "facebook.com", "tiktok.com", "youtube.com"]
-
-    [apps.discord]
-    command = "discord"
-    timer_seconds = 20
-
-    [apps.signal]
-    command = ["flatpak", "run", "org.signal.Signal"]
-
-    """
+// The same file TOMLTests.SpecExampleTests checks the parse of (run from the package's folder).
+let path = CommandLine.arguments.dropFirst().first ?? "Tests/Fixtures/toml/typical-config.toml"
+guard let config = try? String(contentsOfFile: path, encoding: .utf8) else {
+    print("toml-bench: cannot read \(path); run it from miga's folder or give the file")
+    exit(66)
+}
 
 let iterations = 10_000
 var checksum = 0

@@ -1,3 +1,4 @@
+import Foundation
 import TOML
 import XCTest
 
@@ -39,23 +40,12 @@ final class SpecExampleTests: XCTestCase {
         ])
     }
 
-    static let migaConfig = """
-        timer_seconds = 30
-        grace_minutes = 5
-        categories = ["quotes", "affirmations", "articles"]
-        breathing = "box"
-        animations = true
-        terminal = ""
-        sites = ["reddit.com", "x.com", "twitter.com", "instagram.com", "facebook.com", "tiktok.com", "youtube.com"]
-
-        [apps.discord]
-        command = "discord"
-        timer_seconds = 20
-
-        [apps.signal]
-        command = ["flatpak", "run", "org.signal.Signal"]
-
-        """
+    /// miga's typical config.toml, as `make bench` (toml-bench) times it.
+    static let migaConfig: String = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/toml/typical-config.toml")
+        return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    }()
 
     func testMigaConfig() {
         assertParses(Self.migaConfig, [
