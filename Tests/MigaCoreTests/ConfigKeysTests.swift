@@ -33,8 +33,9 @@ final class ConfigKeysTests: XCTestCase {
     }
 
     /// The table of keys is the one list: every key in it is read by the loader where its
-    /// scope says (no "unknown key"), a value `config set` accepts for it loads without a
-    /// warning, and a key outside it is unknown in either place.
+    /// scope says (no "unknown key": the scope is where its entry has a reader), a value
+    /// `config set` accepts for it loads without a warning and reads back as `show` writes it,
+    /// and a key outside it is unknown in either place.
     func testTheLoaderReadsExactlyTheKeysOfTheTable() throws {
         func typed(_ key: ConfigKey) -> String {
             switch key.kind {
@@ -68,6 +69,56 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertEqual(ConfigKeys.topLevel, ["timer_seconds", "grace_minutes", "categories", "breathing", "animations", "terminal", "sites",
                                              "intention", "escalate_seconds", "weekly_summary"])
         XCTAssertEqual(ConfigKeys.perApp, ["command", "timer_seconds", "intention", "escalate_seconds"])
+    }
+
+    /// A new entry of the table needs nothing else: for every key, in each scope it has, a
+    /// value other than the default that `config set` accepts goes into the file, the loader
+    /// reads it and `get` shows it back (and the browser host sends it, for the keys it sends);
+    /// an app that leaves a key unset shows the global value.
+    func testEveryKeyRoundTripsThroughTheFileInEachScope() throws {
+        let base = try ConfigLoader().parse("[apps.chat]\n", path: "c").config
+        /// A value `get` shows as typed, other than what it shows for `base`.
+        func changed(_ key: ConfigKey, _ path: ConfigKeyPath) -> String {
+            let shown = ConfigKeys.display(path, in: base)
+            switch key.kind {
+            case .integer(let range, _): return String(shown == String(range.upperBound) ? range.lowerBound : range.upperBound)
+            case .flag: return String(shown != "true")
+            case .choice(let choices): return choices.first { $0 != shown }!
+            case .categories: return shown == "articles" ? "quotes" : "articles"
+            case .sites: return "example.com"
+            case .command: return shown == "true" ? "false" : "true"
+            case .text: return shown == "xterm" ? "kitty" : "xterm"
+            }
+        }
+        func load(_ text: String) throws -> MigaConfig {
+            let loaded = try ConfigLoader().parse(text, path: "c")
+            XCTAssertEqual(loaded.warnings, [], text)
+            return loaded.config
+        }
+        for key in ConfigKeys.table {
+            let global = ConfigKeyPath(app: nil, key: key.name), app = ConfigKeyPath(app: "chat", key: key.name)
+            if key.scope != .app {
+                let value = changed(key, global)
+                let config = try load("\(key.name) = \(try ConfigKeys.tomlValue(value, for: global))\n[apps.chat]\n")
+                XCTAssertEqual(ConfigKeys.display(global, in: config), value, key.name)
+                if let state = key.state {
+                    XCTAssertNotEqual(state(config), state(base), "\(key.name) is sent as it is set")
+                }
+                if key.scope == .globalAndApp {
+                    XCTAssertEqual(ConfigKeys.display(app, in: config), value, "\(key.name): an app without its own shows the global value")
+                }
+            }
+            if key.scope != .global {
+                let value = changed(key, app)
+                let config = try load("[apps.chat]\n\(key.name) = \(try ConfigKeys.tomlValue(value, for: app))\n")
+                XCTAssertEqual(ConfigKeys.display(app, in: config), value, "apps.chat.\(key.name)")
+                if key.scope == .globalAndApp {
+                    XCTAssertEqual(ConfigKeys.display(global, in: config), ConfigKeys.display(global, in: base), "\(key.name) is the app's only")
+                }
+            }
+        }
+        // What the extension reads from `state`: the host sends these keys of the table.
+        XCTAssertEqual(ConfigKeys.state(of: base).map(\.0), ["timer_seconds", "grace_minutes", "breathing", "animations", "sites"])
     }
 
     func testSettingAValueChangesOnlyThatValueKeepingSpacingAndComments() throws {

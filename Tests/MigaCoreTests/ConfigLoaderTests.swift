@@ -105,4 +105,67 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertTrue(result.warnings[0].hasPrefix("config.toml:5: [apps.evil] the command") && result.warnings[0].contains("U+000A"),
                       result.warnings[0])
     }
+
+    /// Every key's wrong values, at the top level and in an app: each warning in its own words,
+    /// and what is used instead (the default, the nearest allowed value, or the global value).
+    func testEachKeysWrongValuesWarnInTheirOwnWords() throws {
+        let result = try ConfigLoader().parse("""
+            timer_seconds = "x"
+            grace_minutes = 500
+            categories = ["quotes", "memes", "quotes"]
+            breathing = "deep"
+            animations = 1
+            terminal = 3
+            sites = "reddit.com"
+            intention = "yes"
+            escalate_seconds = -1
+            weekly_summary = 0
+
+            [apps.chat]
+            command = ""
+            timer_seconds = true
+            intention = 2
+            escalate_seconds = 99
+
+            [apps.odd]
+            command = 5
+
+            [apps.gone]
+            command = "a\\u0007"
+            timer_seconds = 20
+            """, path: "c")
+        XCTAssertEqual(result.warnings, [
+            "c:1: timer_seconds must be a whole number from 15 to 45; using 30",
+            "c:2: grace_minutes = 500 is outside 0–120; using 120",
+            "c:3: unknown category \"memes\" (use quotes, affirmations, articles); skipping it",
+            "c:4: breathing must be \"box\" or \"off\", not \"deep\"; using \"box\"",
+            "c:5: animations must be true or false; using true",
+            "c:6: terminal must be a string in quotes; ignoring it",
+            "c:7: sites must be a list of strings, like [\"a\", \"b\"]; ignoring it",
+            "c:8: intention must be true or false; ignoring it",
+            "c:9: escalate_seconds = -1 is outside 0–30; using 0",
+            "c:10: weekly_summary must be true or false; ignoring it",
+            "c:14: apps.chat.timer_seconds must be a whole number from 15 to 45; using 30",
+            "c:15: apps.chat.intention must be true or false; ignoring it",
+            "c:16: apps.chat.escalate_seconds = 99 is outside 0–30; using 30",
+            "c:19: apps.odd.command must be a string in quotes; ignoring it",
+            "c:22: [apps.gone] \(AppCheck.problem(withCommand: "a\u{07}")!); gone is not gated until it is fixed (\(AppCheck.commandAdvice))",
+        ])
+        var expected = MigaConfig()
+        expected.graceMinutes = 120
+        expected.categories = [.quote]
+        expected.apps = ["chat": MigaConfig.App(name: "chat", command: "chat", timerSeconds: 30, escalateSeconds: 30),
+                         "odd": MigaConfig.App(name: "odd", command: "odd")]
+        XCTAssertEqual(result.config, expected)
+
+        let empty = try ConfigLoader().parse("categories = []\nbreathing = 3\nsites = [\"a\", 1]\ntimer_seconds = 20\n[apps.chat]\ntimer_seconds = \"x\"\n",
+                                             path: "c")
+        XCTAssertEqual(empty.warnings, [
+            "c:1: categories selects nothing; showing every kind",
+            "c:2: breathing must be a string in quotes; ignoring it",
+            "c:3: sites must hold only strings in quotes; ignoring it",
+            "c:6: apps.chat.timer_seconds must be a whole number from 15 to 45; using 30",
+        ])
+        XCTAssertEqual(empty.config.apps["chat"]?.timerSeconds, 30, "a wrong app timer takes the default, not the global timer")
+    }
 }

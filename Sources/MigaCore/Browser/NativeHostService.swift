@@ -92,17 +92,15 @@ public final class NativeHostService {
                 if let until = service.graceUntil(SiteMatcher.appName(site: site)) { grace.append((site, .int(context.clock.milliseconds(until)))) }
             }
         }
+        // The sites sent are those the host gates: the config's normalised, none while it gates nothing.
+        var sent = setup.config
+        sent.sites = setup.matcher.sites
         return .object([
             ("type", .string("state")), ("id", id), ("protocol", .int(Self.protocolVersion)),
             ("version", .string(MigaVersion.current)),
             ("gating", .bool(setup.gating)), ("reason", .optional(setup.reason)), ("message", .optional(setup.message)),
-            ("sites", .array(setup.matcher.sites.map(OrderedJSON.string))),
             ("grace", .object(grace)),
-            ("timer_seconds", .int(setup.config.timerSeconds)),
-            ("grace_minutes", .int(setup.config.graceMinutes)),
-            ("breathing", .string(setup.config.breathing.rawValue)),
-            ("animations", .bool(setup.config.animations)),
-        ])
+        ] + ConfigKeys.state(of: sent))
     }
 
     /// The browser went away: every gate still counting down was abandoned (closing a tab and

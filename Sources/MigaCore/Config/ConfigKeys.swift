@@ -1,3 +1,6 @@
+import JSON
+import TOML
+
 /// The keys of `config.toml` as `miga config get/set` and the editor name them
 /// (`timer_seconds`, `apps.discord.timer_seconds`), with the same checks the loader applies.
 public struct ConfigKeyPath: Equatable, Sendable {
@@ -9,10 +12,11 @@ public struct ConfigKeyPath: Equatable, Sendable {
     public var name: String { app.map { "apps.\($0).\(key)" } ?? key }
 }
 
-/// One key of `config.toml`: where it may be written, what it takes, and one line saying what
-/// it does. `ConfigKeys.table` holds them all; `config get/set/show`, the editor (its `set`
-/// and Tab completion), the shells' completions and `miga config --help` read it, and a test
-/// holds the loader to it (every key it reads is here, and nothing else).
+/// One key of `config.toml`: what it takes, one line saying what it does, and how it is read,
+/// shown and sent. `ConfigKeys.table` holds them all; the loader reads each key with its entry,
+/// and `config get/set/show`, the editor (its `set` and Tab completion), the shells'
+/// completions, `miga config --help` and the browser host's `state` message read it, so a new
+/// key is one entry there and its field in `MigaConfig`.
 public struct ConfigKey: Sendable {
     public enum Scope: Sendable, Equatable {
         /// Top level only.
@@ -37,9 +41,27 @@ public struct ConfigKey: Sendable {
     }
 
     public let name: String
-    public let scope: Scope
     public let kind: Kind
     public let doc: String
+    /// Reads the key's value (second: the key as messages name it) at the top level into the
+    /// config, warning as the loader does. nil for a key only an app has.
+    let readGlobal: (@Sendable (TOMLValue, String, inout MigaConfig, inout ConfigValueReader) -> Void)?
+    /// Reads it in `[apps.NAME]`: the app with it read, or nil when the value leaves the app
+    /// ungated. nil for a top-level key only.
+    let readApp: (@Sendable (TOMLValue, String, MigaConfig.App, inout ConfigValueReader) -> MigaConfig.App?)?
+    /// The value as `get` prints it: the config's, or an app's (its unset value the config's).
+    let text: @Sendable (MigaConfig, MigaConfig.App?) -> String
+    /// The value in the browser host's `state` message; nil for a key the extension has no use for.
+    let state: (@Sendable (MigaConfig) -> OrderedJSON)?
+
+    /// Where it may be written: where the loader reads it.
+    public var scope: Scope {
+        switch (readGlobal != nil, readApp != nil) {
+        case (true, true): return .globalAndApp
+        case (true, false): return .global
+        default: return .app
+        }
+    }
 
     /// How `--help` names it: with its range or choices.
     public var summary: String {
@@ -51,24 +73,118 @@ public struct ConfigKey: Sendable {
     }
 }
 
+/// The entries, one maker per kind: each names where the value lives in `MigaConfig` (and in
+/// `MigaConfig.App` when an app may set it too, unset there meaning the global value) and
+/// takes its check, text and JSON from its kind, so no entry can read one way and show another.
+extension ConfigKey {
+    typealias Global<Value> = WritableKeyPath<MigaConfig, Value>
+    typealias PerApp<Value> = WritableKeyPath<MigaConfig.App, Value?>
+    /// Checks a TOML value for a key (named as messages name it) that holds `current`; nil
+    /// keeps `current`.
+    typealias Check<Value> = @Sendable (TOMLValue, String, Value, inout ConfigValueReader) -> Value?
+
+    init<Value>(_ name: String, _ kind: Kind, doc: String, _ global: Global<Value>, app: PerApp<Value>?, inState: Bool,
+                check: @escaping Check<Value>, text: @escaping @Sendable (Value) -> String,
+                json: @escaping @Sendable (Value) -> OrderedJSON) {
+        self.name = name
+        self.kind = kind
+        self.doc = doc
+        readGlobal = { value, key, config, reader in
+            if let checked = check(value, key, config[keyPath: global], &reader) { config[keyPath: global] = checked }
+        }
+        // An app has no value of its own to keep: a wrong one falls back to the default.
+        if let app {
+            readApp = { value, key, entry, reader in
+                var entry = entry
+                if let checked = check(value, key, MigaConfig()[keyPath: global], &reader) { entry[keyPath: app] = checked }
+                return entry
+            }
+        } else {
+            readApp = nil
+        }
+        self.text = { config, entry in
+            text(entry.flatMap { entry in app.flatMap { entry[keyPath: $0] } } ?? config[keyPath: global])
+        }
+        if inState {
+            state = { json($0[keyPath: global]) }
+        } else {
+            state = nil
+        }
+    }
+
+    static func integer(_ name: String, _ range: ClosedRange<Int>, unit: String, doc: String, _ global: Global<Int>,
+                        app: PerApp<Int>? = nil, inState: Bool = false) -> ConfigKey {
+        ConfigKey(name, .integer(range, unit: unit), doc: doc, global, app: app, inState: inState,
+                  check: { $3.integer($0, key: $1, range: range, default: $2) }, text: { String($0) }, json: { .int($0) })
+    }
+
+    /// `warningSaysDefault`: a wrong value's warning names the value used rather than saying
+    /// the value is ignored (the two say the same; each key keeps the words it has always had).
+    static func flag(_ name: String, doc: String, _ global: Global<Bool>, app: PerApp<Bool>? = nil, inState: Bool = false,
+                     warningSaysDefault: Bool = false) -> ConfigKey {
+        ConfigKey(name, .flag, doc: doc, global, app: app, inState: inState,
+                  check: { $3.bool($0, key: $1, using: warningSaysDefault ? $2 : nil) }, text: { String($0) }, json: { .bool($0) })
+    }
+
+    static func choice<Choice: RawRepresentable & CaseIterable>(
+        _ name: String, doc: String, _ global: Global<Choice>, app: PerApp<Choice>? = nil, inState: Bool = false
+    ) -> ConfigKey where Choice.RawValue == String {
+        ConfigKey(name, .choice(Choice.allCases.map(\.rawValue)), doc: doc, global, app: app, inState: inState,
+                  check: { $3.choice($0, key: $1, default: $2) }, text: { $0.rawValue }, json: { .string($0.rawValue) })
+    }
+
+    static func categories(_ name: String, doc: String, _ global: Global<[ContentKind]>, inState: Bool = false) -> ConfigKey {
+        ConfigKey(name, .categories, doc: doc, global, app: nil, inState: inState,
+                  check: { $3.categories($0, key: $1, default: $2) }, text: { $0.map(\.categoryName).joined(separator: "\n") },
+                  json: { .array($0.map { .string($0.categoryName) }) })
+    }
+
+    /// Kept as written: the site matcher normalises them where sites are matched.
+    static func sites(_ name: String, doc: String, _ global: Global<[String]>, inState: Bool = false) -> ConfigKey {
+        ConfigKey(name, .sites, doc: doc, global, app: nil, inState: inState,
+                  check: { $3.strings($0, key: $1) }, text: { $0.joined(separator: "\n") }, json: { .array($0.map(OrderedJSON.string)) })
+    }
+
+    static func text(_ name: String, doc: String, _ global: Global<String>, inState: Bool = false) -> ConfigKey {
+        ConfigKey(name, .text, doc: doc, global, app: nil, inState: inState,
+                  check: { $3.string($0, key: $1) }, text: { $0 }, json: { .string($0) })
+    }
+
+    /// What an app's shims run; an app that names none runs its own name.
+    static func command(_ name: String, doc: String, _ app: WritableKeyPath<MigaConfig.App, String>) -> ConfigKey {
+        ConfigKey(name: name, kind: .command, doc: doc, readGlobal: nil, readApp: { value, key, entry, reader in
+            guard let command = reader.string(value, key: key), !command.isEmpty else { return entry }
+            // What the shims would run at every launch: a command that is no program's name
+            // or path leaves the app ungated rather than run something else.
+            if let problem = AppCheck.problem(withCommand: command) {
+                let shown = TerminalText.excerpt(entry.name)
+                reader.warn(key, "[apps.\(shown)] \(problem); \(shown) is not gated until it is fixed (\(AppCheck.commandAdvice))")
+                return nil
+            }
+            var entry = entry
+            entry[keyPath: app] = command
+            return entry
+        }, text: { $1?[keyPath: app] ?? "" }, state: nil)
+    }
+}
+
 public enum ConfigKeys {
-    /// Every key, in the order `show` and the help list them.
+    /// Every key, in the order `show` and the help list them and the host's `state` sends them.
     public static let table: [ConfigKey] = [
-        ConfigKey(name: "timer_seconds", scope: .globalAndApp, kind: .integer(MigaConfig.timerRange, unit: "seconds"),
-                  doc: "the countdown before Open unlocks"),
-        ConfigKey(name: "grace_minutes", scope: .global, kind: .integer(MigaConfig.graceRange, unit: "minutes"),
-                  doc: "after an Open, how long the app or site opens without a pause"),
-        ConfigKey(name: "categories", scope: .global, kind: .categories, doc: "what the gate shows: quotes, affirmations, articles"),
-        ConfigKey(name: "breathing", scope: .global, kind: .choice(MigaConfig.Breathing.allCases.map(\.rawValue)),
-                  doc: "the breathing guide beside the countdown"),
-        ConfigKey(name: "animations", scope: .global, kind: .flag, doc: "the gate's small animations"),
-        ConfigKey(name: "terminal", scope: .global, kind: .text, doc: "the terminal emulator for desktop launches (\"\" finds one)"),
-        ConfigKey(name: "sites", scope: .global, kind: .sites, doc: "the sites links and the browser pause for"),
-        ConfigKey(name: "intention", scope: .globalAndApp, kind: .flag, doc: "ask \"What are you here to do?\" before Open"),
-        ConfigKey(name: "escalate_seconds", scope: .globalAndApp, kind: .integer(MigaConfig.escalateRange, unit: "seconds"),
-                  doc: "each Open of an app today adds this to its timer"),
-        ConfigKey(name: "weekly_summary", scope: .global, kind: .flag, doc: "a notification at the first gate of a week"),
-        ConfigKey(name: "command", scope: .app, kind: .command, doc: "what the app's shims run"),
+        .integer("timer_seconds", MigaConfig.timerRange, unit: "seconds", doc: "the countdown before Open unlocks",
+                 \.timerSeconds, app: \.timerSeconds, inState: true),
+        .integer("grace_minutes", MigaConfig.graceRange, unit: "minutes", doc: "after an Open, how long the app or site opens without a pause",
+                 \.graceMinutes, inState: true),
+        .categories("categories", doc: "what the gate shows: quotes, affirmations, articles", \.categories),
+        .choice("breathing", doc: "the breathing guide beside the countdown", \.breathing, inState: true),
+        .flag("animations", doc: "the gate's small animations", \.animations, inState: true, warningSaysDefault: true),
+        .text("terminal", doc: "the terminal emulator for desktop launches (\"\" finds one)", \.terminal),
+        .sites("sites", doc: "the sites links and the browser pause for", \.sites, inState: true),
+        .flag("intention", doc: "ask \"What are you here to do?\" before Open", \.intention, app: \.intention),
+        .integer("escalate_seconds", MigaConfig.escalateRange, unit: "seconds", doc: "each Open of an app today adds this to its timer",
+                 \.escalateSeconds, app: \.escalateSeconds),
+        .flag("weekly_summary", doc: "a notification at the first gate of a week", \.weeklySummary),
+        .command("command", doc: "what the app's shims run", \.command),
     ]
 
     public static let topLevel = table.filter { $0.scope != .app }.map(\.name)
@@ -108,26 +224,12 @@ public enum ConfigKeys {
 
     /// The value as `get` prints it: plain text for scripts, lists one item per line.
     public static func display(_ path: ConfigKeyPath, in config: MigaConfig) -> String {
-        if let app = path.app, let entry = config.apps[app] {
-            switch path.key {
-            case "command": return entry.command
-            case "intention": return String(entry.intention ?? config.intention)
-            case "escalate_seconds": return String(entry.escalateSeconds ?? config.escalateSeconds)
-            default: return String(config.timerSeconds(for: app))
-            }
-        }
-        switch path.key {
-        case "timer_seconds": return String(config.timerSeconds)
-        case "intention": return String(config.intention)
-        case "escalate_seconds": return String(config.escalateSeconds)
-        case "weekly_summary": return String(config.weeklySummary)
-        case "grace_minutes": return String(config.graceMinutes)
-        case "categories": return config.categories.map(\.categoryName).joined(separator: "\n")
-        case "breathing": return config.breathing.rawValue
-        case "animations": return String(config.animations)
-        case "terminal": return config.terminal
-        default: return config.sites.joined(separator: "\n")
-        }
+        key(named: path.key)?.text(config, path.app.flatMap { config.apps[$0] }) ?? ""
+    }
+
+    /// The keys the browser host's `state` message carries, with their values.
+    static func state(of config: MigaConfig) -> [(String, OrderedJSON)] {
+        table.compactMap { key in key.state.map { (key.name, $0(config)) } }
     }
 
     /// The value as TOML text, as `show` writes it.

@@ -43,66 +43,23 @@ public struct ConfigLoader {
         } catch let error as TOMLError {
             throw ConfigError.malformed(path: path, line: error.line, column: error.column, problem: error.message)
         }
-        var reader = Reader(path: path)
+        var reader = ConfigValueReader(path: path)
         var config = MigaConfig()
         for key in table.keys {
             guard let value = table[key] else { continue }
             reader.table = table
-            // Which keys exist is ConfigKeys.table's to say (and the two tables below).
-            guard ConfigKeys.topLevel.contains(key) || key == "schedule" || key == "apps" else {
-                reader.warn(key, "unknown key \"\(TerminalText.excerpt(key))\" ignored")
-                continue
-            }
+            // The two tables are the loader's; every other key is ConfigKeys.table's to read.
             switch key {
-            case "timer_seconds":
-                config.timerSeconds = reader.timer(value, key: key, default: config.timerSeconds)
-            case "grace_minutes":
-                config.graceMinutes = reader.integer(value, key: key, range: MigaConfig.graceRange,
-                                                     default: config.graceMinutes)
-            case "categories":
-                config.categories = reader.categories(value, default: config.categories)
-            case "breathing":
-                if let raw = reader.string(value, key: key) {
-                    if let breathing = MigaConfig.Breathing(rawValue: raw) {
-                        config.breathing = breathing
-                    } else {
-                        reader.warn(key, "breathing must be \"box\" or \"off\", not \"\(TerminalText.excerpt(raw))\"; using \"box\"")
-                    }
-                }
-            case "animations":
-                if let flag = value.bool { config.animations = flag } else {
-                    reader.warn(key, "animations must be true or false; using true")
-                }
-            case "terminal":
-                config.terminal = reader.string(value, key: key) ?? config.terminal
-            case "sites":
-                config.sites = reader.strings(value, key: key) ?? config.sites
-            case "intention", "weekly_summary":
-                if let flag = reader.bool(value, key: key) {
-                    if key == "intention" { config.intention = flag } else { config.weeklySummary = flag }
-                }
-            case "escalate_seconds":
-                config.escalateSeconds = reader.integer(value, key: key, range: MigaConfig.escalateRange,
-                                                        default: config.escalateSeconds)
             case "schedule":
-                guard let tables = value.array, tables.allSatisfy({ $0.table != nil }) else {
-                    reader.warn(key, "schedule must be [[schedule]] tables; ignoring it")
-                    continue
-                }
-                for (offset, table) in tables.enumerated() {
-                    if let schedule = reader.schedule(table.table!, index: offset + 1) { config.schedules.append(schedule) }
-                }
+                reader.schedules(value, into: &config)
             case "apps":
-                guard let apps = value.table else {
-                    reader.warn(key, "apps must be tables like [apps.discord]; ignoring it")
+                reader.apps(value, into: &config)
+            default:
+                guard let read = ConfigKeys.key(named: key)?.readGlobal else {
+                    reader.warn(key, "unknown key \"\(TerminalText.excerpt(key))\" ignored")
                     continue
                 }
-                for name in apps.keys {
-                    reader.table = apps
-                    if let app = reader.app(name, apps[name]) { config.apps[name] = app }
-                }
-            default:
-                continue // a key of the table this loader does not read yet: ConfigKeysTests says so
+                read(value, key, &config, &reader)
             }
         }
         reader.checkScheduledNames(config)
@@ -114,94 +71,28 @@ public struct ConfigLoader {
     }
 }
 
-/// Value checks that collect warnings with the line each key is on, as the parser recorded
-/// it (one lookup per warning: thousands of unknown keys cost milliseconds).
-private struct Reader {
-    let path: String
-    /// The table whose keys are being read, for their positions.
-    var table = TOMLTable()
-    var warnings: [(line: Int?, text: String)] = []
-
-    init(path: String) {
-        self.path = path
-    }
-
-    /// The line of `key` (the last part of a dotted name such as `apps.discord.timer_seconds`)
-    /// in the table being read.
-    func line(of key: String) -> Int? {
-        let bare = key.split(separator: ".").last.map(String.init) ?? key
-        return table.position(of: bare)?.line
-    }
-
-    mutating func warn(_ key: String, _ problem: String) {
-        let number = line(of: key)
-        warnings.append((number, "\(number.map { "\(path):\($0)" } ?? path): \(problem)"))
-    }
-
-    mutating func warnFile(_ problem: String) {
-        warnings.append((nil, "\(path): \(problem)"))
-    }
-
-    mutating func integer(_ value: TOMLValue, key: String, range: ClosedRange<Int>, default fallback: Int) -> Int {
-        guard let number = value.int else {
-            warn(key, "\(key) must be a whole number from \(range.lowerBound) to \(range.upperBound); using \(fallback)")
-            return fallback
+/// The file's own tables, `[apps.NAME]` and `[[schedule]]`, whose keys (but for an app's,
+/// which are ConfigKeys.table's) only the loader knows.
+private extension ConfigValueReader {
+    mutating func schedules(_ value: TOMLValue, into config: inout MigaConfig) {
+        guard let tables = value.array, tables.allSatisfy({ $0.table != nil }) else {
+            warn("schedule", "schedule must be [[schedule]] tables; ignoring it")
+            return
         }
-        guard range.contains(number) else {
-            let clamped = min(max(number, range.lowerBound), range.upperBound)
-            warn(key, "\(key) = \(number) is outside \(range.lowerBound)–\(range.upperBound); using \(clamped)")
-            return clamped
+        for (offset, table) in tables.enumerated() {
+            if let schedule = schedule(table.table!, index: offset + 1) { config.schedules.append(schedule) }
         }
-        return number
     }
 
-    mutating func bool(_ value: TOMLValue, key: String) -> Bool? {
-        if let flag = value.bool { return flag }
-        warn(key, "\(key) must be true or false; ignoring it")
-        return nil
-    }
-
-    mutating func timer(_ value: TOMLValue, key: String, default fallback: Int) -> Int {
-        integer(value, key: key, range: MigaConfig.timerRange, default: fallback)
-    }
-
-    mutating func string(_ value: TOMLValue, key: String) -> String? {
-        if let text = value.string { return text }
-        warn(key, "\(key) must be a string in quotes; ignoring it")
-        return nil
-    }
-
-    mutating func strings(_ value: TOMLValue, key: String) -> [String]? {
-        guard let array = value.array else {
-            warn(key, "\(key) must be a list of strings, like [\"a\", \"b\"]; ignoring it")
-            return nil
+    mutating func apps(_ value: TOMLValue, into config: inout MigaConfig) {
+        guard let apps = value.table else {
+            warn("apps", "apps must be tables like [apps.discord]; ignoring it")
+            return
         }
-        var result: [String] = []
-        for element in array {
-            guard let text = element.string else {
-                warn(key, "\(key) must hold only strings in quotes; ignoring it")
-                return nil
-            }
-            result.append(text)
+        for name in apps.keys {
+            table = apps
+            if let app = app(name, apps[name]) { config.apps[name] = app }
         }
-        return result
-    }
-
-    mutating func categories(_ value: TOMLValue, default fallback: [ContentKind]) -> [ContentKind] {
-        guard let names = strings(value, key: "categories") else { return fallback }
-        var kinds: [ContentKind] = []
-        for name in names {
-            if let kind = ContentKind(categoryName: name) {
-                if !kinds.contains(kind) { kinds.append(kind) }
-            } else {
-                warn("categories", "unknown category \"\(TerminalText.excerpt(name))\" (use quotes, affirmations, articles); skipping it")
-            }
-        }
-        if kinds.isEmpty {
-            warn("categories", "categories selects nothing; showing every kind")
-            return fallback
-        }
-        return kinds
     }
 
     mutating func app(_ name: String, _ value: TOMLValue?) -> MigaConfig.App? {
@@ -218,29 +109,14 @@ private struct Reader {
         self.table = table
         for key in table.keys {
             guard let entry = table[key] else { continue }
-            guard ConfigKeys.perApp.contains(key) else {
-                warn("apps.\(shown).\(key)", "unknown key \"\(TerminalText.excerpt(key))\" in [apps.\(shown)] ignored")
+            let named = "apps.\(shown).\(key)"
+            guard let read = ConfigKeys.key(named: key)?.readApp else {
+                warn(named, "unknown key \"\(TerminalText.excerpt(key))\" in [apps.\(shown)] ignored")
                 continue
             }
-            switch key {
-            case "command":
-                guard let command = string(entry, key: "apps.\(shown).command"), !command.isEmpty else { continue }
-                // What the shims would run at every launch: a command that is no program's name
-                // or path leaves the app ungated rather than run something else.
-                if let problem = AppCheck.problem(withCommand: command) {
-                    warn("apps.\(shown).command", "[apps.\(shown)] \(problem); \(shown) is not gated until it is fixed (\(AppCheck.commandAdvice))")
-                    return nil
-                }
-                app.command = command
-            case "timer_seconds":
-                app.timerSeconds = timer(entry, key: "apps.\(shown).timer_seconds", default: 30)
-            case "intention":
-                app.intention = bool(entry, key: "apps.\(shown).intention")
-            case "escalate_seconds":
-                app.escalateSeconds = integer(entry, key: "apps.\(shown).escalate_seconds", range: MigaConfig.escalateRange, default: 0)
-            default:
-                continue // as above: the guard let through only the table's keys
-            }
+            // A value can leave the whole app ungated (its command): then it is not an app.
+            guard let next = read(entry, named, app, &self) else { return nil }
+            app = next
         }
         return app
     }
@@ -256,9 +132,6 @@ private struct Reader {
             }
         }
     }
-
-    /// The line of each schedule table's first key, for messages about the whole table.
-    var scheduleLines: [Int: Int] = [:]
 
     /// One `[[schedule]]` table, or nil (with a warning saying why) when it cannot be used:
     /// a table that half works would change someone's hours in a way they did not write.
