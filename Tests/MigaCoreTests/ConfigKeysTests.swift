@@ -121,6 +121,21 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertEqual(ConfigKeys.state(of: base).map(\.0), ["timer_seconds", "grace_minutes", "breathing", "animations", "sites"])
     }
 
+    /// `miga config show > file` gives a file miga reads back the same: every key an app sets
+    /// itself is shown, and only those (an unset one keeps following the global value).
+    func testShowReadsBackAsTheSameConfig() throws {
+        var config = MigaConfig()
+        config.timerSeconds = 40
+        config.intention = true
+        config.apps["chat"] = MigaConfig.App(name: "chat", command: "/usr/bin/chat", timerSeconds: 20, intention: false, escalateSeconds: 7)
+        config.apps["mail"] = MigaConfig.App(name: "mail", command: "mail")
+        let shown = ConfigFile.show(config)
+        let read = try ConfigLoader().parse(shown, path: "shown.toml")
+        XCTAssertEqual(read.warnings, [])
+        XCTAssertEqual(read.config, config)
+        XCTAssertTrue(shown.contains("[apps.mail]\ncommand = \"mail\"\n# timer_seconds = 40  (the global timer)\n"), shown)
+    }
+
     func testSettingAValueChangesOnlyThatValueKeepingSpacingAndComments() throws {
         XCTAssertEqual(try set("timer_seconds", "30", in: file),
                        file.replacingOccurrences(of: "timer_seconds   = 25   # a bit shorter", with: "timer_seconds   = 30   # a bit shorter"))

@@ -83,14 +83,14 @@ extension ConfigFile {
         for app in config.apps.values.sorted(by: { $0.name < $1.name }) {
             lines.append("")
             lines.append("[apps.\(ConfigEditor.key(app.name))]")
-            lines.append("command = \(ConfigEditor.string(app.command))")
-            if let timer = app.timerSeconds {
-                lines.append("timer_seconds = \(timer)")
-            } else {
-                lines.append("# timer_seconds = \(config.timerSeconds)  (the global timer)")
+            for key in ConfigKeys.perApp.compactMap(ConfigKeys.key(named:)) {
+                let path = ConfigKeyPath(app: app.name, key: key.name)
+                if key.setByApp(app) {
+                    lines.append("\(key.name) = \(ConfigKeys.toml(path, in: config))")
+                } else if key.name == "timer_seconds" { // the one an app most often changes: say what it runs with
+                    lines.append("# timer_seconds = \(config.timerSeconds)  (the global timer)")
+                }
             }
-            if let intention = app.intention { lines.append("intention = \(intention)") }
-            if let step = app.escalateSeconds { lines.append("escalate_seconds = \(step)") }
         }
         for schedule in config.schedules {
             lines.append("")

@@ -53,6 +53,8 @@ public struct ConfigKey: Sendable {
     let text: @Sendable (MigaConfig, MigaConfig.App?) -> String
     /// The value in the browser host's `state` message; nil for a key the extension has no use for.
     let state: (@Sendable (MigaConfig) -> OrderedJSON)?
+    /// Whether an app sets the key itself (rather than taking the config's value).
+    let setByApp: @Sendable (MigaConfig.App) -> Bool
 
     /// Where it may be written: where the loader reads it.
     public var scope: Scope {
@@ -102,6 +104,7 @@ extension ConfigKey {
         } else {
             readApp = nil
         }
+        setByApp = { entry in app.map { entry[keyPath: $0] != nil } ?? false }
         self.text = { config, entry in
             text(entry.flatMap { entry in app.flatMap { entry[keyPath: $0] } } ?? config[keyPath: global])
         }
@@ -164,7 +167,7 @@ extension ConfigKey {
             var entry = entry
             entry[keyPath: app] = command
             return entry
-        }, text: { $1?[keyPath: app] ?? "" }, state: nil)
+        }, text: { $1?[keyPath: app] ?? "" }, state: nil, setByApp: { _ in true })
     }
 }
 
