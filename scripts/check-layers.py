@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Checks the rules of miga's code layout (the design's "Code layout"; the targets are in
+Package.swift) that the compiler does not enforce: one line per problem, exit status 1 if any.
+
+- Nothing above MigaSystem calls the C library: no file under Sources/MigaCore imports
+  Glibc or Musl (MigaSystem's APIs say what they do instead), nor full Foundation, which
+  brings Glibc with it (FoundationEssentials, which does not, is what MigaCore uses).
+
+Each rule is a function from the checkout's root to a list of problems; add one to CHECKS.
+"""
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CORE = pathlib.Path("Sources/MigaCore")
+
+# `import X`, `@_exported import X`, `import struct X.Y`, `import X.Submodule`.
+IMPORT = re.compile(r"^\s*(?:@\w+\s+)*import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?([A-Za-z_]\w*)")
+FORBIDDEN_IN_CORE = {
+    "Glibc": "nothing above MigaSystem calls the C library; give MigaSystem an API for what is needed",
+    "Musl": "nothing above MigaSystem calls the C library; give MigaSystem an API for what is needed",
+    "Foundation": "full Foundation brings Glibc with it; import FoundationEssentials",
+}
+
+
+def swift_files(root, folder):
+    return sorted((root / folder).rglob("*.swift"))
+
+
+def core_imports_no_c_library(root):
+    """Files under Sources/MigaCore that import Glibc, Musl or full Foundation."""
+    problems = []
+    for path in swift_files(root, CORE):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            match = IMPORT.match(line)
+            if match and match.group(1) in FORBIDDEN_IN_CORE:
+                module = match.group(1)
+                problems.append(f"{path.relative_to(root)}:{number}: imports {module}: {FORBIDDEN_IN_CORE[module]}")
+    return problems
+
+
+CHECKS = [core_imports_no_c_library]
+
+
+def main():
+    root = pathlib.Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else ROOT
+    problems = [problem for check in CHECKS for problem in check(root)]
+    for problem in problems:
+        print(problem)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
