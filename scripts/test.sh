@@ -1,10 +1,12 @@
 #!/bin/sh
-# Builds miga and runs every test (unit tests, and the built binary in temporary homes driven
-# through tmux), in parallel, then the browser extension in real browsers, then checks
-# `make install`/`make uninstall` and the Debian package (`make deb`, lintian, apt install,
-# apt purge; it needs root or sudo, as installing any package does).
+# Checks the code layout, builds miga and runs every test (unit tests, and the built binary
+# in temporary homes driven through tmux), in parallel, then the browser extension in real
+# browsers, then checks `make install`/`make uninstall` and the Debian package (`make deb`,
+# lintian, apt install, apt purge; it needs root or sudo, as installing any package does).
 set -eu
 cd "$(dirname "$0")/.."
+# The code layout's rules (which target may use what), in a second, before anything is built.
+python3 scripts/check-layers.py
 swift build --build-tests
 status=0
 scripts/run-suite.sh || status=$?

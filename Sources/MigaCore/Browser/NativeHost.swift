@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FoundationEssentials
 
 /// `miga native-host`: started by the browser, one process per profile, talking over stdin
@@ -9,8 +6,8 @@ import FoundationEssentials
 /// trusted to be framed), with a last error reply; neither is ever a crash or a hang.
 public struct NativeHost {
     public var context: MigaContext
-    public var input: Int32 = STDIN_FILENO
-    public var output: Int32 = STDOUT_FILENO
+    public var input: Int32 = LinuxSystem.standardInput
+    public var output: Int32 = LinuxSystem.standardOutput
     /// How often config.toml is looked at, so an edit reaches the extension within a second.
     public var watchMilliseconds: Int32 = 1000
 
@@ -39,9 +36,12 @@ public struct NativeHost {
             case .ready:
                 break
             }
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
+            let count: Int
+            do {
+                count = try buffer.withUnsafeMutableBytes { try LinuxSystem.read(from: input, into: $0, name: "the browser") }
+            } catch let error as LinuxError where error.wouldBlock {
+                continue
+            } catch {
                 return 1
             }
             if count == 0 {
@@ -96,12 +96,11 @@ struct ConfigStamp: Equatable {
     var device: UInt64 = 0, inode: UInt64 = 0, size: Int64 = -1, seconds = 0, nanoseconds = 0
 
     init(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return }
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
-        size = Int64(info.st_size)
-        seconds = info.st_mtim.tv_sec
-        nanoseconds = info.st_mtim.tv_nsec
+        guard let status = FileStatus.at(path) else { return }
+        device = status.device
+        inode = status.inode
+        size = Int64(status.size)
+        seconds = status.modified.seconds
+        nanoseconds = status.modified.nanoseconds
     }
 }

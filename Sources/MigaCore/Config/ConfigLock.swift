@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// One edit of `config.toml` at a time. Each edit reads the file, changes it and renames a
 /// new file over it; two at once would each write their own change over the other's (twenty
 /// `miga config sites add` at once kept only a handful). The lock is taken on the folder, not
@@ -17,19 +13,15 @@ enum ConfigLock {
         } catch {
             throw ConfigError.unwritable(path: path, problem: "\(error)")
         }
-        let fd = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw ConfigError.unwritable(path: path, problem: "cannot lock \(folder): \(LinuxSystem.errnoDescription())") }
-        defer { close(fd) } // closing releases the lock
-        let deadline = LinuxSystem.monotonicNanoseconds() + patience
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw ConfigError.unwritable(path: path, problem: "cannot lock \(folder): \(LinuxSystem.errnoDescription())")
-            }
-            guard LinuxSystem.monotonicNanoseconds() < deadline else {
-                throw ConfigError.unwritable(path: path, problem: "another miga has been changing it for 10 s; try again when it is done")
-            }
-            usleep(2_000)
+        let lock: DirectoryLock
+        do {
+            lock = try DirectoryLock(folder.isEmpty ? "/" : folder, patience: patience)
+        } catch DirectoryLock.Failure.timedOut {
+            throw ConfigError.unwritable(path: path, problem: "another miga has been changing it for 10 s; try again when it is done")
+        } catch DirectoryLock.Failure.failed(let code) {
+            throw ConfigError.unwritable(path: path, problem: "cannot lock \(folder): \(LinuxSystem.errnoDescription(code))")
         }
+        defer { lock.unlock() }
         return try body()
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FoundationEssentials
 
 /// The interactive `miga config`: GNU readline for line editing, tab completion and a history
@@ -125,11 +122,10 @@ public final class ConfigShellSession {
             case .interrupted: // Ctrl-C: a fresh line, as in a shell; changes stay
                 continue
             case .hungUp(let signal):
-                let signal = signal ?? SIGHUP // input that hangs up is the terminal going away
+                let signal = signal ?? Signal.hangUp // input that hangs up is the terminal going away
                 stoppedBy = signal
                 if shell.dirty {
-                    let name = [SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT"][signal] ?? "signal \(signal)"
-                    LinuxSystem.say("miga config: stopped by \(name); unsaved changes were discarded\n")
+                    LinuxSystem.say("miga config: stopped by \(Signal.name(signal)); unsaved changes were discarded\n")
                 }
                 return nil
             }
@@ -204,14 +200,14 @@ public final class ConfigShellSession {
     private func read(prompt: String) -> LineInput {
         let input = reader.read(prompt: prompt)
         if case .endOfInput = input {
-            var settings = termios()
-            if tcgetattr(STDIN_FILENO, &settings) != 0 { return .hungUp(signal: nil) }
+            // isatty asks tcgetattr, which fails once the terminal is gone.
+            if !LinuxSystem.isTerminal(LinuxSystem.standardInput) { return .hungUp(signal: nil) }
         }
         return input
     }
 
     private func say(_ text: String) {
-        LinuxSystem.say(text + "\n", to: STDOUT_FILENO)
+        LinuxSystem.say(text + "\n", to: LinuxSystem.standardOutput)
     }
 
     /// Unusable desktop entries are reported by `apps add` and `install`; not at every Tab.

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FoundationEssentials
 import JSON
 
@@ -97,9 +94,8 @@ public struct EntitlementStore {
                 // file was last written, at the latest now, and is written down as that. Taken
                 // from the file itself, it holds even where the file cannot be rewritten: a
                 // trial must not become endless.
-                var info = stat()
                 // An mtime outside 1970...9999 says nothing about when the file was written.
-                let written = stat(path, &info) == 0 ? UnixTime.date(of: info.st_mtim) ?? now : now
+                let written = FileStatus.at(path).map { UnixTime.date(of: $0.modified) ?? now } ?? now
                 start = min(now, written)
                 try? writeTrial(startedAt: start)
             }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FoundationEssentials
 
 /// What `miga gate` was asked to do.
@@ -170,7 +167,7 @@ public final class Gatekeeper {
         case .exit:
             return 0
         case .abandoned:
-            LinuxSystem.dieBySignal(ending.signal ?? SIGHUP)
+            LinuxSystem.dieBySignal(ending.signal ?? Signal.hangUp)
         }
     }
 
@@ -258,7 +255,7 @@ public final class Gatekeeper {
     private func runPlain(driver: GateDriver, signals: SignalPipe, service: GateService,
                           shown: @escaping () -> Bool) -> GateEnding {
         let ending = PlainGate(driver: driver, clock: context.clock, signals: signals, write: { text in
-            LinuxSystem.say(text, to: STDOUT_FILENO) // a hang-up arrives as a signal
+            LinuxSystem.say(text, to: LinuxSystem.standardOutput) // a hang-up arrives as a signal
         }).run(shown: shown)
         if ending.outcome == .exit, !ending.withdrawn { context.messages.say(service.celebration()) }
         return ending
@@ -270,9 +267,7 @@ public final class Gatekeeper {
         var terminal = LinuxTerminal()
         if let device = context.terminalDevice {
             // The pipes are the app's: the gate draws on the terminal itself.
-            let fd = Glibc.open(device, O_RDWR | O_CLOEXEC | O_NOCTTY)
-            guard fd >= 0 else { throw LinuxError(operation: "open \(device)", code: errno) }
-            terminal = LinuxTerminal(input: fd, output: fd, closesOnDeinit: true)
+            terminal = try LinuxTerminal(device: device)
         }
         let tui = TerminalGate(driver: driver, screen: GateScreen(style: style), terminal: terminal,
                              signals: signals, clock: context.clock)
@@ -392,7 +387,7 @@ struct Launch {
         } catch {
             messages.say("miga: \(error)")
             // As shells do: 127 when there is no such file, 126 when it cannot be executed.
-            return (error as? LaunchError)?.code == ENOENT ? 127 : 126
+            return (error as? LaunchError)?.code == ErrorCode.noSuchFile ? 127 : 126
         }
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FoundationEssentials
 
 /// The grace an Open starts, where the PATH shim sees it without starting miga (a grace pass
@@ -22,17 +19,17 @@ enum GraceStamp {
               (try? LinuxSystem.makeDirectories(spool, mode: 0o700)) != nil else { return }
         let base = folder + "/" + app
         // `.until` first: a `.since` without it is never taken for grace.
-        unlink(base + ".since")
+        LinuxSystem.removeFile(base + ".since")
         guard touch(base + ".until", at: until), touch(base + ".since", at: nil) else {
-            unlink(base + ".until")
+            LinuxSystem.removeFile(base + ".until")
             return
         }
     }
 
     static func remove(app: String, environment: [String: String]) {
         guard let folder = folder(environment), MigaConfig.isValidAppName(app) else { return }
-        unlink(folder + "/" + app + ".since")
-        unlink(folder + "/" + app + ".until")
+        LinuxSystem.removeFile(folder + "/" + app + ".since")
+        LinuxSystem.removeFile(folder + "/" + app + ".until")
     }
 
     /// Every stamp, and the folder (`miga uninstall`).
@@ -40,21 +37,18 @@ enum GraceStamp {
         guard let folder = folder(environment) else { return }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
             where name.hasSuffix(".since") || name.hasSuffix(".until") {
-            unlink(folder + "/" + name)
+            LinuxSystem.removeFile(folder + "/" + name)
         }
-        rmdir(folder)
+        LinuxSystem.removeDirectory(folder)
     }
 
     /// Creates (or empties) `path` with its modification time `at` (nil: now).
+    /// A time outside what events can hold is refused, before the file is touched.
     private static func touch(_ path: String, at date: Date?) -> Bool {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        guard let date else { return true }
+        guard let date else { return LinuxSystem.touch(path, mode: 0o600, modified: nil) }
         let seconds = date.timeIntervalSince1970
         guard UnixTime.milliseconds(seconds: seconds) != nil else { return false }
-        let time = timespec(tv_sec: Int(seconds.rounded(.down)), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-        var times = [time, time]
-        return futimens(fd, &times) == 0
+        let time = FileTime(seconds: Int(seconds.rounded(.down)), nanoseconds: Int((seconds - seconds.rounded(.down)) * 1e9))
+        return LinuxSystem.touch(path, mode: 0o600, modified: time)
     }
 }

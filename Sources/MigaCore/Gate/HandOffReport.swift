@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// How a gate without a terminal learns that the gate it started in a terminal emulator is
 /// really showing (DESIGN "The gateway"). An emulator can fail in every way (no display, a
 /// broken install) or hand the command to a server process and exit at once (gnome-terminal,
@@ -16,43 +12,34 @@ public enum HandOffReport {
         let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 + "/miga" : nil }
         let folder = runtime ?? paths.stateDirectory + "/handoff"
         try LinuxSystem.makeDirectories(folder, mode: 0o700)
-        var template = Array((folder + "/handoff-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw LinuxError(operation: "create a file in \(folder)", code: errno) }
-        close(fd)
-        return String(cString: template)
+        return try LinuxSystem.createUniqueFile(in: folder, prefix: "handoff-")
     }
 
     /// The outer side: waits up to `seconds` for the inner gate's report.
     static func awaitShown(_ path: String, seconds: Double) -> Bool {
         let deadline = LinuxSystem.monotonicNanoseconds() + UInt64(seconds * 1_000_000_000)
+        func reported() -> Bool { (FileStatus.at(path)?.size ?? 0) > 0 }
         repeat {
-            var info = stat()
-            if stat(path, &info) == 0, info.st_size > 0 { return true }
-            usleep(20_000)
+            if reported() { return true }
+            LinuxSystem.sleep(microseconds: 20_000)
         } while LinuxSystem.monotonicNanoseconds() < deadline
-        var info = stat()
-        return stat(path, &info) == 0 && info.st_size > 0
+        return reported()
     }
 
     /// The outer side, done waiting either way.
     static func remove(_ path: String) {
-        unlink(path)
+        LinuxSystem.removeFile(path)
     }
 
     /// The inner side, before showing anything: whether the outer gate still waits.
     public static func isAwaited(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        FileStatus.at(path)?.isRegularFile == true
     }
 
     /// The inner side, once its first frame is drawn: false when the outer gate has given up
     /// (and so opened the app itself).
     public static func reportShown(_ path: String) -> Bool {
-        let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW) // never O_CREAT: gone means given up
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        let text = Array("\(getpid())\n".utf8)
-        return write(fd, text, text.count) == text.count
+        // Never created: gone means given up.
+        LinuxSystem.overwriteExisting(path, with: Array("\(LinuxSystem.processID)\n".utf8))
     }
 }

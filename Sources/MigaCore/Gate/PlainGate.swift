@@ -1,13 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 /// Plain mode, for `TERM=dumb`, `--plain` and screen readers: no cursor movement, no redraws.
 /// The item once, a few countdown lines, then a readline prompt for the choice.
 public final class PlainGate {
     private let driver: GateDriver
     private let clock: any MigaClock
     private let signals: SignalPipe
-    private let input: Int32 = STDIN_FILENO
+    private let input: Int32 = LinuxSystem.standardInput
     private let write: (String) -> Void
 
     public init(driver: GateDriver, clock: any MigaClock, signals: SignalPipe, write: @escaping (String) -> Void) {
@@ -51,35 +48,33 @@ public final class PlainGate {
                 case .endOfInput, .interrupted: // Ctrl-D, Ctrl-C: leaving without opening is an Exit
                     driver.choose(.exit, at: at)
                 case .hungUp(let signal):
-                    abandonSignal = abandonSignal ?? signal ?? SIGHUP
+                    abandonSignal = abandonSignal ?? signal ?? Signal.hangUp
                     driver.abandon(at: at)
                 }
                 continue
             }
             // The countdown: typed lines in canonical mode, and a wake-up every second.
-            var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0)]
             let intoSecond = driver.session.elapsedMilliseconds(at: now) % 1000
-            _ = poll(&fds, 2, Int32(max(10, 1000 - intoSecond)))
+            let events = LinuxSystem.waitForInput([input, signals.readFD], milliseconds: Int32(max(10, 1000 - intoSecond)))
             let at = clock.monotonicNanoseconds()
-            if fds[1].revents & Int16(POLLIN) != 0 {
+            if events[1].contains(.input) {
                 for signal in signals.drain() {
                     switch signal {
-                    case SIGINT: driver.choose(.exit, at: at)
-                    case SIGHUP, SIGTERM, SIGQUIT:
+                    case Signal.interrupt: driver.choose(.exit, at: at)
+                    case Signal.hangUp, Signal.terminate, Signal.quit:
                         abandonSignal = abandonSignal ?? signal
                         driver.abandon(at: at)
-                    case SIGTSTP: SignalPipe.suspendSelf()
+                    case Signal.suspend: SignalPipe.suspendSelf()
                     default: break
                     }
                 }
             }
-            if driver.outcome == nil, fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+            if driver.outcome == nil, !events[0].isDisjoint(with: .gone) {
                 // The terminal went away (Ctrl-D never raises POLLHUP): an abandon, not an Exit.
-                abandonSignal = abandonSignal ?? SIGHUP
+                abandonSignal = abandonSignal ?? Signal.hangUp
                 driver.abandon(at: at)
             }
-            guard driver.outcome == nil, fds[0].revents & Int16(POLLIN) != 0 else { continue }
+            guard driver.outcome == nil, events[0].contains(.input) else { continue }
             guard let answer = readTypedLine() else {
                 // End of input (Ctrl-D): leaving without opening is an Exit.
                 driver.choose(.exit, at: at)
@@ -94,7 +89,7 @@ public final class PlainGate {
     /// stdio so nothing sits in a buffer that poll(2) cannot see. nil means end of input.
     private func readTypedLine() -> String? {
         var buffer = [UInt8](repeating: 0, count: 1024)
-        let count = read(input, &buffer, buffer.count)
+        let count = buffer.withUnsafeMutableBytes { (try? LinuxSystem.read(from: input, into: $0, name: "standard input")) ?? 0 }
         guard count > 0 else { return nil }
         let bytes = buffer[0..<count].prefix { $0 != UInt8(ascii: "\n") }
         return String(decoding: bytes, as: UTF8.self)
@@ -128,7 +123,7 @@ public final class PlainGate {
         case .line(let answer): driver.answer(answer, at: at)
         case .endOfInput, .interrupted: driver.choose(.exit, at: at)
         case .hungUp(let signal):
-            abandonSignal = abandonSignal ?? signal ?? SIGHUP
+            abandonSignal = abandonSignal ?? signal ?? Signal.hangUp
             driver.abandon(at: at)
         }
     }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The full-screen gateway: raw terminal, alternate screen, a poll loop over keys, signals
 /// and the next second of the countdown.
 public final class TerminalGate {
@@ -119,23 +115,23 @@ public final class TerminalGate {
             if wakeup.signalReady {
                 for signal in signals.drain() where driver.outcome == nil {
                     switch signal {
-                    case SIGINT:
+                    case Signal.interrupt:
                         driver.choose(.exit, at: at)
-                    case SIGHUP, SIGTERM, SIGQUIT:
+                    case Signal.hangUp, Signal.terminate, Signal.quit:
                         abandon(signal)
-                    case SIGTSTP:
-                        if !suspend() { abandon(SIGHUP) }
-                    case SIGCONT:
+                    case Signal.suspend:
+                        if !suspend() { abandon(Signal.hangUp) }
+                    case Signal.resume:
                         // Stopped and continued by someone else: the shell may have reset the
                         // tty. On a hang-up the kernel sends SIGCONT too, and this fails. After
                         // our own Ctrl-Z, `suspend` has already taken the terminal back.
-                        if !terminal.isRaw, (try? terminal.enter()) == nil { abandon(SIGHUP) }
+                        if !terminal.isRaw, (try? terminal.enter()) == nil { abandon(Signal.hangUp) }
                     default:
                         break // SIGWINCH: the redraw below re-lays out for the new size.
                     }
                 }
             }
-            if wakeup.hungUp, driver.outcome == nil { abandon(SIGHUP) }
+            if wakeup.hungUp, driver.outcome == nil { abandon(Signal.hangUp) }
             var bytes = wakeup.bytes[...]
             while !bytes.isEmpty, driver.outcome == nil {
                 if driver.session.askingIntention {
@@ -150,7 +146,7 @@ public final class TerminalGate {
                         driver.choose(choice, at: at)
                         if driver.session.item.id != shown { scrollOffset = 0 }
                     case .scroll(let step): scroll(step, at: at)
-                    case .suspend: if !suspend() { abandon(SIGHUP) }
+                    case .suspend: if !suspend() { abandon(Signal.hangUp) }
                     case .redraw: break
                     }
                     if driver.session.askingIntention {
@@ -180,7 +176,7 @@ public final class TerminalGate {
             case .back:
                 driver.withdrawQuestion()
                 field = IntentionField()
-            case .suspend: if !suspend() { abandon(SIGHUP) }
+            case .suspend: if !suspend() { abandon(Signal.hangUp) }
             }
         }
         return []

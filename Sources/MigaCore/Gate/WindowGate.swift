@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GateWindowProtocol
 
 public struct WindowUnavailable: Error, CustomStringConvertible {
@@ -62,8 +59,8 @@ public final class WindowGate {
             if ready.signal {
                 for signal in signals.drain() where driver.outcome == nil {
                     switch signal {
-                    case SIGINT: driver.choose(.exit, at: at)
-                    case SIGHUP, SIGTERM, SIGQUIT: abandon(signal)
+                    case Signal.interrupt: driver.choose(.exit, at: at)
+                    case Signal.hangUp, Signal.terminate, Signal.quit: abandon(signal)
                     default: break
                     }
                 }
@@ -109,7 +106,7 @@ public final class WindowGate {
                 throw WindowUnavailable(description: "the gate window did not show within \(Int(Self.showSeconds)) s")
             }
             let ready = wait(milliseconds: Int32(min(1000, (deadline - now) / 1_000_000 + 1)))
-            if ready.signal, let signal = signals.drain().first(where: { [SIGHUP, SIGTERM, SIGQUIT, SIGINT].contains($0) }) {
+            if ready.signal, let signal = signals.drain().first(where: { [Signal.hangUp, Signal.terminate, Signal.quit, Signal.interrupt].contains($0) }) {
                 return signal
             }
             guard ready.window else { continue }
@@ -146,9 +143,8 @@ public final class WindowGate {
     }
 
     private func wait(milliseconds: Int32) -> (window: Bool, signal: Bool) {
-        var fds = [pollfd(fd: channel.readFD, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0)]
-        guard poll(&fds, 2, milliseconds) > 0 else { return (false, false) }
-        return (fds[0].revents != 0, fds[1].revents & Int16(POLLIN) != 0)
+        let events = LinuxSystem.waitForInput([channel.readFD, signals.readFD], milliseconds: milliseconds)
+        // Anything on the window's pipe, its end included, is for `receive` to read.
+        return (!events[0].isEmpty, events[1].contains(.input))
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FoundationEssentials
 
 /// The native messaging host manifests that let miga's browser extension reach
@@ -75,7 +72,7 @@ extension Installer {
     func removeLink(_ file: InstallManifest.File) throws {
         if let current = LinuxSystem.readLink(file.path) {
             if Self.linkHash(current) == file.sha256 {
-                unlink(file.path)
+                LinuxSystem.removeFile(file.path)
                 changes.append("removed browser host link \(layout.display(file.path))")
             } else {
                 say("miga: \(layout.display(file.path)) was changed since miga made it; left as it is")

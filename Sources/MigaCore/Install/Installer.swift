@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FoundationEssentials
 
 /// Creates and removes everything interception needs, keeping `installed.json` one step
@@ -128,8 +125,7 @@ public final class Installer {
     func noteBrokenEntry(_ path: String, _ message: String) {
         brokenEntries.append((path, message))
         guard announcesBrokenEntries else { return }
-        var info = stat()
-        let stamp = stat(path, &info) == 0 ? "\(info.st_size)\t\(info.st_mtim.tv_sec)" : "gone"
+        let stamp = FileStatus.at(path).map { "\($0.size)\t\($0.modified.seconds)" } ?? "gone"
         let line = "\(path)\t\(stamp)"
         guard !reportedBrokenEntries.contains(line) else { return }
         say(message + " (said once; `miga doctor` lists such files)")
@@ -253,8 +249,8 @@ public final class Installer {
                 changes.append("removed \(overflow)")
             }
         }
-        rmdir(layout.backupsDirectory) // only if empty: a copy that could not go back stays
-        for folder in manifest.createdDirectories.reversed() { rmdir(folder) } // only if empty
+        LinuxSystem.removeDirectory(layout.backupsDirectory) // only if empty: a copy that could not go back stays
+        for folder in manifest.createdDirectories.reversed() { LinuxSystem.removeDirectory(folder) } // only if empty
     }
 
     // MARK: - URL handler
@@ -304,7 +300,7 @@ public final class Installer {
 
     // MARK: - Files miga owns
 
-    func writeManaged(_ kind: InstallManifest.Kind, path: String, app: String? = nil, text: String, mode: mode_t,
+    func writeManaged(_ kind: InstallManifest.Kind, path: String, app: String? = nil, text: String, mode: FileMode,
                               source: String? = nil, sourceSHA256: String? = nil, what: String, detail: String? = nil) throws {
         let data = Data(text.utf8)
         let sha = AtomicFile.sha256(data)
@@ -421,7 +417,7 @@ public final class Installer {
 
     /// `mkdir -p`, remembering each folder it had to create so uninstall removes it again.
     /// Folders are made 0700, as the XDG Base Directory spec asks of a missing one.
-    func ensureDirectory(_ path: String, mode: mode_t = 0o700) throws {
+    func ensureDirectory(_ path: String, mode: FileMode = 0o700) throws {
         var prefix = ""
         var created: [String] = []
         for component in path.split(separator: "/") {
@@ -448,11 +444,11 @@ public final class Installer {
         }
     }
 
-    func write(_ text: String, to path: String, mode: mode_t) throws {
+    func write(_ text: String, to path: String, mode: FileMode) throws {
         try write(Data(text.utf8), to: path, mode: mode)
     }
 
-    func write(_ data: Data, to path: String, mode: mode_t) throws {
+    func write(_ data: Data, to path: String, mode: FileMode) throws {
         do {
             try AtomicFile.write(data, to: path, mode: mode)
         } catch {

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 /// The shape `events export` writes, read straight from the bytes: a million-line import spent
 /// most of its time building a Foundation dictionary per line. Anything else — other key
 /// order, escapes, non-ASCII text, a detail — returns nil and goes through `EventLine.parse`,
@@ -21,9 +18,8 @@ extension EventLine {
     static func exportedFields(_ line: UnsafeRawBufferPointer) -> ExportedFields? {
         var index = 0
         func literal(_ text: StaticString) -> Bool {
-            let count = text.utf8CodeUnitCount
-            guard index + count <= line.count, memcmp(line.baseAddress! + index, text.utf8Start, count) == 0 else { return false }
-            index += count
+            guard ByteSearch.has(text, in: line, at: index) else { return false }
+            index += text.utf8CodeUnitCount
             return true
         }
         /// A string's contents up to its closing quote (consumed): printable ASCII without escapes.
@@ -86,7 +82,8 @@ extension EventType {
         case (15, UInt8(ascii: "g")?): candidate = .gatewaySkipped
         default: return nil
         }
-        guard memcmp(bytes.baseAddress!, candidate.rawValue, bytes.count) == 0 else { return nil }
+        var name = candidate.rawValue
+        guard name.withUTF8({ ByteSearch.equal(bytes, UnsafeRawBufferPointer($0)) }) else { return nil }
         self = candidate
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CSQLite
 import FoundationEssentials
 
@@ -132,7 +129,7 @@ struct ImportPacing {
         let long = heldSinceLongGap >= Self.longGapEvery
         let now = LinuxSystem.monotonicNanoseconds()
         let end = committedAt + (long ? Self.longGap : Self.gap)
-        if now < end { usleep(UInt32((end - now) / 1000)) }
+        if now < end { LinuxSystem.sleep(microseconds: UInt32((end - now) / 1000)) }
         if long { heldSinceLongGap = 0 }
     }
 
@@ -142,13 +139,9 @@ struct ImportPacing {
     /// opening the files: closing any descriptor of a file drops every POSIX lock this process
     /// holds on it, SQLite's own included.) Unknown counts as yes.
     static func othersHaveOpen(_ database: String) -> Bool {
-        var inodes: Set<UInt64> = []
-        for file in [database, database + "-shm"] {
-            var info = stat()
-            if stat(file, &info) == 0 { inodes.insert(UInt64(info.st_ino)) }
-        }
+        let inodes = Set([database, database + "-shm"].compactMap { FileStatus.at($0)?.inode })
         guard let table = try? BoundedFile.read("/proc/locks", limit: 4 << 20) else { return true }
-        return heldByOthers(locks: table, inodes: inodes, me: Int(getpid()))
+        return heldByOthers(locks: table, inodes: inodes, me: Int(LinuxSystem.processID))
     }
 
     /// Lines such as `1: POSIX  ADVISORY  READ 1234 fe:00:5335183 128 128` (the file's device

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FoundationEssentials
 
 /// Events that wait outside the database, in the `spool/` folder beside it, until a process
@@ -41,7 +38,7 @@ extension EventStore {
     /// disk is full), they wait in `overflow`, in memory until logout.
     public static func spool(_ events: [Event], besideDatabase database: String, overflow: String?) throws {
         let text = events.map { EventLine.jsonl($0) + "\n" }.joined()
-        let name = eventsPrefix + "\(getpid())-\(LinuxSystem.monotonicNanoseconds())"
+        let name = eventsPrefix + "\(LinuxSystem.processID)-\(LinuxSystem.monotonicNanoseconds())"
         func write(into folder: String) throws {
             try LinuxSystem.makeDirectories(folder, mode: 0o700)
             try AtomicFile.write(text, to: folder + "/" + name, mode: 0o600)
@@ -67,9 +64,8 @@ extension EventStore {
         let now = Date().timeIntervalSince1970
         for (folder, name) in names {
             let file = folder + "/" + name
-            var info = stat()
-            guard lstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { discard.append(file); continue }
-            let read = name.hasPrefix(Self.gracePrefix) ? gracePass(name: name, file: file, info: info, now: now)
+            guard let status = FileStatus.at(file, followingLinks: false), status.isRegularFile else { discard.append(file); continue }
+            let read = name.hasPrefix(Self.gracePrefix) ? gracePass(name: name, file: file, status: status, now: now)
                 : spooledEvents(file: file)
             switch read {
             case .events(let found): events += found; folded.append(file)
@@ -99,7 +95,7 @@ extension EventStore {
                 folded = [] // the files stay; the next process tries again
             }
         }
-        for file in folded + discard { unlink(file) }
+        for file in folded + discard { LinuxSystem.removeFile(file) }
     }
 
     private enum SpooledRead {
@@ -110,23 +106,18 @@ extension EventStore {
     }
 
     static func spooledNames(in folder: String, grace: Bool, limit: Int = spoolBatchLimit) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while names.count < limit, let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if (grace && name.hasPrefix(gracePrefix)) || name.hasPrefix(eventsPrefix) { names.append(name) }
+        LinuxSystem.directoryNames(in: folder, limit: limit) { name in
+            (grace && name.hasPrefix(gracePrefix)) || name.hasPrefix(eventsPrefix)
         }
-        return names
     }
 
-    private func gracePass(name: String, file: String, info: stat, now: Double) -> SpooledRead {
+    private func gracePass(name: String, file: String, status: FileStatus, now: Double) -> SpooledRead {
         // An mtime outside 1970...9999 (set by hand, or a broken clock) says nothing about when
         // the pass was: it counts as now.
-        let modified = UnixTime.date(of: info.st_mtim)?.timeIntervalSince1970 ?? now
+        let modified = UnixTime.date(of: status.modified)?.timeIntervalSince1970 ?? now
         let text = (try? BoundedFile.readIfPresent(file, limit: 256)).flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) } ?? ""
         guard text.hasSuffix("\n"), case let app = String(text.dropLast()), MigaConfig.isValidAppName(app) else {
-            return now - modified > Self.unfinishedSpoolSeconds || info.st_size > 255 ? .unusable : .notYet
+            return now - modified > Self.unfinishedSpoolSeconds || status.size > 255 ? .unusable : .notYet
         }
         let session = "shim-" + String(name.dropFirst(Self.gracePrefix.count).unicodeScalars.filter {
             ("0"..."9").contains($0) || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || $0 == "." || $0 == "-"

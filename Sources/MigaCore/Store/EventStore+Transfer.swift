@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CSQLite
 import FoundationEssentials
 
@@ -163,10 +160,10 @@ extension EventStore {
         /// Every complete line in `bytes`, then (at the end of input) the rest; returns where
         /// the unfinished last line starts.
         func lines(in bytes: UnsafeRawBufferPointer, final: Bool) throws -> Int {
-            guard let base = bytes.baseAddress else { return 0 }
+            guard bytes.baseAddress != nil else { return 0 }
             var start = 0
             while start < bytes.count {
-                guard let newline = memchr(base + start, 0x0A, bytes.count - start).map({ UnsafeRawPointer($0) - base }) ?? (final ? bytes.count : nil) else {
+                guard let newline = ByteSearch.firstIndex(of: 0x0A, in: bytes, from: start) ?? (final ? bytes.count : nil) else {
                     break
                 }
                 number += 1
@@ -191,10 +188,9 @@ extension EventStore {
             var buffer = [UInt8](repeating: 0, count: maxLineLength + chunk)
             var filled = 0
             while true {
-                let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw LinuxError(operation: "read \(fd == STDIN_FILENO ? "standard input" : name)", code: errno)
+                let count = try buffer.withUnsafeMutableBytes {
+                    try LinuxSystem.read(from: fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]),
+                                         name: fd == LinuxSystem.standardInput ? "standard input" : name)
                 }
                 filled += count
                 let consumed = try buffer.withUnsafeBytes { try lines(in: UnsafeRawBufferPointer(rebasing: $0[0..<filled]), final: count == 0) }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FoundationEssentials
 import CSQLite
 
@@ -94,7 +91,7 @@ public final class EventStore {
                 tighten(path)
                 return db
             } catch let error as SQLiteError where isRetryable(error) && LinuxSystem.monotonicNanoseconds() < deadline {
-                usleep(UInt32.random(in: 2_000...20_000, using: &generator))
+                LinuxSystem.sleep(microseconds: UInt32.random(in: 2_000...20_000, using: &generator))
             }
         }
     }
@@ -130,10 +127,9 @@ public final class EventStore {
     /// miga's if it holds only miga's tables (a file from before the mark, or one whose mark
     /// is still in the log); that is read with the log ignored (`immutable`).
     static func refuseForeignFileBesideLog(_ path: String) throws {
-        var log = stat(), file = stat()
-        guard lstat(path + "-wal", &log) == 0, log.st_size > 0 else { return } // nothing could be replayed
+        guard let log = FileStatus.at(path + "-wal", followingLinks: false), log.size > 0 else { return } // nothing could be replayed
         // Empty: a database not yet written. Anything but a regular file SQLite reports itself.
-        guard stat(path, &file) == 0, (file.st_mode & S_IFMT) == S_IFREG, file.st_size > 0 else { return }
+        guard let file = FileStatus.at(path), file.isRegularFile, file.size > 0 else { return }
         let header: (id: Int64, tables: Set<String>)
         do {
             header = try headerIgnoringLog(path)
@@ -172,15 +168,16 @@ public final class EventStore {
     /// The database and its WAL and shared-memory files (which SQLite creates with the
     /// database's mode) are the person's alone: 0600, whatever umask the first command had.
     static func createPrivately(_ path: String) throws {
-        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        if fd >= 0 { close(fd) } // an existing file (or anything odd, which SQLite reports) is left as it is
+        // An existing file (or anything odd, which SQLite reports) is left as it is.
+        LinuxSystem.createFileIfAbsent(path, mode: 0o600)
     }
 
     /// A file of miga's made before it kept them private: 0600 from now on.
     static func tighten(_ path: String) {
         for file in [path, path + "-wal", path + "-shm"] {
-            var info = stat()
-            if lstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & 0o077 != 0 { chmod(file, 0o600) }
+            if let status = FileStatus.at(file, followingLinks: false), status.isRegularFile, status.permissions & 0o077 != 0 {
+                LinuxSystem.setPermissions(file, 0o600)
+            }
         }
     }
 
@@ -304,8 +301,7 @@ public final class EventStore {
     /// is done only once the WAL has grown past `walLimit` bytes (a replay of that size is
     /// cheap).
     public func closeBeforeExec() {
-        var info = stat()
-        guard stat(path + "-wal", &info) == 0, info.st_size > Self.walLimit else { return }
+        guard let log = FileStatus.at(path + "-wal"), log.size > Self.walLimit else { return }
         db.close()
     }
 

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The events an import has read and checked, kept until the whole file has proved good and
 /// then read back, in order, to be inserted (see `EventStore.importLines`). They go to a
 /// temporary file beside the database, removed as soon as it is open, so memory stays flat
@@ -23,7 +19,7 @@ final class ImportSpool {
         var detail: UnsafeRawBufferPointer?
     }
 
-    private let fd: Int32
+    private let file: ScratchFile
     private var pending: [UInt8] = []
     /// Bytes already in the file.
     private var flushed = 0
@@ -32,17 +28,9 @@ final class ImportSpool {
     private(set) var latest = Int64.min
 
     init(beside path: String) throws {
-        let directory = FilePath.parent(of: path)
-        var template = Array((directory + "/.import-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw LinuxError(operation: "make a temporary file in \(directory)", code: errno) }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) } // nameless from here on
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        self.fd = fd
+        file = try ScratchFile(in: FilePath.parent(of: path), prefix: ".import-", name: "the import's temporary file")
         pending.reserveCapacity(Self.chunk + 64)
     }
-
-    deinit { close(fd) }
 
     /// Writes out what is pending once it fills a chunk.
     static let chunk = 1 << 20
@@ -108,15 +96,7 @@ final class ImportSpool {
     }
 
     func flush() throws {
-        try pending.withUnsafeBytes { bytes in
-            var done = 0
-            while done < bytes.count {
-                let count = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(flushed + done))
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { throw LinuxError(operation: "write the import's temporary file", code: count < 0 ? errno : ENOSPC) }
-                done += count
-            }
-        }
+        try pending.withUnsafeBytes { try file.write($0, at: flushed) }
         flushed += pending.count
         pending.removeAll(keepingCapacity: true)
     }
@@ -133,9 +113,7 @@ final class ImportSpool {
         var filled = 0, offset = 0
         while offset < flushed {
             if filled == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }
-            let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, $0.count - filled, off_t(offset)) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw LinuxError(operation: "read the import's temporary file", code: count < 0 ? errno : EIO) }
+            let count = try buffer.withUnsafeMutableBytes { try file.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]), at: offset) }
             offset += count
             filled += count
             let used = try buffer.withUnsafeBytes { bytes in
@@ -144,7 +122,7 @@ final class ImportSpool {
             buffer.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[used..<filled])) }
             filled -= used
         }
-        guard filled == 0 else { throw LinuxError(operation: "read the import's temporary file", code: EIO) }
+        guard filled == 0 else { throw file.damaged() }
     }
 
     /// Calls `body` with every whole record at the start of `bytes`, in groups; returns the

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FoundationEssentials
 
 /// Instants turned into whole Unix milliseconds or seconds. A `Date` holds instants whose
@@ -29,8 +26,8 @@ public enum UnixTime {
     }
 
     /// A file's modification time, or nil when it is outside the times above.
-    public static func date(of time: timespec) -> Date? {
-        let seconds = Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    public static func date(of time: FileTime) -> Date? {
+        let seconds = Double(time.seconds) + Double(time.nanoseconds) / 1e9
         return milliseconds(seconds: seconds) == nil ? nil : Date(timeIntervalSince1970: seconds)
     }
 }

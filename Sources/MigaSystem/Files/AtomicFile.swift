@@ -9,11 +9,11 @@ import JSON
 /// is flushed to disk, then renamed over it: a reader sees the old file or the new one, never
 /// half of either, even if miga is killed mid-write.
 public enum AtomicFile {
-    public static func write(_ text: String, to path: String, mode: mode_t) throws {
+    public static func write(_ text: String, to path: String, mode: FileMode) throws {
         try write(Data(text.utf8), to: path, mode: mode)
     }
 
-    public static func write(_ data: Data, to path: String, mode: mode_t) throws {
+    public static func write(_ data: Data, to path: String, mode: FileMode) throws {
         // Through a symlink (dotfile managers link rc files), the link stays and its target changes.
         let target = resolvedTarget(path)
         let folder = FilePath.parent(of: target)
@@ -50,11 +50,8 @@ public enum AtomicFile {
     /// Temporary files a killed run left beside this target (`.NAME.miga-PID` whose process
     /// is gone). One still being written by a running miga is left alone.
     static func removeLeftovers(in folder: String, prefix: String) {
-        guard let directory = opendir(folder) else { return }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name.hasPrefix(prefix), let pid = pid_t(name.dropFirst(prefix.count)), pid > 0, pid != getpid() else { continue }
+        for name in LinuxSystem.directoryNames(in: folder, where: { $0.hasPrefix(prefix) }) {
+            guard let pid = pid_t(name.dropFirst(prefix.count)), pid > 0, pid != getpid() else { continue }
             if kill(pid, 0) != 0, errno == ESRCH { unlink(folder + "/" + name) }
         }
     }
@@ -64,15 +61,12 @@ public enum AtomicFile {
     }
 
     public static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0
+        FileStatus.at(path, followingLinks: false) != nil
     }
 
     /// The permission bits of an existing file, to keep them when rewriting it.
-    public static func mode(of path: String) -> mode_t? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return info.st_mode & 0o7777
+    public static func mode(of path: String) -> FileMode? {
+        FileStatus.at(path)?.permissions
     }
 
     /// Removes a file; one that is already gone is not an error.
@@ -89,8 +83,7 @@ public enum AtomicFile {
     }
 
     static func resolvedTarget(_ path: String) -> String {
-        var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let real = LinuxSystem.realPath(path) else { return path }
+        guard FileStatus.at(path, followingLinks: false)?.kind == .symbolicLink, let real = LinuxSystem.realPath(path) else { return path }
         return real
     }
 }

@@ -37,18 +37,21 @@ public enum BoundedFile {
     public static let defaultLimit = 16 << 20
 
     public static func read(_ path: String, limit: Int = defaultLimit) throws -> Data {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw errno == ENOENT || errno == ENOTDIR ? FileReadError.missing : FileReadError.failed(code: errno) }
-        try check(info, limit: limit)
+        try check(status(path, followingLinks: true), limit: limit)
         // O_NONBLOCK: should the path have been swapped for a FIFO since the stat, the open
         // still returns at once, and fstat below refuses it.
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else { throw errno == ENOENT ? FileReadError.missing : FileReadError.failed(code: errno) }
         defer { close(fd) }
-        guard fstat(fd, &info) == 0 else { throw FileReadError.failed(code: errno) }
-        try check(info, limit: limit)
+        let opened: FileStatus
+        do {
+            opened = try FileStatus(descriptor: fd)
+        } catch let error as LinuxError {
+            throw FileReadError.failed(code: error.code)
+        }
+        try check(opened, limit: limit)
         // The size may change while reading: read at most one byte past the limit to know.
-        var data = Data(count: min(Int(info.st_size), limit) + 1)
+        var data = Data(count: min(opened.size, limit) + 1)
         var total = 0
         while total < data.count {
             let count = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + total, $0.count - total) }
@@ -68,9 +71,7 @@ public enum BoundedFile {
     /// The size `stat` gives (following links), nil when there is nothing to stat. For
     /// budgets decided before reading; `read` still enforces its own limit.
     public static func size(of path: String) -> Int? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Int(info.st_size)
+        FileStatus.at(path)?.size
     }
 
     /// nil when the file does not exist; every other problem throws.
@@ -90,25 +91,33 @@ public enum BoundedFile {
     /// Returns whether there is a file.
     @discardableResult
     public static func checkBeforeOpening(_ path: String, limit: Int, followingLinks: Bool) throws -> Bool {
-        var info = stat()
-        guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else {
-            if errno == ENOENT || errno == ENOTDIR { return false }
-            throw FileReadError.failed(code: errno)
+        do {
+            try check(status(path, followingLinks: followingLinks), limit: limit)
+            return true
+        } catch FileReadError.missing {
+            return false
         }
-        try check(info, limit: limit)
-        return true
     }
 
-    private static func check(_ info: stat, limit: Int) throws {
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFLNK: throw FileReadError.notRegular(kind: "a symbolic link")
-        case S_IFDIR: throw FileReadError.notRegular(kind: "a folder")
-        case S_IFIFO: throw FileReadError.notRegular(kind: "a FIFO")
-        case S_IFSOCK: throw FileReadError.notRegular(kind: "a socket")
-        default: throw FileReadError.notRegular(kind: "a device")
+    /// The file's status; nothing there (or a path through a non-folder) is `missing`.
+    private static func status(_ path: String, followingLinks: Bool) throws -> FileStatus {
+        do {
+            return try FileStatus(path: path, followingLinks: followingLinks)
+        } catch let error as LinuxError {
+            throw error.code == ENOENT || error.code == ENOTDIR ? FileReadError.missing : FileReadError.failed(code: error.code)
         }
-        guard info.st_size <= limit else { throw FileReadError.tooLarge(limit: limit) }
+    }
+
+    private static func check(_ status: FileStatus, limit: Int) throws {
+        switch status.kind {
+        case .regularFile: break
+        case .symbolicLink: throw FileReadError.notRegular(kind: "a symbolic link")
+        case .directory: throw FileReadError.notRegular(kind: "a folder")
+        case .fifo: throw FileReadError.notRegular(kind: "a FIFO")
+        case .socket: throw FileReadError.notRegular(kind: "a socket")
+        case .device: throw FileReadError.notRegular(kind: "a device")
+        }
+        guard status.size <= limit else { throw FileReadError.tooLarge(limit: limit) }
     }
 
     public static func describe(_ bytes: Int) -> String {

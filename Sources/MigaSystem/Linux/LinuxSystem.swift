@@ -11,10 +11,19 @@ public struct LinuxError: Error, CustomStringConvertible, Equatable {
     public var code: Int32
     public var description: String { "\(operation): \(LinuxSystem.errnoDescription(code))" }
 
+    /// EAGAIN: a non-blocking descriptor had nothing for now.
+    public var wouldBlock: Bool { code == EAGAIN || code == EWOULDBLOCK }
+
     public init(operation: String, code: Int32) {
         self.operation = operation
         self.code = code
     }
+}
+
+/// The errno values that miga's own decisions name.
+public enum ErrorCode {
+    /// ENOENT: no such file (a command that is not there runs as exit status 127).
+    public static let noSuchFile: Int32 = ENOENT
 }
 
 /// The Linux system calls miga needs outside the terminal: clocks, exec, spawn, paths.
@@ -39,7 +48,7 @@ public enum LinuxSystem {
     /// `mkdir -p` with `mode` for the folders it creates. Plain mkdir(2): Foundation's
     /// createDirectory looks up user and group names (nsswitch, passwd) on every call, which
     /// costs milliseconds on the gate's hot path.
-    public static func makeDirectories(_ path: String, mode: mode_t) throws {
+    public static func makeDirectories(_ path: String, mode: FileMode) throws {
         var prefix = ""
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             // String + String: appending the Substring itself goes through the generic
@@ -50,8 +59,7 @@ public enum LinuxSystem {
                 throw LinuxError(operation: "mkdir \(prefix)", code: errno)
             }
         }
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+        guard FileStatus.at(path)?.isDirectory == true else {
             throw LinuxError(operation: "mkdir \(path)", code: ENOTDIR)
         }
     }
@@ -74,12 +82,21 @@ public enum LinuxSystem {
 
     /// A regular file this user may execute (what a shell's PATH search accepts).
     public static func isExecutableFile(_ path: String) -> Bool {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return false }
-        return (info.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
+        FileStatus.at(path)?.isRegularFile == true && access(path, X_OK) == 0
     }
 
+    /// isatty(3), which glibc answers with tcgetattr: also false for a terminal that is gone.
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    public static let standardInput: Int32 = STDIN_FILENO
+    public static let standardOutput: Int32 = STDOUT_FILENO
+
+    public static var processID: Int32 { getpid() }
+
+    /// usleep(3): for short waits between tries, where a signal cutting one short does no harm.
+    public static func sleep(microseconds: UInt32) {
+        usleep(microseconds)
+    }
 
     public static func errnoDescription(_ code: Int32 = errno) -> String {
         String(cString: strerror(code))
@@ -199,6 +216,17 @@ public enum LinuxSystem {
         }
     }
 
+    /// One read(2) into `buffer`, tried again when a signal interrupts it: the number of bytes,
+    /// 0 at end of input. Any other failure throws its errno (`LinuxError.wouldBlock` for a
+    /// non-blocking descriptor with nothing to read).
+    public static func read(from fd: Int32, into buffer: UnsafeMutableRawBufferPointer, name: String) throws -> Int {
+        while true {
+            let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            guard errno == EINTR else { throw LinuxError(operation: "read \(name)", code: errno) }
+        }
+    }
+
     /// Everything `fd` gives until end of file; `FileHandle.readDataToEndOfFile()` traps on a
     /// read error (standard input redirected from a folder gives EISDIR).
     public static func readAll(from fd: Int32, name: String) throws -> Data {
@@ -234,8 +262,7 @@ public enum LinuxSystem {
     /// Whether standard output is a pipe nobody reads any more (poll reports POLLERR for the
     /// write end of a pipe without readers).
     public static func standardOutputReaderLeft() -> Bool {
-        var info = stat()
-        guard fstat(STDOUT_FILENO, &info) == 0, (info.st_mode & S_IFMT) == S_IFIFO else { return false }
+        guard (try? FileStatus(descriptor: STDOUT_FILENO))?.kind == .fifo else { return false }
         var descriptor = pollfd(fd: STDOUT_FILENO, events: Int16(POLLOUT), revents: 0)
         return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLERR) != 0
     }
@@ -259,6 +286,35 @@ public enum LinuxSystem {
         sigprocmask(SIG_UNBLOCK, &mask, nil)
         raise(signal)
         exit(128 + signal)
+    }
+}
+
+/// What poll(2) reported for one descriptor.
+public struct PollEvents: OptionSet, Sendable {
+    public let rawValue: Int16
+    public init(rawValue: Int16) { self.rawValue = rawValue }
+
+    /// Input to read, or end of file.
+    public static let input = PollEvents(rawValue: Int16(POLLIN))
+    static let hangUp = PollEvents(rawValue: Int16(POLLHUP))
+    static let error = PollEvents(rawValue: Int16(POLLERR))
+    /// Not an open descriptor.
+    static let invalid = PollEvents(rawValue: Int16(POLLNVAL))
+    /// Every sign that the other end is gone or the descriptor unusable.
+    public static let gone: PollEvents = [.hangUp, .error, .invalid]
+}
+
+extension LinuxSystem {
+    /// One poll(2) for input on each of `fds`, for up to `milliseconds` (-1: no limit): what
+    /// each reported, in the same order. After a timeout, or when poll fails (EINTR: a signal
+    /// came, and the signal pipe now holds it), every set is empty; callers wait in a loop
+    /// and look again. Not tried again here: a signal must reach the caller at once.
+    public static func waitForInput(_ fds: [Int32], milliseconds: Int32) -> [PollEvents] {
+        var descriptors = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        guard poll(&descriptors, nfds_t(descriptors.count), milliseconds) > 0 else {
+            return Array(repeating: [], count: fds.count)
+        }
+        return descriptors.map { PollEvents(rawValue: $0.revents) }
     }
 }
 
@@ -291,8 +347,7 @@ extension LinuxSystem {
 
     /// Whether anything is at `path`, a dangling link included.
     public static func pathExists(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0
+        FileStatus.at(path, followingLinks: false) != nil
     }
 
     /// Puts a symbolic link to `target` at `path`, replacing what is there in one step.

@@ -53,6 +53,14 @@ public final class LinuxTerminal {
         self.closesOnDeinit = closesOnDeinit
     }
 
+    /// The terminal at `device` (a gate whose pipes are the app's draws on /dev/tty), closed
+    /// with this object.
+    public convenience init(device: String) throws {
+        let fd = open(device, O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { throw LinuxError(operation: "open \(device)", code: errno) }
+        self.init(input: fd, output: fd, closesOnDeinit: true)
+    }
+
     public var size: (columns: Int, rows: Int) { LinuxSystem.terminalSize(output) ?? (80, 24) }
 
     /// Raw input (no echo, no line buffering, no signal keys: Ctrl-C and Ctrl-Z arrive as bytes
@@ -137,14 +145,12 @@ public final class LinuxTerminal {
 
     /// Waits up to `timeoutMilliseconds` for input, a signal, or the terminal going away.
     public func wait(signalFD: Int32, timeoutMilliseconds: Int32) -> Wakeup {
-        var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
+        let events = LinuxSystem.waitForInput([input, signalFD], milliseconds: timeoutMilliseconds)
         var wakeup = Wakeup()
-        guard poll(&fds, 2, timeoutMilliseconds) > 0 else { return wakeup }
-        wakeup.signalReady = fds[1].revents & Int16(POLLIN) != 0
-        if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+        wakeup.signalReady = events[1].contains(.input)
+        if !events[0].isDisjoint(with: .gone) {
             wakeup.hungUp = true
-        } else if fds[0].revents & Int16(POLLIN) != 0 {
+        } else if events[0].contains(.input) {
             guard let bytes = readAvailable() else {
                 wakeup.hungUp = true
                 return wakeup
@@ -152,8 +158,7 @@ public final class LinuxTerminal {
             wakeup.bytes = bytes
             // A lone ESC may be the start of an escape sequence split across reads.
             if bytes == [0x1B] {
-                var more = [pollfd(fd: input, events: Int16(POLLIN), revents: 0)]
-                if poll(&more, 1, 30) > 0 { wakeup.bytes += readAvailable() ?? [] }
+                if !LinuxSystem.waitForInput([input], milliseconds: 30)[0].isEmpty { wakeup.bytes += readAvailable() ?? [] }
             }
         }
         return wakeup
