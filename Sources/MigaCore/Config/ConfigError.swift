@@ -21,7 +21,7 @@ public enum ConfigError: Error, CustomStringConvertible, Equatable {
         case .tooLarge(let path, let limit):
             return "\(path): nothing was written: with this change it would pass \(BoundedFile.describe(limit)), more than miga reads; remove something from it first"
         case .unwritable(let path, let problem):
-            return "cannot write \(path): \(problem); check the folder's permissions and free space, then run the command again"
+            return AtomicFile.cannotWrite(path, problem)
         }
     }
 }

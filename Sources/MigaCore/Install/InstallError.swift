@@ -40,7 +40,7 @@ public enum InstallError: Error, CustomStringConvertible, Equatable {
         case .unreadableManifest(let path, let problem):
             return "\(path): \(problem); move it away, then run `miga install` again"
         case .write(let path, let problem):
-            return "cannot write \(path): \(problem); check the folder's permissions and free space, then run the command again"
+            return AtomicFile.cannotWrite(path, problem)
         case .interpreter(let name, let program):
             return "\(program) runs scripts and tools besides itself, so gating it would pause every script that uses it; if that is what you want, run `miga config apps add \(name)\(program == name ? "" : " --command \(program)") --force`"
         case .noBrowser:

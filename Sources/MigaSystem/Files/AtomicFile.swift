@@ -9,6 +9,11 @@ import JSON
 /// is flushed to disk, then renamed over it: a reader sees the old file or the new one, never
 /// half of either, even if miga is killed mid-write.
 public enum AtomicFile {
+    /// What to say when a file cannot be written, whichever file it is.
+    public static func cannotWrite(_ path: String, _ problem: String) -> String {
+        "cannot write \(path): \(problem); check the folder's permissions and free space, then run the command again"
+    }
+
     public static func write(_ text: String, to path: String, mode: FileMode) throws {
         try write(Data(text.utf8), to: path, mode: mode)
     }

@@ -15,10 +15,7 @@ public struct FileTime: Equatable, Sendable {
     public var seconds: Int
     public var nanoseconds: Int
 
-    public init(seconds: Int, nanoseconds: Int) {
-        self.seconds = seconds
-        self.nanoseconds = nanoseconds
-    }
+    public init(seconds: Int, nanoseconds: Int) { (self.seconds, self.nanoseconds) = (seconds, nanoseconds) }
 
     init(_ spec: timespec) {
         self.init(seconds: spec.tv_sec, nanoseconds: spec.tv_nsec)
