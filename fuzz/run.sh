@@ -16,11 +16,11 @@ build() { # NAME SOURCES...
     swiftc $flags "$@" -o "$out/$name-fuzz" >"$out/$name-build.log" 2>&1 || {
         grep -v "Cannot export local symbol" "$out/$name-build.log" >&2; echo "fuzz: building $name failed" >&2; exit 1; }
 }
-build desktop-entry Sources/MigaCore/Interception/DesktopEntry.swift Sources/MigaCore/Interception/ExecLine.swift \
+build desktop-entry Sources/MigaCore/DesktopEntries/DesktopEntry.swift Sources/MigaCore/DesktopEntries/ExecLine.swift \
     Sources/MigaSystem/Text/StringEditing.swift fuzz/DesktopEntryFuzz.swift
 build url -I Sources/CIDN2 Sources/WHATWGURL/*.swift fuzz/URLFuzz.swift
 [ -d Sources/TOML ] && build toml Sources/TOML/*.swift fuzz/TOMLFuzz.swift
-build shim Sources/MigaCore/Interception/PathShim.swift Sources/MigaSystem/Text/ShellQuoting.swift \
+build shim Sources/MigaCore/Install/PathShim.swift Sources/MigaSystem/Text/ShellQuoting.swift \
     Sources/MigaCore/Config/AppCheck.swift Sources/MigaContent/TerminalText.swift Sources/MigaSystem/Text/StringEditing.swift \
     fuzz/ShimFuzz.swift
 build csv Sources/MigaCore/Store/CSVRecordFraming.swift Sources/MigaCore/Store/EventLine.swift Sources/MigaCore/Store/Event.swift \

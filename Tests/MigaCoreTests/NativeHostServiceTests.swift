@@ -138,6 +138,17 @@ final class NativeHostServiceTests: XCTestCase {
         XCTAssertEqual((stats["streak"] as? [String: Any])?["current"] as? Int, 1)
     }
 
+    /// A failure of miga's own (here a database that is not one) is answered with the request's
+    /// id, so the extension hands the page its fail-open at once instead of a 5 s blank wait.
+    func testAFailureOfMigasOwnIsAnsweredWithTheRequestsID() throws {
+        try config("sites = [\"reddit.com\"]\n")
+        _ = try root.write("not a database, just text\n", to: "home/.local/share/miga/miga.sqlite3")
+        let reply = try ask(["type": "gate", "id": 41, "url": "https://reddit.com/"])
+        XCTAssertEqual(reply["type"] as? String, "error", "\(reply)")
+        XCTAssertEqual(reply["id"] as? Int, 41)
+        XCTAssertFalse((reply["error"] as? String ?? "").isEmpty)
+    }
+
     func testBadRequestsGetAnErrorReplyNamingTheProblem() throws {
         try config("sites = [\"reddit.com\"]\n")
         func error(_ body: String) throws -> String? {

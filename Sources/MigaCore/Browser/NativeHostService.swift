@@ -67,17 +67,13 @@ public final class NativeHostService {
         let reply: OrderedJSON
         do {
             let request = try HostRequest(body)
-            reply = try answer(request)
-        } catch let problem as HostRequest.Problem {
-            reply = Self.error("\(problem)", id: HostRequest.id((try? JSONValue.parse(body))?["id"]))
-        } catch let error as ReplyError {
-            reply = Self.error(error.message, id: error.id, extra: error.extra)
+            reply = answerOrError(request)
         } catch {
-            reply = Self.error("\(error)", id: .null)
+            reply = Self.error("\(error)", id: HostRequest.id((try? JSONValue.parse(body))?["id"]))
         }
         let data = Data(reply.text.utf8)
         guard data.count <= NativeMessageFraming.outgoingLimit else {
-            return Data(Self.error("reply too long", id: .null).text.utf8)
+            return Data(Self.error("reply too long", id: HostRequest.id((try? JSONValue.parse(body))?["id"])).text.utf8)
         }
         return data
     }
@@ -113,8 +109,19 @@ public final class NativeHostService {
 
     private struct ReplyError: Error {
         var message: String
-        var id: OrderedJSON
         var extra: [(String, OrderedJSON)] = []
+    }
+
+    /// Every failure is answered with the request's id, so the page that asked fails open at
+    /// once rather than waiting out its timeout.
+    private func answerOrError(_ request: HostRequest) -> OrderedJSON {
+        do {
+            return try answer(request)
+        } catch let error as ReplyError {
+            return Self.error(error.message, id: request.id, extra: error.extra)
+        } catch {
+            return Self.error("\(error)", id: request.id)
+        }
     }
 
     private func answer(_ request: HostRequest) throws -> OrderedJSON {
@@ -124,7 +131,7 @@ public final class NativeHostService {
         }
         func session() throws -> (String, HostGate) {
             let session = try request.session()
-            guard let gate = gates[session] else { throw ReplyError(message: "no such gate (it ended already)", id: id) }
+            guard let gate = gates[session] else { throw ReplyError(message: "no such gate (it ended already)") }
             return (session, gate)
         }
         switch request.type {
@@ -137,38 +144,38 @@ public final class NativeHostService {
 
         case "next":
             let (_, gate) = try session()
-            guard gate.readNext(at: context.clock.monotonicNanoseconds()) else { throw ReplyError(message: "no other content to show", id: id) }
-            if let problem = gate.takeProblem() { throw ReplyError(message: problem, id: id) }
+            guard gate.readNext(at: context.clock.monotonicNanoseconds()) else { throw ReplyError(message: "no other content to show") }
+            if let problem = gate.takeProblem() { throw ReplyError(message: problem) }
             return reply("next", [("item", Self.json(gate.session.item))])
 
         case "completed":
             let (_, gate) = try session()
-            try complete(gate, id: id)
+            try complete(gate)
             return reply("completed", [])
 
         case "exit":
             let (session, gate) = try session()
             gate.driver.choose(.exit, at: context.clock.monotonicNanoseconds())
-            try throwing(ended(session), id: id)
+            try throwing(ended(session))
             let message = GateService.celebration(store: try store(), clock: context.clock)
             return reply("exit", [("message", .string(message))])
 
         case "open":
             let (session, gate) = try session()
-            try complete(gate, id: id)
+            try complete(gate)
             let now = context.clock.monotonicNanoseconds()
             gate.driver.choose(.open, at: now)
             // The answer to "What are you here to do?", cleaned and cut to 120 characters by the
             // session: the page's word is kept only as text.
             if gate.session.askingIntention { gate.driver.answer(request.string("intention", limit: 1 << 16) ?? "", at: now) }
-            try throwing(ended(session), id: id)
+            try throwing(ended(session))
             let minutes = BrowserSetup.load(context: context).config.graceMinutes
             let until = minutes > 0 ? OrderedJSON.int(context.clock.nowMilliseconds() + Int64(minutes) * 60_000) : .null
             return reply("open", [("site", .string(gate.site)), ("grace_until", until)])
 
         case "abandon":
             let (session, _) = try session()
-            try throwing(abandon(session), id: id)
+            try throwing(abandon(session))
             return reply("abandon", [])
 
         case "grace_pass":
@@ -181,7 +188,7 @@ public final class NativeHostService {
             let service = GateService(config: setup.config, store: try store(), context: context)
             guard service.graceUntil(app) != nil else { return reply("grace_pass", [("recorded", .bool(false))]) }
             if let problem = GateRecorder(app: app, store: service.store, clock: context.clock).record(.gracePass) {
-                throw ReplyError(message: problem, id: id)
+                throw ReplyError(message: problem)
             }
             return reply("grace_pass", [("recorded", .bool(true))])
 
@@ -197,7 +204,7 @@ public final class NativeHostService {
             ])
 
         default:
-            throw ReplyError(message: "unknown message type \"\(TerminalText.visible(request.type))\"", id: id)
+            throw ReplyError(message: "unknown message type \"\(TerminalText.visible(request.type))\"")
         }
     }
 
@@ -226,13 +233,13 @@ public final class NativeHostService {
             plan = gatePlan
         }
         let content = try service.content()
-        guard let item = content.draw() else { throw ReplyError(message: "no content to show", id: .null) }
+        guard let item = content.draw() else { throw ReplyError(message: "no content to show") }
         let session = GateSession(app: app, timerSeconds: plan.timerSeconds, item: item,
                                      startedAt: context.clock.monotonicNanoseconds(), notes: plan.notes,
                                      asksIntention: plan.asksIntention, earlyMilliseconds: Self.lockSlackMilliseconds)
         let gate = HostGate(session: session, site: key, recorder: recorder, content: content)
         gate.driver.start()
-        if let problem = gate.takeProblem() { throw ReplyError(message: problem, id: .null) }
+        if let problem = gate.takeProblem() { throw ReplyError(message: problem) }
         if gateOrder.count >= Self.sessionLimit { _ = abandon(gateOrder[0]) }
         gates[recorder.session] = gate
         gateOrder.append(recorder.session)
@@ -247,14 +254,14 @@ public final class NativeHostService {
     // MARK: - Helpers
 
     /// The countdown is over (on the host's clock): `gateway_completed`, once per gate.
-    private func complete(_ gate: HostGate, id: OrderedJSON) throws {
+    private func complete(_ gate: HostGate) throws {
         let now = context.clock.monotonicNanoseconds()
         guard gate.session.isUnlocked(at: now) else {
             let left = max(1, gate.session.secondsLeft(at: now))
-            throw ReplyError(message: "Open unlocks in \(left) s", id: id, extra: [("seconds_left", .int(left))])
+            throw ReplyError(message: "Open unlocks in \(left) s", extra: [("seconds_left", .int(left))])
         }
         gate.driver.tick(at: now)
-        if let problem = gate.takeProblem() { throw ReplyError(message: problem, id: id) }
+        if let problem = gate.takeProblem() { throw ReplyError(message: problem) }
     }
 
     /// Forgets a gate its session has ended; the problem recording its end, if any.
@@ -270,8 +277,8 @@ public final class NativeHostService {
         return ended(session)
     }
 
-    private func throwing(_ problem: String?, id: OrderedJSON) throws {
-        if let problem { throw ReplyError(message: "could not record the choice: \(problem)", id: id) }
+    private func throwing(_ problem: String?) throws {
+        if let problem { throw ReplyError(message: "could not record the choice: \(problem)") }
     }
 
     private func store() throws -> EventStore {
