@@ -43,7 +43,11 @@ function connect() {
     if (port === current) port = null;
     for (const waiter of pending.values()) waiter.reject(new Error(reason));
     pending.clear();
+    const wasWorking = state !== null;
     hostFailed(reason);
+    // A host that was working and went away (killed, crashed, updated) is asked again at
+    // once, so its sites are paused again within a second rather than at the next minute.
+    if (wasWorking) setTimeout(refresh, 500);
   });
   return current;
 }
@@ -211,7 +215,7 @@ function endBypass(tabId) {
 api.runtime.onConnect.addListener((page) => {
   if (page.name !== "gate" || !page.sender || !page.sender.tab) return;
   const tabId = page.sender.tab.id;
-  const gate = { session: null, tabId, ended: false };
+  const gate = { session: null, url: null, tabId, ended: false };
   gates.set(page, gate);
   page.onMessage.addListener((message) => {
     handleGateMessage(page, gate, message).then(
@@ -229,12 +233,31 @@ api.runtime.onConnect.addListener((page) => {
   });
 });
 
+// The host answers a gate it does not hold (it restarted while the page was up) with this;
+// the gate is then resumed from what miga stored, and the request asked again once.
+const NO_SUCH_GATE = "no such gate (it ended already)";
+
+async function askAboutGate(gate, message) {
+  const reply = await ask(message);
+  if (reply.type !== "error" || reply.error !== NO_SUCH_GATE || gate.ended || !gate.session || !gate.url) return reply;
+  const resumed = await ask({ type: "resume", session: gate.session, url: gate.url });
+  if (resumed.type === "error") return reply;
+  return ask(message);
+}
+
 async function handleGateMessage(page, gate, message) {
+  // A page whose gate began before this worker did (it restarted) names its gate; the host
+  // holds it still, or rebuilds it from what it stored (askAboutGate), or says it has ended.
+  if (message && message.type !== "gate" && !gate.session && typeof message.session === "string" && typeof message.url === "string") {
+    gate.session = message.session;
+    gate.url = message.url;
+  }
   switch (message && message.type) {
     case "gate": {
+      gate.url = String(message.url);
       let reply;
       try {
-        reply = await ask({ type: "gate", url: String(message.url) });
+        reply = await ask({ type: "gate", url: gate.url });
       } catch (error) {
         await allowTab(gate.tabId);
         return { action: "go", reason: "no_host", message: String(error.message || error) };
@@ -258,9 +281,9 @@ async function handleGateMessage(page, gate, message) {
     }
     case "next":
     case "completed":
-      return ask({ type: message.type, session: gate.session });
+      return askAboutGate(gate, { type: message.type, session: gate.session });
     case "exit": {
-      const reply = await ask({ type: "exit", session: gate.session });
+      const reply = await askAboutGate(gate, { type: "exit", session: gate.session });
       if (reply.type !== "error") gate.ended = true;
       return reply;
     }
@@ -268,8 +291,20 @@ async function handleGateMessage(page, gate, message) {
       // The answer to "What are you here to do?", when the page asked: miga cleans and cuts it.
       const open = { type: "open", session: gate.session };
       if (typeof message.intention === "string") open.intention = message.intention.slice(0, 1000);
-      const reply = await ask(open);
-      if (reply.type === "error") return reply;
+      let reply;
+      try {
+        reply = await askAboutGate(gate, open);
+      } catch (error) {
+        reply = { type: "error", error: String(error.message || error) };
+      }
+      // Locked: the page says how long is left. Any other failure is miga's: the person
+      // chose Open after the countdown, and Open they get, with one line saying why.
+      if (reply.type === "error" && reply.seconds_left != null) return reply;
+      if (reply.type === "error") {
+        gate.ended = true;
+        await allowTab(gate.tabId);
+        return { type: "open", failed_open: `miga could not record this Open (${reply.error}); opening anyway.` };
+      }
       gate.ended = true;
       if (reply.grace_until && state) {
         state.grace[reply.site] = reply.grace_until;

@@ -31,7 +31,30 @@ function webAddress(text) {
   }
 }
 
+// The port to the extension's worker. A worker that restarts (an update, a crash) drops it:
+// the next request connects again, and the gate goes on (see background.js).
+function connectPage() {
+  page = api.runtime.connect({ name: "gate" });
+  page.onMessage.addListener((message) => {
+    const waiter = message && waiting.get(message.replyTo);
+    if (!waiter) return;
+    waiting.delete(message.replyTo);
+    waiter.resolve(message);
+  });
+  page.onDisconnect.addListener(() => {
+    page = null;
+    for (const waiter of waiting.values()) waiter.reject(new Error("the extension restarted"));
+    waiting.clear();
+  });
+}
+
+// Every request names the gate, so a worker that restarted meanwhile knows which it is.
 function request(message) {
+  if (!page) connectPage();
+  return send(gate ? { ...message, session: gate.session, url: webAddress(target) } : message);
+}
+
+function send(message) {
   return new Promise((resolve, reject) => {
     const replyTo = nextReply++;
     waiting.set(replyTo, { resolve, reject });
@@ -201,6 +224,7 @@ async function chooseOpen() {
       finished = false;
       return say(reply.error);
     }
+    if (reply.failed_open) say(reply.failed_open); // the one line: it opens anyway
   } catch (error) {
     // miga went away: the person chose Open, and Open they get
   }
@@ -237,18 +261,6 @@ async function start() {
     $("content").textContent = "There is no web address to open here.";
     return;
   }
-  page = api.runtime.connect({ name: "gate" });
-  page.onMessage.addListener((message) => {
-    const waiter = message && waiting.get(message.replyTo);
-    if (!waiter) return;
-    waiting.delete(message.replyTo);
-    waiter.resolve(message);
-  });
-  page.onDisconnect.addListener(() => {
-    for (const waiter of waiting.values()) waiter.reject(new Error("the extension restarted"));
-    waiting.clear();
-  });
-
   let reply;
   try {
     reply = await request({ type: "gate", url });

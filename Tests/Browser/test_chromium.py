@@ -3,7 +3,7 @@ web server whose request log proves what left the browser. See harness.py for th
 
 Run: python3 -m unittest -v Tests/Browser/test_chromium.py   (or scripts/browser-tests.sh)
 """
-import json, os, sys, unittest
+import json, os, signal, sys, unittest
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -12,7 +12,7 @@ from harness import (failed, BrowserCase, Chromium, TempHome, TestServer, chromi
 
 TIMER = 15
 SITES = ["reddit.com", "gated.test", "open.test", "chain.test", "import.test", "exit.test", "abandon.test", "post.test",
-         "*.wild.test"]
+         "*.wild.test", "revive.test"]
 
 
 def _keys():
@@ -171,6 +171,31 @@ class TestGate(ChromiumCase):
         self.b.driver.close()
         self.b.switch(self.b.handles()[0])
         wait_for(lambda: "abandoned" in by_session(self.new_events(), session), 10, message="an abandoned event")
+
+    def test_host_killed_mid_gate_goes_on_and_opens_after_the_countdown(self):
+        # The native host dies while the gate page counts down: the gate goes on with a new
+        # host (the same session, the time already waited kept), and Open opens the site.
+        target = self.s.url("revive.test", "/page/revived")
+        mark = self.s.mark()
+        self.b.driver.get(target)
+        self.b.wait_for_gate(state="counting")
+        session = self.session_of("revive.test")
+        hosts = self.h.native_hosts()
+        self.assertTrue(hosts, "a native host is running")
+        for pid in hosts:
+            os.kill(pid, signal.SIGKILL)
+        wait_for(lambda: not set(hosts) & set(self.h.native_hosts()), 5, message="the host to be gone")
+        self.b.wait_for_gate(state="ready", timeout=TIMER + 10)
+        self.assert_nothing_for(["revive.test"], mark, "before Open")
+        self.b.press("o")
+        self.b.wait_for_page("revive.test", "/page/revived", timeout=10)
+        types = by_session(self.new_events(), session)
+        self.assertEqual(types, ["session_start", "gateway_completed", "open_selected"], types)
+        self.assertEqual([e for e in self.new_events(app="revive.test") if e["type"] == "session_start"][0]["session"], session,
+                         "one gate, not a second one after the restart")
+        opened = [e for e in self.new_events() if e["session"] == session and e["type"] == "open_selected"][0]
+        self.assertGreaterEqual(opened["wait_ms"], (TIMER - 1) * 1000, "the countdown was neither reset nor skipped")
+        self.assertLess(opened["wait_ms"], 2 * TIMER * 1000, "nor started again")
 
     def test_open_after_countdown_loads_site_then_grace_everywhere(self):
         target = self.s.url("open.test", "/page/opened?x=1")

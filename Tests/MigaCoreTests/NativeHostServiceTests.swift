@@ -20,7 +20,11 @@ final class NativeHostServiceTests: XCTestCase {
         let context = MigaContext(clock: clock, environment: environment, paths: paths, launcher: FakeLauncher(),
                                   executablePath: "/opt/miga/bin/miga", messages: CollectingSink(), hasTerminal: false)
         service = NativeHostService(context: context)
+        restartHost = { [unowned self] in service = NativeHostService(context: context) }
     }
+
+    /// A new host process: nothing in memory, the same home and clocks.
+    var restartHost: () -> Void = {}
 
     func config(_ text: String) throws {
         _ = try root.write(text, to: "home/.config/miga/config.toml")
@@ -147,6 +151,55 @@ final class NativeHostServiceTests: XCTestCase {
         XCTAssertEqual(reply["type"] as? String, "error", "\(reply)")
         XCTAssertEqual(reply["id"] as? Int, 41)
         XCTAssertFalse((reply["error"] as? String ?? "").isEmpty)
+    }
+
+    /// The host (or the extension's worker) restarted while a gate page was up: the page asks
+    /// to go on, and the gate goes on — the same session, its item, its notes, the time already
+    /// waited kept from the store (neither reset nor skipped), nothing recorded twice.
+    func testAGateGoesOnAfterTheHostRestartsWithTheTimeAlreadyWaited() throws {
+        try config("timer_seconds = 20\nsites = [\"reddit.com\"]\n")
+        let gate = try ask(["type": "gate", "id": 1, "url": "https://www.reddit.com/r/linux"])
+        let session = try XCTUnwrap(gate["session"] as? String)
+        clock.advance(seconds: 4)
+        let next = try ask(["type": "next", "id": 2, "session": session])
+        let shown = try XCTUnwrap((next["item"] as? [String: Any])?["id"] as? String)
+        clock.advance(seconds: 11)
+
+        restartHost()
+        XCTAssertEqual(try ask(["type": "open", "id": 3, "session": session])["error"] as? String, "no such gate (it ended already)")
+        let resumed = try ask(["type": "resume", "id": 4, "session": session, "url": "https://www.reddit.com/r/linux"])
+        XCTAssertEqual(resumed["action"] as? String, "gate", "\(resumed)")
+        XCTAssertEqual(resumed["session"] as? String, session)
+        XCTAssertEqual(resumed["timer_seconds"] as? Int, 20)
+        XCTAssertEqual(resumed["waited_ms"] as? Int, 15_000)
+        XCTAssertEqual((resumed["item"] as? [String: Any])?["id"] as? String, shown, "the item on screen, not a new draw")
+        XCTAssertEqual(resumed["notes"] as? [String], gate["notes"] as? [String], "its own start is not an earlier attempt")
+        XCTAssertEqual(try ask(["type": "open", "id": 5, "session": session])["seconds_left"] as? Int, 5, "not skipped")
+        clock.advance(seconds: 5)
+        XCTAssertEqual(try ask(["type": "open", "id": 6, "session": session])["type"] as? String, "open")
+
+        let recorded = try events()
+        XCTAssertEqual(recorded.map(\.type), [.sessionStart, .contentRead, .gatewayCompleted, .openSelected])
+        XCTAssertEqual(Set(recorded.map(\.session)), [session])
+        XCTAssertEqual(recorded.last?.waitMilliseconds, 20_000)
+        XCTAssertEqual(try ask(["type": "resume", "id": 7, "session": session, "url": "https://reddit.com/"])["type"] as? String,
+                       "error", "an ended gate does not come back")
+    }
+
+    /// Only a gate that really started for that site comes back: not an unknown session, not
+    /// another site's, and nothing is recorded for either.
+    func testOnlyAStoredUnendedGateOfThatSiteCanBeResumed() throws {
+        try config("sites = [\"reddit.com\", \"x.com\"]\n")
+        let gate = try ask(["type": "gate", "id": 1, "url": "https://reddit.com/"])
+        let session = try XCTUnwrap(gate["session"] as? String)
+        restartHost()
+        let unknown = try ask(["type": "resume", "id": 2, "session": "0123abcd-0000-4000-8000-000000000000", "url": "https://reddit.com/"])
+        XCTAssertEqual(unknown["error"] as? String, "no such gate (it ended already)")
+        XCTAssertEqual(unknown["id"] as? Int, 2)
+        XCTAssertEqual(try ask(["type": "resume", "id": 3, "session": session, "url": "https://x.com/"])["type"] as? String, "error")
+        XCTAssertEqual(try ask(["type": "resume", "id": 4, "session": session, "url": "https://example.org/"])["type"] as? String, "error")
+        XCTAssertEqual(try events().map(\.type), [.sessionStart])
+        XCTAssertEqual(try ask(["type": "resume", "id": 5, "session": session, "url": "https://reddit.com/"])["action"] as? String, "gate")
     }
 
     func testBadRequestsGetAnErrorReplyNamingTheProblem() throws {

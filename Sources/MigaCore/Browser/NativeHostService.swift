@@ -131,7 +131,7 @@ public final class NativeHostService {
         }
         func session() throws -> (String, HostGate) {
             let session = try request.session()
-            guard let gate = gates[session] else { throw ReplyError(message: "no such gate (it ended already)") }
+            guard let gate = gates[session] else { throw ReplyError(message: Self.noSuchGate) }
             return (session, gate)
         }
         switch request.type {
@@ -141,6 +141,10 @@ public final class NativeHostService {
         case "gate":
             guard let url = request.string("url", limit: 1 << 16) else { throw HostRequest.Problem.badField("url") }
             return reply("gate", try startGate(url: url))
+
+        case "resume":
+            guard let url = request.string("url", limit: 1 << 16) else { throw HostRequest.Problem.badField("url") }
+            return reply("resume", try resumeGate(try request.session(), url: url))
 
         case "next":
             let (_, gate) = try session()
@@ -240,14 +244,54 @@ public final class NativeHostService {
         let gate = HostGate(session: session, site: key, recorder: recorder, content: content)
         gate.driver.start()
         if let problem = gate.takeProblem() { throw ReplyError(message: problem) }
+        keep(gate, as: recorder.session)
+        return describe(gate, as: recorder.session, config: setup.config)
+    }
+
+    /// A gate page whose gate this host does not hold (the host or the extension restarted
+    /// while it was up) asking to go on: the same session, rebuilt from the store, with the time
+    /// already waited kept: a restart neither resets the countdown nor skips it.
+    private func resumeGate(_ session: String, url: String) throws -> [(String, OrderedJSON)] {
+        let setup = BrowserSetup.load(context: context)
+        guard setup.gating, let site = setup.matcher.site(for: url) else { throw ReplyError(message: Self.noSuchGate) }
+        let app = SiteMatcher.appName(site: site)
+        if let gate = gates[session], gate.session.app == app { return describe(gate, as: session, config: setup.config) }
+        let service = GateService(config: setup.config, store: try store(), context: context)
+        guard let resumption = service.resume(session: session, app: app, isSite: true) else { throw ReplyError(message: Self.noSuchGate) }
+        let content = try service.content()
+        guard let item = resumption.contentID.flatMap(content.library.item(id:)) ?? content.draw() else {
+            throw ReplyError(message: "no content to show")
+        }
+        let waited = UInt64(max(0, context.clock.nowMilliseconds() - context.clock.milliseconds(resumption.startedAt)))
+        let now = context.clock.monotonicNanoseconds()
+        let gateSession = GateSession(app: app, timerSeconds: resumption.plan.timerSeconds, item: item,
+                                      startedAt: now - min(now, waited * 1_000_000), notes: resumption.plan.notes,
+                                      asksIntention: resumption.plan.asksIntention, earlyMilliseconds: Self.lockSlackMilliseconds,
+                                      completionRecorded: resumption.completed)
+        let key = setup.matcher.sites.first { SiteMatcher.appName(site: $0) == app } ?? site
+        let recorder = GateRecorder(app: app, session: session, store: service.store, clock: context.clock)
+        let gate = HostGate(session: gateSession, site: key, recorder: recorder, content: content)
+        keep(gate, as: session) // no start: its session_start is in the store already
+        return describe(gate, as: session, config: setup.config)
+    }
+
+    static let noSuchGate = "no such gate (it ended already)"
+
+    private func keep(_ gate: HostGate, as session: String) {
         if gateOrder.count >= Self.sessionLimit { _ = abandon(gateOrder[0]) }
-        gates[recorder.session] = gate
-        gateOrder.append(recorder.session)
+        gates[session] = gate
+        gateOrder.append(session)
+    }
+
+    /// What a gate page shows of a gate, new or resumed.
+    private func describe(_ gate: HostGate, as session: String, config: MigaConfig) -> [(String, OrderedJSON)] {
+        let now = context.clock.monotonicNanoseconds()
         return [
-            ("action", .string("gate")), ("session", .string(recorder.session)), ("site", .string(key)), ("app", .string(app)),
-            ("timer_seconds", .int(plan.timerSeconds)), ("breathing", .string(setup.config.breathing.rawValue)),
-            ("animations", .bool(setup.config.animations)), ("item", Self.json(item)),
-            ("notes", .array(plan.notes.map(OrderedJSON.string))), ("intention", .bool(plan.asksIntention)),
+            ("action", .string("gate")), ("session", .string(session)), ("site", .string(gate.site)), ("app", .string(gate.session.app)),
+            ("timer_seconds", .int(gate.session.timerSeconds)), ("breathing", .string(config.breathing.rawValue)),
+            ("animations", .bool(config.animations)), ("item", Self.json(gate.session.item)),
+            ("notes", .array(gate.session.notes.map(OrderedJSON.string))), ("intention", .bool(gate.session.asksIntention)),
+            ("waited_ms", .int(Int64(gate.session.elapsedMilliseconds(at: now)))),
         ]
     }
 

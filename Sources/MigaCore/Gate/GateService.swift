@@ -57,6 +57,38 @@ public struct GateService {
         return last <= now.addingTimeInterval(1) && until > now ? until : nil
     }
 
+    /// How far back a lost gate is looked for: a gate page left up longer starts afresh.
+    static let resumeWindowMilliseconds: Int64 = 12 * 3_600_000
+
+    /// A gate whose front end lost it (the browser's host or extension restarted while its page
+    /// was up), as the store has it: never the page's word for how long someone waited.
+    public struct Resumption {
+        public let plan: GatePlan
+        /// When its `session_start` was recorded.
+        public let startedAt: Date
+        /// The item on screen: the last one read, else the first.
+        public let contentID: String?
+        /// Its countdown had ended (`gateway_completed` is not recorded twice).
+        public let completed: Bool
+    }
+
+    /// The gate `session` of `app`, if it started in the last hours and has not ended (no Exit,
+    /// Open or abandon recorded), with the plan it was given: the same timer and notes, its
+    /// own start not counted as an earlier attempt.
+    public func resume(session: String, app: String, isSite: Bool = false) -> Resumption? {
+        let now = context.clock.nowMilliseconds()
+        guard let steps = try? store.sessionSteps(session, app: app, from: now - Self.resumeWindowMilliseconds, to: now + 60_000),
+              let start = steps.first(where: { $0.type == .sessionStart }),
+              !steps.contains(where: { [.exitSelected, .openSelected, .abandoned].contains($0.type) }) else { return nil }
+        let moment = LocalMoment(unixMilliseconds: start.timestamp, offsetMinutes: start.offsetMinutes)
+        var history = (try? store.history(app: app, on: moment.day)) ?? AppHistory()
+        history.sessionsToday = max(0, history.sessionsToday - 1)
+        let item = steps.last(where: { $0.type == .contentRead && $0.contentID != nil })?.contentID ?? start.contentID
+        return Resumption(plan: GatePlan(config: config, app: app, isSite: isSite, at: moment, history: history),
+                          startedAt: Date(timeIntervalSince1970: Double(start.timestamp) / 1000), contentID: item,
+                          completed: steps.contains { $0.type == .gatewayCompleted })
+    }
+
     /// The content a gate shows: the chosen categories, or everything when they hold nothing.
     public func content() throws -> GateContent {
         let library = try ContentLibrary.load(userFolder: context.paths.userContentDirectory) {

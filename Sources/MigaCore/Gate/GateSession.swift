@@ -46,7 +46,7 @@ public struct GateSession: Sendable {
     public let earlyMilliseconds: Int
 
     public init(app: String, timerSeconds: Int, item: ContentItem, startedAt: UInt64, notes: [String] = [],
-                asksIntention: Bool = false, earlyMilliseconds: Int = 0) {
+                asksIntention: Bool = false, earlyMilliseconds: Int = 0, completionRecorded: Bool = false) {
         self.app = app
         self.timerSeconds = timerSeconds
         self.item = item
@@ -54,6 +54,7 @@ public struct GateSession: Sendable {
         self.notes = notes
         self.asksIntention = asksIntention
         self.earlyMilliseconds = earlyMilliseconds
+        self.completionRecorded = completionRecorded
     }
 
     /// The events the session begins with.
