@@ -212,8 +212,27 @@ function endBypass(tabId) {
 
 // ---- gate pages ----------------------------------------------------------------------------
 
+// Tabs whose last top-level navigation went to a web address: a gate page in such a tab is
+// one the redirect rules sent there. gate.html must be reachable from the web for the rules
+// to send a tab to it, so a site could open it itself (a frame, a link, window.open, a
+// redirect of its own); such a page gets nothing: no event, no bypass.
+const sentHere = new Set();
+
+api.webNavigation.onBeforeNavigate.addListener((details) => {
+  if (details.frameId !== 0) return;
+  if (/^https?:/.test(details.url)) sentHere.add(details.tabId);
+  else sentHere.delete(details.tabId);
+});
+
 api.runtime.onConnect.addListener((page) => {
   if (page.name !== "gate" || !page.sender || !page.sender.tab) return;
+  if (page.sender.frameId !== 0 || !sentHere.has(page.sender.tab.id)) {
+    // Not a page the rules sent: it learns nothing, and what it asks for is loaded as any
+    // navigation is (so a gated site is gated then, properly).
+    page.onMessage.addListener((message) => page.postMessage({ action: "go", reason: "not_sent", replyTo: message && message.replyTo }));
+    return;
+  }
+  sentHere.delete(page.sender.tab.id);
   const tabId = page.sender.tab.id;
   const gate = { session: null, url: null, tabId, ended: false };
   gates.set(page, gate);
@@ -363,6 +382,7 @@ api.webNavigation.onCompleted.addListener((details) => {
 });
 
 api.tabs.onRemoved.addListener((tabId) => {
+  sentHere.delete(tabId);
   if (bypasses.has(tabId)) endBypass(tabId);
 });
 

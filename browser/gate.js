@@ -255,6 +255,11 @@ $("next").addEventListener("click", readNext);
 $("open").addEventListener("click", chooseOpen);
 
 async function start() {
+  // Framed by another page: miga's gate never runs inside someone else's page.
+  if (window.top !== window) {
+    setState("exited");
+    return;
+  }
   const url = webAddress(target);
   if (!url) {
     setState("exited");

@@ -3,7 +3,7 @@ web server whose request log proves what left the browser. See harness.py for th
 
 Run: python3 -m unittest -v Tests/Browser/test_chromium.py   (or scripts/browser-tests.sh)
 """
-import json, os, signal, sys, unittest
+import json, os, signal, sys, time, unittest, urllib.parse
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -171,6 +171,33 @@ class TestGate(ChromiumCase):
         self.b.driver.close()
         self.b.switch(self.b.handles()[0])
         wait_for(lambda: "abandoned" in by_session(self.new_events(), session), 10, message="an abandoned event")
+
+    def test_a_page_cannot_drive_the_gate(self):
+        # A site frames miga's gate page: it does not run, nothing is recorded, nothing of the
+        # gated site is fetched; and the gate's own files cannot be fetched from a web page.
+        gate = self.b.extension_url("gate.html") + "#" + self.s.url("gated.test", "/page/framed")
+        mark = self.s.mark()
+        self.b.driver.get(self.s.url("other.test", "/links?frame=" + urllib.parse.quote(gate, safe="")))
+        self.b.wait_for_page("other.test", "/links")
+        for name in ("gate.css", "gate.js", "calm.html"):
+            fetched = self.b.driver.execute_async_script(
+                "const done = arguments[arguments.length - 1];"
+                "fetch(arguments[0]).then(r => done('fetched ' + r.status), e => done('refused'));",
+                self.b.extension_url(name))
+            self.assertEqual(fetched, "refused", f"a web page fetched miga's {name}")
+        time.sleep(3)
+        self.assertEqual(self.new_events(app="gated.test"), [], "a framed gate page recorded something")
+        self.assert_nothing_for(["gated.test"], mark, "framed")
+
+        # The site sends its own tab to the gate page: that page gets nothing from miga and
+        # loads the address as any navigation does, so the site is gated then, once.
+        direct = self.b.extension_url("gate.html") + "#" + self.s.url("gated.test", "/page/direct")
+        self.b.driver.execute_script("location.href = arguments[0];", direct)
+        self.b.wait_for_gate(state="counting")
+        time.sleep(1)
+        starts = [e for e in self.new_events(app="gated.test") if e["type"] == "session_start"]
+        self.assertEqual(len(starts), 1, starts)
+        self.assert_nothing_for(["gated.test"], mark, "before Open")
 
     def test_host_killed_mid_gate_goes_on_and_opens_after_the_countdown(self):
         # The native host dies while the gate page counts down: the gate goes on with a new
