@@ -155,7 +155,9 @@ function rulesFor(sites, now) {
     const regexFilter = wildcard
       ? `^(https?://([^/?#@]*@)?[^/?#@]+\\.${escapeRegex(domain)}\\.?(:[0-9]+)?([/?#].*)?)$`
       : "^(https?://.*)$";
-    const condition = { requestDomains: [domain], resourceTypes: ["main_frame"], regexFilter };
+    // A gate guards the entry into a site, not each page: a navigation the site itself starts
+    // (a link, a form, a script on one of its pages) is a visit going on, not an entry.
+    const condition = { requestDomains: [domain], excludedInitiatorDomains: [domain], resourceTypes: ["main_frame"], regexFilter };
     rules.push({
       id: id++, priority: 1, condition,
       action: { type: "redirect", redirect: { regexSubstitution: GATE_PAGE + "#\\1" } },

@@ -489,6 +489,38 @@ class TestScheduleWithoutGate(ChromiumCase):
         self.assertEqual(self.new_events(types=["session_start"]), [])
 
 
+class TestEntriesNotClicks(ChromiumCase):
+    """A gate guards the entry into a site, not each page: with no grace at all, a link inside
+    the site goes straight on after Open, and a link into it from another site is gated."""
+    sites = ["gated.test"]
+
+    @classmethod
+    def prepare_home(cls):
+        cls.home.write_config(grace_minutes=0)
+
+    def test_a_link_inside_the_site_is_not_an_entry(self):
+        inside = self.s.url("gated.test", "/page/inside")
+        self.b.driver.get(self.s.url("gated.test", "/links?gated=" + urllib.parse.quote(inside, safe="")))
+        self.b.wait_for_gate(state="ready", timeout=TIMER + 10)
+        self.b.press("o")
+        self.b.wait_for_page("gated.test", "/links", timeout=10)
+        self.assertEqual(len(self.new_events(types=["session_start"])), 1)
+        mark = self.s.mark()
+        self.b.click("#to-gated")
+        self.b.wait_for_page("gated.test", "/page/inside", timeout=10)
+        self.assertTrue(self.s.hits("gated.test", "/page/inside", mark))
+        self.assertEqual(len(self.new_events(types=["session_start"])), 1, "no second gate inside the site")
+
+        entry = self.s.url("gated.test", "/page/entry")
+        self.b.driver.get(self.s.url("other.test", "/links?gated=" + urllib.parse.quote(entry, safe="")))
+        self.b.wait_for_page("other.test", "/links")
+        mark = self.s.mark()
+        self.b.click("#to-gated")
+        self.b.wait_for_gate(state="counting")
+        self.assertEqual(len(self.new_events(types=["session_start"])), 2, "a link from another site is an entry")
+        self.assert_nothing_for(["gated.test"], mark, "an entry before Open")
+
+
 class TestNoHost(ChromiumCase):
     """miga's host manifest removed: the extension fails open and its popup says how to install."""
     sites = ["gated.test"]
