@@ -108,6 +108,41 @@ final class URLRoutingTests: XCTestCase {
         XCTAssertEqual(sink.lines.last, "miga: \(InstallError.noBrowser)")
     }
 
+    /// An Open in `open-url`'s gate hands the link to the browser with a pass: the browser's
+    /// gate request for that site lets it through once, records nothing, and the next request
+    /// is gated again; a pass not used within a minute, or left by a forward that reached no
+    /// browser, lets nothing through.
+    func testAForwardedLinkIsLetThroughOnceByTheBrowsersGate() throws {
+        let (folder, base, _, _) = try makeHome()
+        _ = try folder.write("grace_minutes = 0\nsites = [\"reddit.com\"]\n", to: "home/.config/miga/config.toml")
+        try FileManager.default.createDirectory(atPath: folder.path + "/run", withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        var context = base
+        context.environment["XDG_RUNTIME_DIR"] = folder.path + "/run"
+        context.paths = try MigaPaths(environment: context.environment)
+        let clock = try XCTUnwrap(context.clock as? FakeClock)
+        let host = NativeHostService(context: context)
+        func gate(_ url: String) throws -> [String: Any] {
+            let reply = host.reply(to: try JSONSerialization.data(withJSONObject: ["type": "gate", "id": 1, "url": url]))
+            return try XCTUnwrap(JSONSerialization.jsonObject(with: reply) as? [String: Any])
+        }
+
+        XCTAssertEqual(URLRouter(context: context).open(["https://reddit.com/a", "https://debian.org/"], forward: true), 0)
+        let passed = try gate("https://www.reddit.com/a")
+        XCTAssertEqual(passed["action"] as? String, "go")
+        XCTAssertEqual(passed["reason"] as? String, "handed_over")
+        XCTAssertEqual(try EventStore(path: context.paths.database).allEvents(), [], "that gate recorded it already")
+        XCTAssertEqual(try gate("https://reddit.com/a")["action"] as? String, "gate", "once")
+
+        XCTAssertEqual(URLRouter(context: context).open(["https://reddit.com/b"], forward: true), 0)
+        clock.advance(seconds: 61)
+        XCTAssertEqual(try gate("https://reddit.com/b")["action"] as? String, "gate", "a minute later it is a new attempt")
+
+        try FileManager.default.removeItem(atPath: folder.path + "/sys")
+        XCTAssertEqual(URLRouter(context: context).open(["https://reddit.com/c"], forward: true), 1)
+        XCTAssertEqual(try gate("https://reddit.com/c")["action"] as? String, "gate", "no browser got it: no pass")
+    }
+
     func testNameSuggestions() {
         let suggestions = AppNameSuggestions(candidates: ["discord", "Discord-canary", "dig", "hexchat", "com.discordapp.Discord"])
         XCTAssertEqual(suggestions.suggestions(for: "dicsord"), ["discord"])

@@ -227,9 +227,11 @@ public final class NativeHostService {
         let service = GateService(config: setup.config, store: try store(), context: context)
         let recorder = GateRecorder(app: app, store: service.store, clock: context.clock)
         let plan: GatePlan
-        switch service.admit(app, isSite: true, recorder: recorder) {
+        switch service.admit(app, isSite: true, takesHandedOver: true, recorder: recorder) {
         case .schedule:
             return [("action", .string("go")), ("reason", .string("schedule")), ("site", .string(key))]
+        case .handedOver:
+            return [("action", .string("go")), ("reason", .string("handed_over")), ("site", .string(key))]
         case .grace(let until):
             return [("action", .string("go")), ("reason", .string("grace")), ("site", .string(key)),
                     ("grace_until", .int(context.clock.milliseconds(until)))]

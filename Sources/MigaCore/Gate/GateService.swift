@@ -24,12 +24,17 @@ public struct GateService {
         case grace(until: Date)
         /// A gate, with its timer, notes and question.
         case gate(GatePlan)
+        /// No gate: another gate of this same attempt just let it through (`open-url` handing a
+        /// link to the browser). Nothing is recorded: that gate recorded it.
+        case handedOver
     }
 
     /// The hours without a gate first, then grace, then the plan. A pass is recorded here
     /// (`gateway_skipped` with reason schedule, or `grace_pass`) through `recorder`; a problem
     /// recording it is said, and the pass stands. `isSite`: a site has no per-app keys.
-    public func admit(_ app: String, isSite: Bool = false, recorder: GateRecorder) -> Admission {
+    /// `takesHandedOver`: the browser's gate, which is where `open-url` hands its links on to.
+    public func admit(_ app: String, isSite: Bool = false, takesHandedOver: Bool = false, recorder: GateRecorder) -> Admission {
+        if takesHandedOver, HandedOverPass.take(app: app, paths: context.paths, clock: context.clock) { return .handedOver }
         let moment = LocalMoment(clock: context.clock)
         if let schedule = Schedule.matching(config.schedules, app: app, at: moment), !schedule.gate {
             if let problem = recorder.record(.gatewaySkipped, detail: Event.reasonDetail("schedule")) {

@@ -122,6 +122,9 @@ public final class Gatekeeper {
             stampGrace(app: app, until: until, config: config, store: store)
             store.closeBeforeExec()
             return launch.run()
+        case .handedOver: // only the browser's gate takes these
+            store.closeBeforeExec()
+            return launch.run()
         case .gate(let gatePlan):
             plan = gatePlan
         }

@@ -49,9 +49,22 @@ public struct URLRouter {
             }
         }
 
+        var handedSites: [String] = []
+        if forward {
+            // The gate ran (an Open, grace, or hours without one): the browser's own gate lets
+            // this same attempt through once rather than pausing it a second time.
+            handedSites = (try? ConfigLoader().load(path: context.paths.configFile).config.sites) ?? []
+            let matcher = SiteMatcher(sites: handedSites)
+            var count: [String: Int] = [:]
+            for url in urls { if let site = matcher.site(for: url) { count[SiteMatcher.appName(site: site), default: 0] += 1 } }
+            for (app, links) in count { HandedOverPass.leave(app: app, count: links, paths: context.paths, clock: context.clock) }
+        }
         var status: Int32 = 0
         if !plain.isEmpty {
             status = forwardToBrowser(plain, environment: environment)
+        }
+        if forward, status != 0 { // nothing reached the browser: nothing to let through
+            for url in urls { if let site = SiteMatcher(sites: handedSites).site(for: url) { HandedOverPass.withdraw(app: SiteMatcher.appName(site: site), paths: context.paths) } }
         }
         if let site, !gated.isEmpty {
             var gateContext = context
