@@ -109,6 +109,8 @@ function applyState(message) {
     message: message.message || null,
     sites: Array.isArray(message.sites) ? message.sites.filter((site) => typeof site === "string") : [],
     grace: message.grace && typeof message.grace === "object" ? { ...message.grace } : {},
+    // Sites in hours without a gate (a schedule's gate = false), each until when at least.
+    ungated: message.ungated && typeof message.ungated === "object" ? { ...message.ungated } : {},
   };
   rebuildRules();
 }
@@ -141,6 +143,10 @@ function inGrace(site, now = Date.now()) {
   return Boolean(state && Number(state.grace[site]) > now);
 }
 
+function ungated(site, now = Date.now()) {
+  return Boolean(state && Number(state.ungated[site]) > now);
+}
+
 function escapeRegex(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
@@ -149,7 +155,8 @@ function rulesFor(sites, now) {
   const rules = [];
   let id = 1;
   for (const site of sites) {
-    if (inGrace(site, now)) continue;
+    // No rule while a site opens anyway: no redirect, no round trip, a form keeps its data.
+    if (inGrace(site, now) || ungated(site, now)) continue;
     const wildcard = site.startsWith("*.");
     const domain = wildcard ? site.slice(2) : site;
     const regexFilter = wildcard
@@ -188,10 +195,12 @@ function rebuildRules() {
   return rulesQueue;
 }
 
+// When a grace or gate-free hours end, the rules come back; the host is asked again too, since
+// the hours may go on (schedules are by the minute).
 function scheduleGraceEnd(now) {
   clearTimeout(graceTimer);
-  const ends = state ? Object.values(state.grace).map(Number).filter((until) => until > now) : [];
-  if (ends.length) graceTimer = setTimeout(rebuildRules, Math.min(...ends) - now + 50);
+  const ends = state ? [...Object.values(state.grace), ...Object.values(state.ungated)].map(Number).filter((until) => until > now) : [];
+  if (ends.length) graceTimer = setTimeout(() => { rebuildRules(); refresh(); }, Math.min(...ends) - now + 50);
 }
 
 // One tab may load anything for a moment: the navigation after Open or a grace pass.
@@ -367,7 +376,7 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
 api.webNavigation.onBeforeNavigate.addListener(async (details) => {
   if (details.frameId !== 0 || bypasses.has(details.tabId)) return; // Open's own navigation
   const site = siteFor(details.url);
-  if (!site || !inGrace(site)) return;
+  if (!site || !(inGrace(site) || ungated(site))) return;
   let previous = null;
   try {
     previous = (await api.tabs.get(details.tabId)).url;
@@ -375,7 +384,7 @@ api.webNavigation.onBeforeNavigate.addListener(async (details) => {
     // a tab being created
   }
   if (previous && siteFor(previous) === site) return;
-  ask({ type: "grace_pass", url: details.url }).catch(() => {});
+  ask({ type: inGrace(site) ? "grace_pass" : "schedule_pass", url: details.url }).catch(() => {});
 });
 
 // The navigation after Open has arrived: later ones in this tab are gated again.

@@ -470,15 +470,22 @@ class TestHabits(ChromiumCase, PausePage):
 class TestScheduleWithoutGate(ChromiumCase):
     """A `[[schedule]]` with `gate = false` in force: the site loads with no pause, and the
     pass is recorded as `gateway_skipped` (reason `schedule`)."""
-    sites = ["gated.test"]
+    sites = ["gated.test", "reddit.com"]
 
     @classmethod
     def prepare_home(cls):
-        cls.home.extra_config = '\n[[schedule]]\ndays = "daily"\nfrom = "00:00"\nto = "24:00"\ngate = false\n'
+        cls.home.extra_config = '\n[[schedule]]\ndays = "daily"\nfrom = "00:00"\nto = "24:00"\ngate = false\napps = ["gated.test"]\n'
         cls.home.write_config()
+
+    @classmethod
+    def wait_until_ready(cls):
+        # The host's state has arrived once the site outside these hours has its rule.
+        cls.browser.wait_for_rules("reddit.com", timeout=20)
 
     def test_schedule_without_gate_goes_straight_on(self):
         target = self.s.url("gated.test", "/page/scheduled")
+        # No rule for the site in these hours: no redirect and no round trip to miga.
+        self.b.wait_for_rules("gated.test", present=False)
         mark = self.s.mark()
         self.b.driver.get(target)
         self.b.wait_for_page("gated.test", "/page/scheduled", timeout=10)

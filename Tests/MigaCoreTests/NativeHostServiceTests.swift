@@ -298,5 +298,21 @@ final class NativeHostServiceTests: XCTestCase {
         XCTAssertEqual(passed["reason"] as? String, "schedule")
         XCTAssertEqual(try events().last?.type, .gatewaySkipped)
         XCTAssertEqual(try events().last?.detail, #"{"reason":"schedule"}"#)
+
+        // The state says so, to the next minute, so the extension keeps no rule for the site
+        // in these hours (no redirect, no round trip); a visit it lets through is recorded once
+        // asked for, and only while the hours hold.
+        let state = try ask(["type": "state", "id": 6])
+        let until = try XCTUnwrap((state["ungated"] as? [String: Any])?["reddit.com"] as? Int)
+        let now = Int(clock.wall.timeIntervalSince1970 * 1000)
+        XCTAssertTrue(until > now && until <= now + 60_000 && until % 60_000 == 0, "\(until) vs \(now)")
+        let count = try events().count
+        XCTAssertEqual(try ask(["type": "schedule_pass", "id": 7, "url": "https://old.reddit.com/r/x"])["recorded"] as? Bool, true)
+        XCTAssertEqual(try events().count, count + 1)
+        XCTAssertEqual(try events().last?.detail, #"{"reason":"schedule"}"#)
+        clock.advance(seconds: 3600)
+        XCTAssertEqual(try ask(["type": "schedule_pass", "id": 8, "url": "https://reddit.com/"])["recorded"] as? Bool, false)
+        XCTAssertEqual(try events().count, count + 1, "a page cannot make up passes")
+        XCTAssertEqual((try ask(["type": "state", "id": 9])["ungated"] as? [String: Any])?.count, 0)
     }
 }

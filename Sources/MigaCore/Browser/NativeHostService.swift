@@ -81,11 +81,17 @@ public final class NativeHostService {
     /// The setup message, also pushed unasked when config.toml changes.
     public func state(id: OrderedJSON = .null) -> OrderedJSON {
         let setup = BrowserSetup.load(context: context)
-        var grace: [(String, OrderedJSON)] = []
+        var grace: [(String, OrderedJSON)] = [], ungated: [(String, OrderedJSON)] = []
         if setup.gating, let store = try? store() {
             let service = GateService(config: setup.config, store: store, context: context)
+            // Hours without a gate hold at least to the next minute (schedules are by the
+            // minute): the extension lets the site through without rules until then, and asks
+            // again just after.
+            let nextMinute = (context.clock.nowMilliseconds() / 60_000 + 1) * 60_000
             for site in setup.matcher.sites {
-                if let until = service.graceUntil(SiteMatcher.appName(site: site)) { grace.append((site, .int(context.clock.milliseconds(until)))) }
+                let app = SiteMatcher.appName(site: site)
+                if service.inGateFreeHours(app) { ungated.append((site, .int(nextMinute))) }
+                if let until = service.graceUntil(app) { grace.append((site, .int(context.clock.milliseconds(until)))) }
             }
         }
         // The sites sent are those the host gates: the config's normalised, none while it gates nothing.
@@ -95,7 +101,7 @@ public final class NativeHostService {
             ("type", .string("state")), ("id", id), ("protocol", .int(Self.protocolVersion)),
             ("version", .string(MigaVersion.current)),
             ("gating", .bool(setup.gating)), ("reason", .optional(setup.reason)), ("message", .optional(setup.message)),
-            ("grace", .object(grace)),
+            ("grace", .object(grace)), ("ungated", .object(ungated)),
         ] + ConfigKeys.state(of: sent))
     }
 
@@ -195,6 +201,18 @@ public final class NativeHostService {
                 throw ReplyError(message: problem)
             }
             return reply("grace_pass", [("recorded", .bool(true))])
+
+        case "schedule_pass":
+            // A navigation the extension let through in hours without a gate: recorded only when
+            // those hours really are now, so a page cannot make up passes.
+            guard let url = request.string("url", limit: 1 << 16) else { throw HostRequest.Problem.badField("url") }
+            let setup = BrowserSetup.load(context: context)
+            guard setup.gating, let site = setup.matcher.site(for: url) else { return reply("schedule_pass", [("recorded", .bool(false))]) }
+            let app = SiteMatcher.appName(site: site)
+            let service = GateService(config: setup.config, store: try store(), context: context)
+            guard service.inGateFreeHours(app) else { return reply("schedule_pass", [("recorded", .bool(false))]) }
+            service.recordSchedulePass(GateRecorder(app: app, store: service.store, clock: context.clock))
+            return reply("schedule_pass", [("recorded", .bool(true))])
 
         case "stats":
             let setup = BrowserSetup.load(context: context)

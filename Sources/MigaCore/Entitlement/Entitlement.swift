@@ -73,8 +73,16 @@ public struct EntitlementStore {
     /// The entitlement now; on first use the trial starts (and is written down).
     public func status() -> EntitlementStatus {
         let now = clock.now()
-        guard let data = AtomicFile.read(path) else {
-            if AtomicFile.exists(path) { return EntitlementStatus(state: .broken(problem: "\(path) cannot be read"), path: path) }
+        // Absent and unreadable are told apart by one read: asking "does it exist?" after a
+        // failed read raced another miga's first use (four browser hosts starting at once),
+        // and an unreadable file counts as an ended trial.
+        let read: Data?
+        do {
+            read = try BoundedFile.readIfPresent(path)
+        } catch {
+            return EntitlementStatus(state: .broken(problem: "\(path) cannot be read"), path: path)
+        }
+        guard let data = read else {
             try? writeTrial(startedAt: now)
             return trial(startedAt: now, now: now)
         }

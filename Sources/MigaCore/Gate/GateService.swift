@@ -36,10 +36,8 @@ public struct GateService {
     public func admit(_ app: String, isSite: Bool = false, takesHandedOver: Bool = false, recorder: GateRecorder) -> Admission {
         if takesHandedOver, HandedOverPass.take(app: app, paths: context.paths, clock: context.clock) { return .handedOver }
         let moment = LocalMoment(clock: context.clock)
-        if let schedule = Schedule.matching(config.schedules, app: app, at: moment), !schedule.gate {
-            if let problem = recorder.record(.gatewaySkipped, detail: Event.reasonDetail("schedule")) {
-                context.messages.say("miga: could not record the pass: \(problem)")
-            }
+        if inGateFreeHours(app, at: moment) {
+            recordSchedulePass(recorder)
             return .schedule
         }
         if let until = graceUntil(app) {
@@ -51,6 +49,20 @@ public struct GateService {
         // What today has held for this app; a failed read only loses the notes, never the gate.
         let history = (try? store.history(app: app, on: moment.day)) ?? AppHistory()
         return .gate(GatePlan(config: config, app: app, isSite: isSite, at: moment, history: history))
+    }
+
+    /// Whether `app` is in hours the person chose to have no gate (`[[schedule]]` with
+    /// `gate = false`). Schedules are by the minute: this holds at least until the next one.
+    public func inGateFreeHours(_ app: String, at moment: LocalMoment? = nil) -> Bool {
+        Schedule.matching(config.schedules, app: app, at: moment ?? LocalMoment(clock: context.clock)).map { !$0.gate } ?? false
+    }
+
+    /// A pass in those hours, as `gateway_skipped` with reason `schedule`; a problem recording
+    /// it is said, and the pass stands.
+    public func recordSchedulePass(_ recorder: GateRecorder) {
+        if let problem = recorder.record(.gatewaySkipped, detail: Event.reasonDetail("schedule")) {
+            context.messages.say("miga: could not record the pass: \(problem)")
+        }
     }
 
     /// When the grace of `app`'s last Open ends, if it is running now. An Open up to a second
