@@ -188,31 +188,19 @@ public final class NativeHostService {
             try throwing(abandon(session))
             return reply("abandon", [])
 
-        case "grace_pass":
-            // A navigation the extension let through because grace was running: recorded only
-            // when grace really is running, so a page cannot make up passes.
+        case "grace_pass", "schedule_pass":
+            // A navigation the extension let through (grace, or hours without a gate): the gate
+            // service admits it as any gate would and records the pass that applies; when none
+            // does (a page making one up, a grace just ended), nothing is recorded.
             guard let url = request.string("url", limit: 1 << 16) else { throw HostRequest.Problem.badField("url") }
             let setup = BrowserSetup.load(context: context)
-            guard setup.gating, let site = setup.matcher.site(for: url) else { return reply("grace_pass", [("recorded", .bool(false))]) }
+            guard setup.gating, let site = setup.matcher.site(for: url) else { return reply(request.type, [("recorded", .bool(false))]) }
             let app = SiteMatcher.appName(site: site)
             let service = GateService(config: setup.config, store: try store(), context: context)
-            guard service.graceUntil(app) != nil else { return reply("grace_pass", [("recorded", .bool(false))]) }
-            if let problem = GateRecorder(app: app, store: service.store, clock: context.clock).record(.gracePass) {
-                throw ReplyError(message: problem)
+            switch service.admit(app, isSite: true, recorder: GateRecorder(app: app, store: service.store, clock: context.clock)) {
+            case .schedule, .grace: return reply(request.type, [("recorded", .bool(true))])
+            case .gate, .handedOver: return reply(request.type, [("recorded", .bool(false))])
             }
-            return reply("grace_pass", [("recorded", .bool(true))])
-
-        case "schedule_pass":
-            // A navigation the extension let through in hours without a gate: recorded only when
-            // those hours really are now, so a page cannot make up passes.
-            guard let url = request.string("url", limit: 1 << 16) else { throw HostRequest.Problem.badField("url") }
-            let setup = BrowserSetup.load(context: context)
-            guard setup.gating, let site = setup.matcher.site(for: url) else { return reply("schedule_pass", [("recorded", .bool(false))]) }
-            let app = SiteMatcher.appName(site: site)
-            let service = GateService(config: setup.config, store: try store(), context: context)
-            guard service.inGateFreeHours(app) else { return reply("schedule_pass", [("recorded", .bool(false))]) }
-            service.recordSchedulePass(GateRecorder(app: app, store: service.store, clock: context.clock))
-            return reply("schedule_pass", [("recorded", .bool(true))])
 
         case "stats":
             let setup = BrowserSetup.load(context: context)

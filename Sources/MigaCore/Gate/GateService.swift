@@ -37,7 +37,9 @@ public struct GateService {
         if takesHandedOver, HandedOverPass.take(app: app, paths: context.paths, clock: context.clock) { return .handedOver }
         let moment = LocalMoment(clock: context.clock)
         if inGateFreeHours(app, at: moment) {
-            recordSchedulePass(recorder)
+            if let problem = recorder.record(.gatewaySkipped, detail: Event.reasonDetail("schedule")) {
+                context.messages.say("miga: could not record the pass: \(problem)")
+            }
             return .schedule
         }
         if let until = graceUntil(app) {
@@ -55,14 +57,6 @@ public struct GateService {
     /// `gate = false`). Schedules are by the minute: this holds at least until the next one.
     public func inGateFreeHours(_ app: String, at moment: LocalMoment? = nil) -> Bool {
         Schedule.matching(config.schedules, app: app, at: moment ?? LocalMoment(clock: context.clock)).map { !$0.gate } ?? false
-    }
-
-    /// A pass in those hours, as `gateway_skipped` with reason `schedule`; a problem recording
-    /// it is said, and the pass stands.
-    public func recordSchedulePass(_ recorder: GateRecorder) {
-        if let problem = recorder.record(.gatewaySkipped, detail: Event.reasonDetail("schedule")) {
-            context.messages.say("miga: could not record the pass: \(problem)")
-        }
     }
 
     /// When the grace of `app`'s last Open ends, if it is running now. An Open up to a second
