@@ -151,14 +151,17 @@ function escapeRegex(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-function rulesFor(sites, now) {
+function domainOf(site) {
+  return site.startsWith("*.") ? site.slice(2) : site;
+}
+
+// The redirect rules: one pair per site, kept as long as the site is listed.
+function rulesFor(sites) {
   const rules = [];
   let id = 1;
   for (const site of sites) {
-    // No rule while a site opens anyway: no redirect, no round trip, a form keeps its data.
-    if (inGrace(site, now) || ungated(site, now)) continue;
     const wildcard = site.startsWith("*.");
-    const domain = wildcard ? site.slice(2) : site;
+    const domain = domainOf(site);
     const regexFilter = wildcard
       ? `^(https?://([^/?#@]*@)?[^/?#@]+\\.${escapeRegex(domain)}\\.?(:[0-9]+)?([/?#].*)?)$`
       : "^(https?://.*)$";
@@ -178,18 +181,32 @@ function rulesFor(sites, now) {
   return rules;
 }
 
+// Sites that open anyway for now (grace, hours without a gate) get an allow rule above their
+// redirect: no redirect, no round trip, a form keeps its data. Session rules, so a grace never
+// outlives the browser, while the redirect rules stay put.
+const OPEN_RULE_BASE = 50000;
+
+function openRulesFor(sites, now) {
+  return sites.filter((site) => inGrace(site, now) || ungated(site, now)).map((site, index) => ({
+    id: OPEN_RULE_BASE + index, priority: 50, action: { type: "allow" },
+    condition: { requestDomains: [domainOf(site)], resourceTypes: ["main_frame"] },
+  }));
+}
+
 let rulesQueue = Promise.resolve();
 
 function rebuildRules() {
   rulesQueue = rulesQueue.then(async () => {
     const now = Date.now();
     const sites = state && state.gating ? state.sites : [];
-    const rules = rulesFor(sites, now);
     const existing = await api.declarativeNetRequest.getDynamicRules();
     await api.declarativeNetRequest.updateDynamicRules({
       removeRuleIds: existing.map((rule) => rule.id),
-      addRules: rules,
+      addRules: rulesFor(sites),
     });
+    const open = (await api.declarativeNetRequest.getSessionRules()).map((rule) => rule.id)
+      .filter((id) => id >= OPEN_RULE_BASE && id < BYPASS_RULE_BASE);
+    await api.declarativeNetRequest.updateSessionRules({ removeRuleIds: open, addRules: openRulesFor(sites, now) });
     scheduleGraceEnd(now);
   }).catch((error) => console.error("miga: could not update the rules:", error));
   return rulesQueue;

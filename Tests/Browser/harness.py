@@ -499,13 +499,22 @@ class Chromium(PageDriver):
         return self.extension_eval("const done = arguments[arguments.length - 1];"
                                    "chrome.declarativeNetRequest.getDynamicRules().then(done, e => done(String(e)));")
 
+    def session_rules(self):
+        return self.extension_eval("const done = arguments[arguments.length - 1];"
+                                   "chrome.declarativeNetRequest.getSessionRules().then(done, e => done(String(e)));")
+
     def wait_for_rules(self, domain, present=True, timeout=15):
-        """Waits until the extension's redirect rules cover `domain` (or no longer do): the
-        extension has heard from miga. A harness condition, not an assertion about gating."""
+        """Waits until the extension's rules gate `domain` (a redirect rule, and no allow rule
+        of a grace or of hours without a gate above it), or no longer do: the extension has
+        heard from miga. A harness condition, not an assertion about gating."""
+        def domains(rules, action):
+            return {d for r in rules if isinstance(r, dict) and r.get("action", {}).get("type") == action
+                    for d in r.get("condition", {}).get("requestDomains", [])}
+
         def covered():
-            rules = self.dynamic_rules()
-            domains = {d for r in rules if isinstance(r, dict) for d in r.get("condition", {}).get("requestDomains", [])}
-            return (domain in domains) == present
+            redirected = domains(self.dynamic_rules(), "redirect")
+            allowed = domains(self.session_rules(), "allow")
+            return (domain in redirected and domain not in allowed) == present
         return wait_for(covered, timeout, 0.25,
                         message=f"the extension's rules to {'cover' if present else 'drop'} {domain}")
 

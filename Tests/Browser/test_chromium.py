@@ -484,8 +484,10 @@ class TestScheduleWithoutGate(ChromiumCase):
 
     def test_schedule_without_gate_goes_straight_on(self):
         target = self.s.url("gated.test", "/page/scheduled")
-        # No rule for the site in these hours: no redirect and no round trip to miga.
+        # These hours allow the site above its redirect: no redirect, no round trip to miga.
         self.b.wait_for_rules("gated.test", present=False)
+        self.assertIn("gated.test", {d for r in self.b.dynamic_rules() for d in r["condition"]["requestDomains"]},
+                      "the redirect rules stay put")
         mark = self.s.mark()
         self.b.driver.get(target)
         self.b.wait_for_page("gated.test", "/page/scheduled", timeout=10)
