@@ -35,9 +35,8 @@ installed = $(root)/bin/miga \
 	$(root)/share/man/man1/miga.1 \
 	$(root)/lib/miga/miga-native-host \
 	$(root)/lib/miga/miga-gate-window
-extension = manifest.json background.js gate.html gate.js gate.css calm.html popup.html popup.js
 
-.PHONY: deps release build demo test bench clean install install-files uninstall deb
+.PHONY: deps release build extension demo test bench clean install install-files uninstall deb
 
 deps:
 	@scripts/deps.sh
@@ -50,7 +49,11 @@ $(CXX_STATIC_DIR)/libstdc++.so:
 	mkdir -p $(CXX_STATIC_DIR)
 	echo 'INPUT($(LIBSTDCXX_A))' > $@
 
-build: deps release
+build: deps release extension
+
+# The extension per browser family, loadable unpacked: .build/browser/chromium and …/firefox.
+extension:
+	scripts/build-extension.sh .build/browser
 
 # A real gateway in front of a demo command, with the bundled content.
 demo: build
@@ -65,7 +68,7 @@ install: build
 	$(MAKE) install-files
 
 # What `install` copies, without the dependency check (debian/rules uses it).
-install-files: release
+install-files: release extension
 	$(SWIFT) build $(RELEASE_FLAGS) --product generate-manual
 	rm -rf .build/man && mkdir -p .build/man && .build/release/generate-manual .build/release/miga --output-directory .build/man
 	# A blank line is not a paragraph break to groff (it warns); .Pp is.
@@ -83,7 +86,8 @@ install-files: release
 	# The browser extension, to load unpacked, and the name browsers start miga's host by
 	# (a manifest's path takes no arguments; miga knows this argv[0]).
 	install -d $(DESTDIR)$(EXTENSION_DIR) $(root)/lib/miga
-	for f in $(extension); do install -m 644 browser/$$f $(DESTDIR)$(EXTENSION_DIR)/$$f; done
+	for family in chromium firefox; do install -d $(DESTDIR)$(EXTENSION_DIR)/$$family && \
+		install -m 644 .build/browser/$$family/* $(DESTDIR)$(EXTENSION_DIR)/$$family/; done
 	ln -sf ../../bin/miga $(root)/lib/miga/miga-native-host
 	@echo "installed miga in $(root)/bin; run \`miga install\` to put it in front of your apps"
 

@@ -240,31 +240,35 @@ function endBypass(tabId) {
 
 // ---- gate pages ----------------------------------------------------------------------------
 
-// Tabs whose last top-level navigation went to a web address: a gate page in such a tab is
-// one the redirect rules sent there. gate.html must be reachable from the web for the rules
-// to send a tab to it, so a site could open it itself (a frame, a link, window.open, a
-// redirect of its own); such a page gets nothing: no event, no bypass.
+// Tabs whose last top-level navigation went to a web address (or to a gate page the backstop
+// sent them to): a gate page in such a tab is one miga sent there. gate.html must be reachable
+// from the web for the rules to send a tab to it, so a site could open it itself (a frame, a
+// link, window.open, a redirect of its own); such a page gets nothing: no event, no bypass.
 const sentHere = new Set();
+const backstopped = new Map(); // tabId → the gate page address the backstop sent it to
 
 api.webNavigation.onBeforeNavigate.addListener((details) => {
   if (details.frameId !== 0) return;
-  if (/^https?:/.test(details.url)) sentHere.add(details.tabId);
+  if (/^https?:/.test(details.url) || backstopped.get(details.tabId) === details.url) sentHere.add(details.tabId);
   else sentHere.delete(details.tabId);
+  backstopped.delete(details.tabId);
 });
 
 api.runtime.onConnect.addListener((page) => {
   if (page.name !== "gate" || !page.sender || !page.sender.tab) return;
-  if (page.sender.frameId !== 0 || !sentHere.has(page.sender.tab.id)) {
-    // Not a page the rules sent: it learns nothing, and what it asks for is loaded as any
-    // navigation is (so a gated site is gated then, properly).
-    page.onMessage.addListener((message) => page.postMessage({ action: "go", reason: "not_sent", replyTo: message && message.replyTo }));
-    return;
-  }
-  sentHere.delete(page.sender.tab.id);
   const tabId = page.sender.tab.id;
-  const gate = { session: null, url: null, tabId, ended: false };
+  const sent = page.sender.frameId === 0 && sentHere.has(tabId);
+  sentHere.delete(tabId);
+  if (!sent && page.sender.frameId !== 0) return refuse(page);
+  // known: miga has answered for this gate (always so for a page this worker sent).
+  const gate = { session: null, url: null, tabId, ended: false, sent, known: sent };
   gates.set(page, gate);
   page.onMessage.addListener((message) => {
+    // A page this worker did not send may only go on with a gate it names (its worker
+    // restarted); the host checks that gate against what it stored. It cannot start one.
+    if (!gate.sent && (!message || message.type === "gate" || (!gate.session && typeof message.session !== "string"))) {
+      return page.postMessage({ action: "go", reason: "not_sent", replyTo: message && message.replyTo });
+    }
     handleGateMessage(page, gate, message).then(
       (reply) => page.postMessage({ ...reply, replyTo: message.replyTo }),
       (error) => page.postMessage({ type: "error", error: String(error && error.message || error), replyTo: message.replyTo }),
@@ -280,15 +284,23 @@ api.runtime.onConnect.addListener((page) => {
   });
 });
 
+// Not a page miga sent: it learns nothing, and what it asks for is loaded as any navigation
+// is (so a gated site is gated then, properly).
+function refuse(page) {
+  page.onMessage.addListener((message) => page.postMessage({ action: "go", reason: "not_sent", replyTo: message && message.replyTo }));
+}
+
 // The host answers a gate it does not hold (it restarted while the page was up) with this;
 // the gate is then resumed from what miga stored, and the request asked again once.
 const NO_SUCH_GATE = "no such gate (it ended already)";
 
 async function askAboutGate(gate, message) {
   const reply = await ask(message);
+  if (reply.type !== "error") gate.known = true;
   if (reply.type !== "error" || reply.error !== NO_SUCH_GATE || gate.ended || !gate.session || !gate.url) return reply;
   const resumed = await ask({ type: "resume", session: gate.session, url: gate.url });
   if (resumed.type === "error") return reply;
+  gate.known = true;
   return ask(message);
 }
 
@@ -347,6 +359,9 @@ async function handleGateMessage(page, gate, message) {
       // Locked: the page says how long is left. Any other failure is miga's: the person
       // chose Open after the countdown, and Open they get, with one line saying why.
       if (reply.type === "error" && reply.seconds_left != null) return reply;
+      // A page that only named a gate, which miga does not know, gets no bypass: its address
+      // is loaded as any navigation is, and gated if it is an entry.
+      if (reply.type === "error" && !gate.sent && !gate.known) return { action: "go", reason: "not_sent" };
       if (reply.type === "error") {
         gate.ended = true;
         await allowTab(gate.tabId);
@@ -404,6 +419,61 @@ api.webNavigation.onBeforeNavigate.addListener(async (details) => {
   ask({ type: inGrace(site) ? "grace_pass" : "schedule_pass", url: details.url }).catch(() => {});
 });
 
+// ---- the backstop ---------------------------------------------------------------------------
+
+// What the rules cannot see: a site's own service worker answering a navigation (Chromium's
+// declarativeNetRequest never sees those requests), a back/forward-cache restore, a prerender
+// made active. Each shows a document of a gated site with no request the rules could redirect,
+// so a tab that comes to show a gated site without having been on it — an entry — is sent to
+// the gate page the moment its document commits. Only the tab's last top-level address is
+// needed to tell an entry from a visit going on; it is kept for the session, so a worker that
+// restarts does not mistake a click inside a site for an entry.
+const lastAddress = new Map(); // tabId → the last top-level address the tab showed
+const lastAddressLoaded = api.storage && api.storage.session
+  ? api.storage.session.get(null).then((saved) => {
+    for (const [key, url] of Object.entries(saved || {})) {
+      if (key.startsWith("tab:") && !lastAddress.has(Number(key.slice(4)))) lastAddress.set(Number(key.slice(4)), url);
+    }
+  }).catch(() => {})
+  : Promise.resolve();
+
+function remember(tabId, url) {
+  lastAddress.set(tabId, url);
+  if (api.storage && api.storage.session) api.storage.session.set({ ["tab:" + tabId]: url }).catch(() => {});
+}
+
+async function shown(tabId, url) {
+  if (typeof tabId !== "number" || tabId < 0 || typeof url !== "string") return;
+  await lastAddressLoaded;
+  const previous = lastAddress.get(tabId);
+  if (previous === url) return;
+  remember(tabId, url);
+  const site = siteFor(url);
+  if (!site || bypasses.has(tabId) || inGrace(site) || ungated(site)) return;
+  if (previous && siteFor(previous) === site) return; // a visit going on
+  const gatePage = GATE_PAGE + "#" + url;
+  backstopped.set(tabId, gatePage);
+  try {
+    await api.tabs.update(tabId, { url: gatePage });
+  } catch (error) {
+    backstopped.delete(tabId); // the tab has gone
+  }
+}
+
+api.webNavigation.onCommitted.addListener((details) => {
+  // A prerendered document is not shown yet: its activation changes the tab's address.
+  if (details.frameId !== 0 || (details.documentLifecycle && details.documentLifecycle !== "active")) return;
+  shown(details.tabId, details.url);
+});
+// A tab a page opens (a link with target=_blank, window.open) starts where that page is.
+api.webNavigation.onCreatedNavigationTarget.addListener((details) => {
+  const source = lastAddress.get(details.sourceTabId);
+  if (source && !lastAddress.has(details.tabId)) remember(details.tabId, source);
+});
+api.tabs.onUpdated.addListener((tabId, change) => {
+  if (change.url) shown(tabId, change.url);
+});
+
 // The navigation after Open has arrived: later ones in this tab are gated again.
 api.webNavigation.onCompleted.addListener((details) => {
   if (details.frameId === 0 && bypasses.has(details.tabId) && /^https?:/.test(details.url)) endBypass(details.tabId);
@@ -411,6 +481,9 @@ api.webNavigation.onCompleted.addListener((details) => {
 
 api.tabs.onRemoved.addListener((tabId) => {
   sentHere.delete(tabId);
+  backstopped.delete(tabId);
+  lastAddress.delete(tabId);
+  if (api.storage && api.storage.session) api.storage.session.remove("tab:" + tabId).catch(() => {});
   if (bypasses.has(tabId)) endBypass(tabId);
 });
 

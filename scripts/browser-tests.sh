@@ -1,7 +1,8 @@
 #!/bin/sh
 # The extension in real browsers: Chromium (selenium + chromedriver) and Firefox ESR
 # (Marionette), each against a local web server, in temporary homes (Tests/Browser/).
-# Uses the built miga ($MIGA_BIN, default .build/debug/miga); builds nothing.
+# Uses the built miga ($MIGA_BIN, default .build/debug/miga) and copies the extension per
+# browser family into .build/browser; compiles nothing.
 # A browser that is absent is skipped with the reason, unless MIGA_REQUIRE_BROWSERS=1 (CI),
 # which makes its absence a failure. Ends with `browser tests: N passed, N failed, N skipped`.
 # Usage: scripts/browser-tests.sh [chromium|firefox]...
@@ -28,6 +29,9 @@ if [ ! -x "$MIGA_BIN" ] || ! "$MIGA_BIN" --help 2>/dev/null | grep -q "native-ho
     echo "browser tests: $MIGA_BIN is missing or has no native-host command (build miga first)" >&2
     failed=1; finish
 fi
+
+# The extension as each family loads it (copies; the same step as `make extension`).
+scripts/build-extension.sh .build/browser || { failed=1; finish; }
 
 browsers=${*:-chromium firefox}
 log_dir=$(mktemp -d "${TMPDIR:-/tmp}/miga-browser-tests.XXXXXX") || exit 1

@@ -47,9 +47,14 @@ case " $out " in *" stats status "*) ;; *) fail "bash completion gave '$out'" ;;
 if ldd /usr/bin/miga | grep -Eq "swift|libstdc\+\+"; then fail "/usr/bin/miga loads a shared Swift or C++ runtime"; fi
 
 # The extension where Debian's webext packages keep theirs, linked for both browsers.
-for f in browser/*; do cmp -s "$f" "/usr/share/webext/miga/${f#browser/}" || fail "/usr/share/webext/miga lacks ${f#browser/}"; done
-[ "$(readlink -f /usr/share/chromium/extensions/miga)" = /usr/share/webext/miga ] || fail "Chromium's extension link"
-[ "$(readlink -f '/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/miga@miga.app')" = /usr/share/webext/miga ] ||
+# Each family gets its own manifest (Chromium "split", Firefox "spanning").
+for family in chromium firefox; do
+    for f in .build/browser/$family/*; do
+        cmp -s "$f" "/usr/share/webext/miga/$family/${f##*/}" || fail "/usr/share/webext/miga/$family lacks ${f##*/}"
+    done
+done
+[ "$(readlink -f /usr/share/chromium/extensions/miga)" = /usr/share/webext/miga/chromium ] || fail "Chromium's extension link"
+[ "$(readlink -f '/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/miga@miga.app')" = /usr/share/webext/miga/firefox ] ||
     fail "Firefox's extension link"
 # System host manifests, naming a path that starts miga as the host (the path takes no arguments).
 for manifest in /usr/lib/mozilla/native-messaging-hosts/miga.gateway.json /etc/chromium/native-messaging-hosts/miga.gateway.json; do

@@ -19,8 +19,10 @@ zsh -f -c "fpath=('$prefix/share/zsh/site-functions' \$fpath); autoload -Uz comp
 out=$(fish --no-config -c "source '$prefix/share/fish/vendor_completions.d/miga.fish'; complete -C 'miga uninst'")
 echo "$out" | grep -q "^uninstall" || fail "fish completion gave '$out'"
 # The extension as browsers load it, and the host link a manifest names.
-for f in browser/*; do
-    cmp -s "$f" "$prefix/share/miga/$f" || fail "make install did not install $f"
+for family in chromium firefox; do
+    for f in .build/browser/$family/*; do
+        cmp -s "$f" "$prefix/share/miga/browser/$family/${f##*/}" || fail "make install did not install $f"
+    done
 done
 [ "$(readlink -f "$prefix/lib/miga/miga-native-host")" = "$(readlink -f "$prefix/bin/miga")" ] || fail "lib/miga/miga-native-host does not lead to bin/miga"
 reply=$(printf '\020\000\000\000{"type":"hello"}' | env -i HOME="$prefix/home" "$prefix/lib/miga/miga-native-host" chrome-extension://x/ | tail -c +5)

@@ -4,8 +4,9 @@ through selenium + chromedriver and Firefox through Marionette, each with the ex
 
 Nothing here touches the real $HOME: every `TempHome` has its own HOME and XDG folders, and
 every browser runs with that environment (the native messaging host it starts inherits it).
-Environment: MIGA_BIN (default <repo>/.build/debug/miga), MIGA_BROWSER_EXTENSION (default
-<repo>/browser), MIGA_BROWSER_KEEP=1 keeps the temporary folders for a look afterwards.
+Environment: MIGA_BIN (default <repo>/.build/debug/miga), MIGA_BROWSER_EXTENSION (the folder holding
+chromium/ and firefox/ as scripts/build-extension.sh writes them, default
+<repo>/.build/browser), MIGA_BROWSER_KEEP=1 keeps the temporary folders for a look afterwards.
 """
 import datetime, json, os, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, time, unittest
 
@@ -15,7 +16,10 @@ sys.path.insert(0, HERE)
 from server import TestServer, DEFAULT_HOSTS  # noqa: E402
 
 MIGA_BIN = os.environ.get("MIGA_BIN", os.path.join(REPO, ".build/debug/miga"))
-EXTENSION = os.environ.get("MIGA_BROWSER_EXTENSION", os.path.join(REPO, "browser"))
+# The extension as `make` builds it per family (scripts/build-extension.sh): <this>/chromium, <this>/firefox.
+EXTENSIONS = os.environ.get("MIGA_BROWSER_EXTENSION", os.path.join(REPO, ".build/browser"))
+CHROMIUM_EXTENSION = os.path.join(EXTENSIONS, "chromium")
+FIREFOX_EXTENSION = os.path.join(EXTENSIONS, "firefox")
 CHROMIUM_ID = "ofokomeiepojclgahgdjidagbanoehml"
 GECKO_ID = "miga@miga.app"
 CHROMIUM_BIN = os.environ.get("MIGA_CHROMIUM", "/usr/lib/chromium/chromium")
@@ -62,8 +66,9 @@ def what_is_missing():
     problems = []
     if not os.access(MIGA_BIN, os.X_OK):
         problems.append(f"no miga binary at {MIGA_BIN} (set MIGA_BIN or build it)")
-    if not os.path.exists(os.path.join(EXTENSION, "manifest.json")):
-        problems.append(f"no extension at {EXTENSION}")
+    for extension in (CHROMIUM_EXTENSION, FIREFOX_EXTENSION):
+        if not os.path.exists(os.path.join(extension, "manifest.json")):
+            problems.append(f"no extension at {extension} (scripts/build-extension.sh builds it)")
     return problems
 
 
@@ -363,6 +368,21 @@ class PageDriver:
             return None
         return wait_for(arrived, timeout, message=f"the page {host}{path} (tab at {self._safe_url()})")
 
+    def wait_for_rules(self, domain, present=True, timeout=15):
+        """Waits until the extension's rules gate `domain` (a redirect rule, and no allow rule
+        of a grace or of hours without a gate above it), or no longer do: the extension has
+        heard from miga. A harness condition, not an assertion about gating."""
+        def domains(rules, action):
+            return {d for r in rules if isinstance(r, dict) and r.get("action", {}).get("type") == action
+                    for d in r.get("condition", {}).get("requestDomains", [])}
+
+        def covered():
+            redirected = domains(self.dynamic_rules(), "redirect")
+            allowed = domains(self.session_rules(), "allow")
+            return (domain in redirected and domain not in allowed) == present
+        return wait_for(covered, timeout, 0.25,
+                        message=f"the extension's rules to {'cover' if present else 'drop'} {domain}")
+
     def _safe_url(self):
         try:
             return self.current_url()
@@ -380,7 +400,7 @@ class PageDriver:
 class Chromium(PageDriver):
     """Chromium with the extension, through chromedriver, in `home`'s environment."""
 
-    def __init__(self, home, server, extension=EXTENSION, headless=True, extra_args=(), log_name="chromium"):
+    def __init__(self, home, server, extension=CHROMIUM_EXTENSION, headless=True, extra_args=(), log_name="chromium"):
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
         self.home, self.server = home, server
@@ -503,21 +523,6 @@ class Chromium(PageDriver):
         return self.extension_eval("const done = arguments[arguments.length - 1];"
                                    "chrome.declarativeNetRequest.getSessionRules().then(done, e => done(String(e)));")
 
-    def wait_for_rules(self, domain, present=True, timeout=15):
-        """Waits until the extension's rules gate `domain` (a redirect rule, and no allow rule
-        of a grace or of hours without a gate above it), or no longer do: the extension has
-        heard from miga. A harness condition, not an assertion about gating."""
-        def domains(rules, action):
-            return {d for r in rules if isinstance(r, dict) and r.get("action", {}).get("type") == action
-                    for d in r.get("condition", {}).get("requestDomains", [])}
-
-        def covered():
-            redirected = domains(self.dynamic_rules(), "redirect")
-            allowed = domains(self.session_rules(), "allow")
-            return (domain in redirected and domain not in allowed) == present
-        return wait_for(covered, timeout, 0.25,
-                        message=f"the extension's rules to {'cover' if present else 'drop'} {domain}")
-
     # -- gate page
 
     def is_gate(self, url):
@@ -558,7 +563,7 @@ class Chromium(PageDriver):
 class Firefox(PageDriver):
     """firefox-esr -headless -marionette with the extension as a temporary add-on."""
 
-    def __init__(self, home, server, extension=EXTENSION, log_name="firefox"):
+    def __init__(self, home, server, extension=FIREFOX_EXTENSION, log_name="firefox"):
         self.home, self.server = home, server
         self.profile = os.path.join(home.root, "firefox-profile")
         os.makedirs(self.profile, exist_ok=True)
@@ -602,6 +607,9 @@ class Firefox(PageDriver):
             "browser.newtab.preload": False,
             "remote.prefs.recommended": True,
             "security.OCSP.enabled": 0,
+            # The test server's certificate is self-signed; Firefox registers service workers
+            # only from trusted origins, and this lets the test site have one.
+            "devtools.serviceWorkers.testing.enabled": True,
         }
         with open(os.path.join(self.profile, "user.js"), "w") as f:
             for k, v in prefs.items():
@@ -664,13 +672,9 @@ class Firefox(PageDriver):
         return self.extension_eval("const done = arguments[arguments.length - 1];"
                                    "browser.declarativeNetRequest.getDynamicRules().then(done, e => done(String(e)));")
 
-    def wait_for_rules(self, domain, present=True, timeout=15):
-        def covered():
-            rules = self.dynamic_rules()
-            domains = {d for r in rules if isinstance(r, dict) for d in r.get("condition", {}).get("requestDomains", [])}
-            return (domain in domains) == present
-        return wait_for(covered, timeout, 0.25,
-                        message=f"the extension's rules to {'cover' if present else 'drop'} {domain}")
+    def session_rules(self):
+        return self.extension_eval("const done = arguments[arguments.length - 1];"
+                                   "browser.declarativeNetRequest.getSessionRules().then(done, e => done(String(e)));")
 
     def handles(self):
         return list(self.client.window_handles)

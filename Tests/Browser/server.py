@@ -26,10 +26,31 @@ DEFAULT_HOSTS = [
     "reddit.com", "www.reddit.com", "old.reddit.com",
     "gated.test", "www.gated.test", "sub.gated.test",
     "chain.test", "www.chain.test", "open.test", "www.open.test", "import.test", "exit.test", "abandon.test", "post.test",
-    "revive.test",
+    "revive.test", "restart.test", "sw.test", "back.test", "private.test",
     "wild.test", "sub.wild.test", "later.test",
     "free.test", "www.free.test", "other.test",
 ]
+
+
+# /sw/...: a page that installs a service worker for the whole site, which from then on answers
+# every navigation itself (as social sites' workers do), without the network.
+SERVICE_WORKER_PAGE = """<p id=arrived>from the network</p><script>
+navigator.serviceWorker.register("/sw/worker.js", {scope: "/"}).then(() => navigator.serviceWorker.ready)
+  .then(() => { document.documentElement.dataset.worker = "ready"; }, (e) => { document.documentElement.dataset.worker = "failed " + e; });
+</script>"""
+SERVICE_WORKER = """
+self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener("fetch", (event) => {
+  if (event.request.mode !== "navigate") return;
+  const url = new URL(event.request.url);
+  const label = url.host + url.pathname + url.search;
+  event.respondWith(new Response(
+    "<!doctype html><html><head><meta charset=utf-8><title>PAGE " + label + "</title></head>" +
+    "<body><h1 id=page>" + label + "</h1><p id=arrived>from the service worker</p></body></html>",
+    {headers: {"Content-Type": "text/html; charset=utf-8"}}));
+});
+"""
 
 
 def make_certificate(folder, hosts):
@@ -96,12 +117,13 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):  # quiet: the log is the list
         pass
 
-    def _page(self, status, body, headers=()):
+    def _page(self, status, body, headers=(), cache=False, content_type="text/html; charset=utf-8"):
         data = body.encode()
         self.send_response(status)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
-        self.send_header("Cache-Control", "no-store")
+        if not cache:
+            self.send_header("Cache-Control", "no-store")
         for k, v in headers:
             self.send_header(k, v)
         self.end_headers()
@@ -150,6 +172,16 @@ class _Handler(BaseHTTPRequestHandler):
                     f'<iframe id="frame" src="{html.escape(query.get("frame", ["about:blank"])[0])}"></iframe>')
             self._page(200, self._doc(label, body))
             return
+        if path == "/sw/worker.js":
+            self._script(SERVICE_WORKER)
+            return
+        if path.startswith("/sw/"):
+            self._page(200, self._doc(label, SERVICE_WORKER_PAGE))
+            return
+        if path.startswith("/cached/"):
+            # No `no-store`: a page the back/forward cache may keep.
+            self._page(200, self._doc(label, f"<p id=arrived>{html.escape(label)}</p>"), cache=True)
+            return
         if path == "/form":
             action = query.get("action", ["/"])[0]
             body = (f'<form id="post-form" method="post" action="{html.escape(action)}">'
@@ -157,6 +189,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._page(200, self._doc(label, body))
             return
         self._page(200, self._doc(label, f"<p id=arrived>{html.escape(self.command)} {html.escape(label)}</p>"))
+
+    def _script(self, source):
+        self._page(200, source, content_type="text/javascript", headers=[("Service-Worker-Allowed", "/")])
 
     @staticmethod
     def _doc(label, body):

@@ -7,12 +7,12 @@ import json, os, signal, sys, time, unittest, urllib.parse
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (failed, BrowserCase, Chromium, TempHome, TestServer, chromium_missing, original_from_gate, skip_or_fail,  # noqa: E402
+from harness import (failed, BrowserCase, Chromium, CHROMIUM_ID, TempHome, TestServer, chromium_missing, original_from_gate, skip_or_fail,  # noqa: E402
                      wait_for, what_is_missing)
 
 TIMER = 15
 SITES = ["reddit.com", "gated.test", "open.test", "chain.test", "import.test", "exit.test", "abandon.test", "post.test",
-         "*.wild.test", "revive.test"]
+         "*.wild.test", "revive.test", "restart.test"]
 
 
 def _keys():
@@ -223,6 +223,27 @@ class TestGate(ChromiumCase):
         opened = [e for e in self.new_events() if e["session"] == session and e["type"] == "open_selected"][0]
         self.assertGreaterEqual(opened["wait_ms"], (TIMER - 1) * 1000, "the countdown was neither reset nor skipped")
         self.assertLess(opened["wait_ms"], 2 * TIMER * 1000, "nor started again")
+
+    def test_worker_stopped_mid_gate_goes_on_and_opens_after_the_countdown(self):
+        # The extension's service worker is stopped while the gate counts down (as Chromium
+        # does to idle workers, or on an update): its native host sees the pipe close, and the
+        # page, which this new worker never sent, goes on with the gate it names.
+        target = self.s.url("restart.test", "/page/worker")
+        self.b.driver.get(target)
+        self.b.wait_for_gate(state="counting")
+        session = self.session_of("restart.test")
+        hosts = self.h.native_hosts()
+        self.assertTrue(hosts, "a native host is running")
+        self.b.driver.execute_cdp_cmd("ServiceWorker.enable", {})
+        self.b.driver.execute_cdp_cmd("ServiceWorker.stopAllWorkers", {})
+        wait_for(lambda: not set(hosts) & set(self.h.native_hosts()), 10,
+                 message="the host to end with the worker")
+        self.b.wait_for_gate(state="ready", timeout=TIMER + 10)
+        self.b.press("o")
+        self.b.wait_for_page("restart.test", "/page/worker", timeout=10)
+        types = by_session(self.new_events(), session)
+        self.assertEqual(types, ["session_start", "gateway_completed", "open_selected"], types)
+        self.assertEqual(len(self.new_events(app="restart.test", types=["session_start"])), 1, "one gate, not two")
 
     def test_open_after_countdown_loads_site_then_grace_everywhere(self):
         target = self.s.url("open.test", "/page/opened?x=1")
@@ -528,6 +549,120 @@ class TestEntriesNotClicks(ChromiumCase):
         self.b.wait_for_gate(state="counting")
         self.assertEqual(len(self.new_events(types=["session_start"])), 2, "a link from another site is an entry")
         self.assert_nothing_for(["gated.test"], mark, "an entry before Open")
+
+
+class TestWhatTheRulesCannotSee(ChromiumCase):
+    """Entries the redirect rules never see — a site's service worker answering the navigation,
+    a back/forward-cache restore — are still gated (the webNavigation backstop), and nothing
+    of the site is shown first."""
+    sites = ["gated.test"]
+
+    @classmethod
+    def prepare_home(cls):
+        cls.home.write_config(grace_minutes=0)
+
+    def tearDown(self):
+        super().tearDown()
+        self.h.write_config(sites=["gated.test"])
+
+    def gate_also(self, site):
+        self.h.write_config(sites=["gated.test", site])
+        self.b.wait_for_rules(site)
+
+    def test_a_service_worker_answering_the_entry_is_gated(self):
+        self.b.driver.get(self.s.url("sw.test", "/sw/install"))
+        wait_for(lambda: self.b.script("return document.documentElement.dataset.worker") == "ready", 15,
+                 message="the site's service worker")
+        self.b.driver.get(self.s.url("sw.test", "/page/before"))
+        self.b.wait_for_page("sw.test", "/page/before")
+        self.assertIn("from the service worker", self.b.script("return document.getElementById('arrived').textContent"))
+        self.b.driver.get(self.s.url("other.test", "/page/elsewhere"))
+        self.b.wait_for_page("other.test", "/page/elsewhere")
+
+        self.gate_also("sw.test")
+        mark = self.s.mark()
+        self.b.driver.get(self.s.url("sw.test", "/page/typed"))
+        url = self.b.wait_for_gate(state="counting")
+        self.assertEqual(original_from_gate(url), self.s.url("sw.test", "/page/typed"))
+        session = self.session_of("sw.test")
+        self.assertEqual(len(self.new_events(types=["session_start"])), 1, "one gate for one entry")
+        self.assert_nothing_for(["sw.test"], mark, "a worker-answered entry before Open")
+
+        self.b.wait_for_gate(state="ready", timeout=TIMER + 10)
+        self.b.press("o")
+        self.b.wait_for_page("sw.test", "/page/typed")
+        self.assertIn("open_selected", by_session(self.new_events(app="sw.test"), session))
+        self.assertEqual(len(self.new_events(types=["session_start"])), 1, "no second gate after Open")
+
+        # A link from another site, answered by the worker too, is an entry as well.
+        entry = self.s.url("sw.test", "/page/linked")
+        self.b.driver.get(self.s.url("other.test", "/links?gated=" + urllib.parse.quote(entry, safe="")))
+        self.b.wait_for_page("other.test", "/links")
+        self.b.click("#to-gated")
+        self.assertEqual(original_from_gate(self.b.wait_for_gate(state="counting")), entry)
+        self.assertEqual(len(self.new_events(types=["session_start"])), 2)
+
+    def test_back_into_a_gated_site_is_gated(self):
+        self.b.driver.get(self.s.url("back.test", "/cached/first"))
+        self.b.wait_for_page("back.test", "/cached/first")
+        self.b.driver.get(self.s.url("other.test", "/cached/second"))
+        self.b.wait_for_page("other.test", "/cached/second")
+        self.gate_also("back.test")
+        mark = self.s.mark()
+        self.b.driver.back()
+        url = self.b.wait_for_gate(state="counting")
+        self.assertEqual(original_from_gate(url), self.s.url("back.test", "/cached/first"))
+        self.assertEqual(len(self.new_events(app="back.test", types=["session_start"])), 1)
+        self.assert_nothing_for(["back.test"], mark, "going back into a gated site before Open")
+
+
+class TestIncognito(ChromiumCase):
+    """Incognito windows: until miga is allowed there its popup says how; once allowed, a gated
+    site opened in an incognito window shows the gate there (the manifest's "split" mode lets an
+    incognito tab load the extension's page), and Open opens it."""
+    sites = ["gated.test", "private.test"]
+
+    def popup_hint(self):
+        self.b.driver.get(self.b.extension_url("popup.html"))
+        return wait_for(lambda: self.b.script(
+            "const p = document.getElementById('incognito'); return p && !p.hidden ? p.textContent : ''") or None
+            if self.b.script("return document.readyState") == "complete" else None, 10, message="the popup's incognito line")
+
+    def test_allowed_in_incognito_the_gate_shows_there(self):
+        self.assertIn("Allow in Incognito", self.popup_hint())
+        self.b.driver.get("chrome://extensions/?id=" + CHROMIUM_ID)
+        wait_for(lambda: self.b.script("return document.readyState") == "complete", 10, message="chrome://extensions")
+        self.b.driver.set_script_timeout(20)
+        error = self.b.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            # An unpacked extension is reloaded when allowed in incognito, and kept on only in
+            # developer mode, which a person loading it unpacked has on.
+            "chrome.developerPrivate.updateProfileConfiguration({inDeveloperMode: true})"
+            ".then(() => chrome.developerPrivate.updateExtensionConfiguration({extensionId: arguments[0], incognitoAccess: true}))"
+            ".then(() => done(null), e => done(String(e)));", CHROMIUM_ID)
+        self.assertIsNone(error)
+        self.b.fresh_tab()
+        self.b.wait_for_rules("private.test", timeout=20)  # the extension reloads when allowed
+
+        before = set(self.b.handles())
+        target = self.s.url("private.test", "/page/incognito")
+        mark = self.s.mark()
+        # Answered before the window opens: chromedriver waits on a new window's first load.
+        self.b.extension_eval("const done = arguments[arguments.length - 1];"
+                              f"chrome.windows.create({{incognito: true, url: {json.dumps(target)}}}).catch(e => console.error(e)); done(null);")
+        handle = wait_for(lambda: (set(self.b.handles()) - before) and list(set(self.b.handles()) - before)[0], 10,
+                          message="the incognito window")
+        self.b.switch(handle)
+        self.b.wait_for_gate(state="counting", timeout=15)
+        self.assertTrue(self.b.script("return chrome.extension.inIncognitoContext"), "the gate is in the incognito window")
+        self.assertEqual(len(self.new_events(app="private.test", types=["session_start"])), 1)
+        self.assert_nothing_for(["private.test"], mark, "an incognito entry before Open")
+        self.b.wait_for_gate(state="ready", timeout=TIMER + 10)
+        self.b.press("o")
+        self.b.wait_for_page("private.test", "/page/incognito")
+        self.assertEqual(len(self.new_events(app="private.test", types=["open_selected"])), 1)
+        self.b.driver.close()
+        self.b.switch(self.b.handles()[0])
 
 
 class TestNoHost(ChromiumCase):

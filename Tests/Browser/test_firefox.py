@@ -3,7 +3,7 @@ add-on), against the local web server. See harness.py for the set-up.
 
 Run: python3 -m unittest -v Tests/Browser/test_firefox.py   (or scripts/browser-tests.sh)
 """
-import json, os, sys, unittest
+import json, os, signal, sys, unittest, urllib.parse
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -11,7 +11,7 @@ from harness import (failed, BrowserCase, Firefox, TempHome, TestServer, firefox
                      wait_for, what_is_missing)
 
 TIMER = 15
-SITES = ["reddit.com", "gated.test", "open.test", "exit.test"]
+SITES = ["reddit.com", "gated.test", "open.test", "exit.test", "chain.test", "post.test", "revive.test"]
 
 
 def by_session(events, session):
@@ -122,6 +122,130 @@ class TestFirefoxGate(FirefoxCase):
         self.b.wait_for_page("www.open.test", "/page/second")
         wait_for(lambda: [e for e in self.h.events(since_id=last) if e["type"] == "grace_pass"
                           and e["app"] == "open.test"], 10, message="a grace_pass for open.test")
+
+
+    def test_redirect_chain_shows_one_gate(self):
+        final = self.s.url("www.chain.test", "/page/final")
+        first = self.s.url("chain.test", "/hop/2?to=" + final, scheme="http")
+        mark = self.s.mark()
+        self.b.navigate(self.s.url("free.test", "/redirect?to=" + urllib.parse.quote(first, safe=":/")))
+        self.b.wait_for_gate(state="counting")
+        session = self.session_of("chain.test")
+        self.assert_nothing_for(["chain.test", "www.chain.test"], mark, "before Open")
+        self.b.wait_for_gate(state="ready", timeout=TIMER + 10)
+        self.b.click("#open")
+        self.b.wait_for_page("www.chain.test", "/page/final", timeout=15)
+        self.assertTrue(self.s.hits("chain.test", "/hop/0", mark), "the chain ran after Open")
+        self.assertEqual(len(self.new_events(app="chain.test", types=["session_start"])), 1, "one gate for the whole chain")
+        self.assertEqual(by_session(self.new_events(), session)[-1], "open_selected")
+
+    def test_post_form_shows_gate_and_sends_nothing(self):
+        target = self.s.url("post.test", "/page/submitted")
+        self.b.navigate(self.s.url("free.test", "/form?action=" + target))
+        self.b.wait_for_page("free.test", "/form")
+        mark = self.s.mark()
+        self.b.click("#post-submit")
+        gate_url = self.b.wait_for_gate(state="counting")
+        # Firefox 128-140 redirects the POST by the plain rule, not by the higher-priority rule
+        # that matches the POST method, so its gate does not say that the form is not sent
+        # again; nothing leaves the browser either way.
+        self.assertEqual(original_from_gate(gate_url), target)
+        self.assert_nothing_for(["post.test"], mark, "after a POST")
+
+    def test_host_killed_mid_gate_goes_on_and_opens_after_the_countdown(self):
+        target = self.s.url("revive.test", "/page/revived")
+        self.b.navigate(target)
+        self.b.wait_for_gate(state="counting")
+        session = self.session_of("revive.test")
+        hosts = self.h.native_hosts()
+        self.assertTrue(hosts, "a native host is running")
+        for pid in hosts:
+            os.kill(pid, signal.SIGKILL)
+        wait_for(lambda: not set(hosts) & set(self.h.native_hosts()), 5, message="the host to be gone")
+        self.b.wait_for_gate(state="ready", timeout=TIMER + 10)
+        self.b.click("#open")
+        self.b.wait_for_page("revive.test", "/page/revived", timeout=10)
+        self.assertEqual(by_session(self.new_events(), session), ["session_start", "gateway_completed", "open_selected"])
+
+
+class TestFirefoxEntries(FirefoxCase):
+    """With no grace: a link inside the site is not an entry; a site's service worker answering
+    an entry, and going back into the site, are gated all the same."""
+    sites = ["gated.test"]
+
+    @classmethod
+    def prepare_home(cls):
+        cls.home.write_config(grace_minutes=0)
+
+    def tearDown(self):
+        super().tearDown()
+        self.h.write_config(sites=["gated.test"])
+
+    def gate_also(self, site):
+        self.h.write_config(sites=["gated.test", site])
+        self.b.wait_for_rules(site)
+
+    def test_a_link_inside_the_site_is_not_an_entry(self):
+        inside = self.s.url("gated.test", "/page/inside")
+        self.b.navigate(self.s.url("gated.test", "/links?gated=" + urllib.parse.quote(inside, safe="")))
+        self.b.wait_for_gate(state="ready", timeout=TIMER + 10)
+        self.b.click("#open")
+        self.b.wait_for_page("gated.test", "/links", timeout=10)
+        mark = self.s.mark()
+        self.b.click("#to-gated")
+        self.b.wait_for_page("gated.test", "/page/inside", timeout=10)
+        self.assertTrue(self.s.hits("gated.test", "/page/inside", mark))
+        self.assertEqual(len(self.new_events(types=["session_start"])), 1, "no second gate inside the site")
+
+    def test_a_service_worker_answering_the_entry_is_gated(self):
+        self.b.navigate(self.s.url("sw.test", "/sw/install"))
+        wait_for(lambda: self.b.script("return document.documentElement.dataset.worker") == "ready", 15,
+                 message="the site's service worker")
+        self.b.navigate(self.s.url("sw.test", "/page/before"))
+        self.b.wait_for_page("sw.test", "/page/before")
+        self.assertIn("from the service worker", self.b.script("return document.getElementById('arrived').textContent"))
+        self.b.navigate(self.s.url("other.test", "/page/elsewhere"))
+        self.b.wait_for_page("other.test", "/page/elsewhere")
+        self.gate_also("sw.test")
+        self.b.navigate(self.s.url("sw.test", "/page/typed"))
+        self.assertEqual(original_from_gate(self.b.wait_for_gate(state="counting")), self.s.url("sw.test", "/page/typed"))
+        self.assertEqual(len(self.new_events(app="sw.test", types=["session_start"])), 1, "one gate for one entry")
+
+    def test_back_into_a_gated_site_is_gated(self):
+        self.b.navigate(self.s.url("back.test", "/cached/first"))
+        self.b.wait_for_page("back.test", "/cached/first")
+        self.b.navigate(self.s.url("other.test", "/cached/second"))
+        self.b.wait_for_page("other.test", "/cached/second")
+        self.gate_also("back.test")
+        mark = self.s.mark()
+        self.b.client.go_back()
+        self.assertEqual(original_from_gate(self.b.wait_for_gate(state="counting")), self.s.url("back.test", "/cached/first"))
+        self.assertEqual(len(self.new_events(app="back.test", types=["session_start"])), 1)
+        self.assert_nothing_for(["back.test"], mark, "going back into a gated site before Open")
+
+
+class TestFirefoxScheduleWithoutGate(FirefoxCase):
+    """Hours with `gate = false`: the site loads with no pause, recorded as `gateway_skipped`."""
+    sites = ["gated.test", "reddit.com"]
+
+    @classmethod
+    def prepare_home(cls):
+        cls.home.extra_config = '\n[[schedule]]\ndays = "daily"\nfrom = "00:00"\nto = "24:00"\ngate = false\napps = ["gated.test"]\n'
+        cls.home.write_config()
+
+    @classmethod
+    def wait_until_ready(cls):
+        cls.browser.wait_for_rules("reddit.com", timeout=20)
+
+    def test_schedule_without_gate_goes_straight_on(self):
+        self.b.wait_for_rules("gated.test", present=False)  # allowed above its redirect
+        mark = self.s.mark()
+        self.b.navigate(self.s.url("gated.test", "/page/scheduled"))
+        self.b.wait_for_page("gated.test", "/page/scheduled")
+        self.assertTrue(self.s.hits("gated.test", "/page/scheduled", mark))
+        skipped = self.wait_event("gateway_skipped", "gated.test")
+        self.assertEqual(json.loads(skipped["detail"]), {"reason": "schedule"})
+        self.assertEqual(self.new_events(types=["session_start"]), [])
 
 
 class TestFirefoxIntention(FirefoxCase):

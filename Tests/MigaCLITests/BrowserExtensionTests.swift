@@ -3,13 +3,14 @@ import Foundation
 import XCTest
 import MigaCore
 
-/// The extension in `browser/` as browsers load it: a manifest both Chromium and Firefox
-/// accept, whose key gives the ID the host manifests allow, and files that all exist and parse.
+/// The extension in `browser/` as browsers load it: one source folder, a manifest per browser
+/// family that each accepts, a key that gives the ID the host manifests allow, and files that
+/// all exist and parse.
 final class BrowserExtensionTests: XCTestCase {
     let folder = MigaHome.repository + "/browser"
 
-    func manifest() throws -> [String: Any] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.json"))
+    func manifest(_ family: String = "chromium") throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.\(family).json"))
         return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
@@ -32,18 +33,50 @@ final class BrowserExtensionTests: XCTestCase {
         }
         let changelog = try String(contentsOfFile: MigaHome.repository + "/debian/changelog", encoding: .utf8)
         XCTAssertTrue(changelog.hasPrefix("miga (\(MigaVersion.current)) "), "debian/changelog's first entry is not \(MigaVersion.current)")
-        XCTAssertEqual(try manifest()["version"] as? String, MigaVersion.current, "browser/manifest.json's version")
+        for family in ["chromium", "firefox"] {
+            XCTAssertEqual(try manifest(family)["version"] as? String, MigaVersion.current, "browser/manifest.\(family).json's version")
+        }
     }
 
-    func testOneManifestForFirefoxAndChromium() throws {
+    /// The families differ only where the browsers do: Chromium's incognito "split" (so an
+    /// incognito tab can load the gate page) and service worker; Firefox's "spanning" (it
+    /// treats "split" as not allowed), background scripts and add-on id.
+    func testAManifestPerFamilyThatDifferOnlyWhereTheBrowsersDo() throws {
+        let chromium = try manifest("chromium"), firefox = try manifest("firefox")
+        XCTAssertEqual(chromium["incognito"] as? String, "split")
+        XCTAssertEqual(firefox["incognito"] as? String, "spanning")
+        XCTAssertEqual((chromium["background"] as? [String: Any])?["service_worker"] as? String, "background.js")
+        XCTAssertEqual((firefox["background"] as? [String: Any])?["scripts"] as? [String], ["background.js"])
+        let gecko = (firefox["browser_specific_settings"] as? [String: Any])?["gecko"] as? [String: Any]
+        XCTAssertEqual(gecko?["id"] as? String, BrowserExtension.geckoID)
+        let own: Set<String> = ["incognito", "background", "key", "minimum_chrome_version", "browser_specific_settings"]
+        let shared = Set(chromium.keys).union(firefox.keys).subtracting(own)
+        for key in shared.sorted() {
+            XCTAssertEqual(chromium[key] as? NSObject, firefox[key] as? NSObject, "\(key) differs between the families")
+        }
+        XCTAssertEqual(Set(chromium.keys).subtracting(shared), ["incognito", "background", "key", "minimum_chrome_version"])
+        XCTAssertEqual(Set(firefox.keys).subtracting(shared), ["incognito", "background", "browser_specific_settings"])
+    }
+
+    /// What `make extension` writes is what browsers load: each family's folder has every
+    /// shared file and its own manifest as manifest.json.
+    func testTheBuildWritesAFolderPerFamily() throws {
+        let home = try MigaHome()
+        let dest = home.root + "/built"
+        let result = try home.run(MigaHome.repository + "/scripts/build-extension.sh", [dest])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let shared = try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix("manifest.") }
+        for family in ["chromium", "firefox"] {
+            let built = try FileManager.default.contentsOfDirectory(atPath: dest + "/" + family)
+            XCTAssertEqual(Set(built), Set(shared + ["manifest.json"]), family)
+            XCTAssertEqual(FileManager.default.contents(atPath: dest + "/\(family)/manifest.json"),
+                           FileManager.default.contents(atPath: folder + "/manifest.\(family).json"))
+        }
+    }
+
+    func testOneSetOfFilesForFirefoxAndChromium() throws {
         let manifest = try manifest()
         XCTAssertEqual(manifest["manifest_version"] as? Int, 3)
-        let gecko = (manifest["browser_specific_settings"] as? [String: Any])?["gecko"] as? [String: Any]
-        XCTAssertEqual(gecko?["id"] as? String, BrowserExtension.geckoID)
-        let background = try XCTUnwrap(manifest["background"] as? [String: Any])
-        XCTAssertEqual(background["service_worker"] as? String, "background.js", "Chromium")
-        XCTAssertEqual(background["scripts"] as? [String], ["background.js"], "Firefox")
-        XCTAssertEqual(manifest["incognito"] as? String, "spanning")
         let permissions = Set(manifest["permissions"] as? [String] ?? [])
         XCTAssertTrue(permissions.isSuperset(of: ["nativeMessaging", "declarativeNetRequestWithHostAccess"]), "\(permissions)")
         let resources = (manifest["web_accessible_resources"] as? [[String: Any]])?.flatMap { $0["resources"] as? [String] ?? [] } ?? []

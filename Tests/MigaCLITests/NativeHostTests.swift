@@ -243,7 +243,7 @@ final class NativeHostTests: XCTestCase {
         XCTAssertEqual(host.receive()?["id"] as? Int, -4)
         host.closeInput()
         XCTAssertEqual(host.exitStatus(), 0, host.stderr)
-        XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .abandoned])
+        XCTAssertEqual(try home.events().map(\.type), [.sessionStart])
     }
 
     func testAnOversizedLengthEndsTheConversationWithAnErrorNotAHang() throws {
@@ -257,7 +257,7 @@ final class NativeHostTests: XCTestCase {
         XCTAssertNil(host.receive(timeout: 1), "nothing more")
     }
 
-    func testEndOfFileInTheMiddleOfAMessageEndsQuietlyAndAbandonsOpenGates() throws {
+    func testEndOfFileInTheMiddleOfAMessageEndsQuietlyAndLeavesOpenGatesToResume() throws {
         let host = try startHost()
         host.send(#"{"type":"gate","id":1,"url":"https://www.reddit.com/r/linux"}"#)
         let gate = try XCTUnwrap(host.receive())
@@ -266,9 +266,13 @@ final class NativeHostTests: XCTestCase {
         host.closeInput()
         XCTAssertEqual(host.exitStatus(), 0)
         XCTAssertTrue(host.stderr.contains("closed the pipe in the middle of a message"), host.stderr)
-        let events = try home.events()
-        XCTAssertEqual(events.map(\.type), [.sessionStart, .abandoned])
-        XCTAssertEqual(events.map(\.app), ["reddit.com", "reddit.com"])
+        // The worker restarting looks the same as the browser quitting: its gate page resumes.
+        XCTAssertEqual(try home.events().map(\.type), [.sessionStart])
+        let next = try startHost()
+        next.send(#"{"type":"resume","id":2,"session":"\#(gate["session"] as? String ?? "")","url":"https://www.reddit.com/r/linux"}"#)
+        XCTAssertEqual(try XCTUnwrap(next.receive())["session"] as? String, gate["session"] as? String)
+        next.closeInput()
+        XCTAssertEqual(next.exitStatus(), 0)
     }
 
     func testABrowserThatStopsReadingDoesNotKillTheHostWithSIGPIPE() throws {
@@ -292,9 +296,39 @@ final class NativeHostTests: XCTestCase {
         // An edit followed at once by another request (Read Next on a gate page) is not lost.
         try home.writeConfig("timer_seconds = 15\nsites = [\"reddit.com\", \"later.test\"]\n")
         host.send(#"{"type":"stats","id":2}"#)
-        XCTAssertEqual(host.receive()?["type"] as? String, "stats")
-        let second = try XCTUnwrap(host.receive(timeout: 10), "the edit was swallowed by the stats reply")
-        XCTAssertEqual(second["sites"] as? [String], ["reddit.com", "later.test"])
+        let replies = [host.receive(), host.receive(timeout: 10)].compactMap { $0 }
+        XCTAssertEqual(Set(replies.compactMap { $0["type"] as? String }), ["stats", "state"], "the edit was swallowed by the stats reply")
+        XCTAssertEqual(replies.first { $0["type"] as? String == "state" }?["sites"] as? [String], ["reddit.com", "later.test"])
+    }
+
+    /// The config is watched by inotify, not by looking every second: an idle host sleeps
+    /// (no wake-ups at all while nothing happens), yet sees the config's folder made after it
+    /// started, and a file renamed over config.toml, as an editor saves.
+    func testTheConfigIsWatchedNotPolledFromAFolderThatDidNotExistYet() throws {
+        try FileManager.default.removeItem(atPath: home.home + "/.config/miga")
+        let host = try startHost()
+        host.send(#"{"type":"hello","id":1}"#)
+        XCTAssertEqual(host.receive()?["sites"] as? [String], [])
+
+        let switches = { () -> Int in
+            let status = (try? String(contentsOfFile: "/proc/\(host.pid)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") } ?? ""
+            return Int(line.split(separator: "\t").last.map(String.init) ?? "") ?? -1
+        }
+        let before = switches()
+        Thread.sleep(forTimeInterval: 2.5)
+        XCTAssertLessThanOrEqual(switches() - before, 1, "an idle host should not wake up (it polled?)")
+
+        try home.writeConfig("timer_seconds = 15\nsites = [\"made.test\"]\n")
+        let pushed = try XCTUnwrap(host.receive(timeout: 10), "no state pushed when the config appeared")
+        XCTAssertEqual(pushed["sites"] as? [String], ["made.test"])
+
+        let saved = home.home + "/.config/miga/.config.toml.swp"
+        try "timer_seconds = 15\nsites = [\"renamed.test\"]\n".write(toFile: saved, atomically: false, encoding: .utf8)
+        XCTAssertEqual(rename(saved, home.configFile), 0)
+        XCTAssertEqual(try XCTUnwrap(host.receive(timeout: 10), "no state pushed after a rename")["sites"] as? [String], ["renamed.test"])
+        host.closeInput()
+        XCTAssertEqual(host.exitStatus(), 0)
     }
 
     func testManyHostsAtOnceLoseNoEvent() throws {
@@ -302,16 +336,20 @@ final class NativeHostTests: XCTestCase {
         let rounds = 15
         for _ in 0..<rounds {
             for host in hosts { host.send(#"{"type":"gate","url":"https://reddit.com/"}"#) }
+            var sessions: [String] = []
             for host in hosts {
                 let reply = host.receive()
                 XCTAssertEqual(reply?["action"] as? String, "gate", "\(reply ?? [:]) \(host.stderr)")
+                sessions.append(reply?["session"] as? String ?? "")
             }
+            for (host, session) in zip(hosts, sessions) { host.send(#"{"type":"abandon","session":"\#(session)"}"#) }
+            for host in hosts { XCTAssertEqual(host.receive()?["type"] as? String, "abandon", host.stderr) }
         }
         for host in hosts { host.closeInput() }
         for host in hosts { XCTAssertEqual(host.exitStatus(), 0, host.stderr) }
         let events = try home.events()
         XCTAssertEqual(events.filter { $0.type == .sessionStart }.count, 4 * rounds)
-        XCTAssertEqual(events.filter { $0.type == .abandoned }.count, 4 * rounds, "each host abandons its open gates at the end")
+        XCTAssertEqual(events.filter { $0.type == .abandoned }.count, 4 * rounds, "every tab closed mid-countdown is recorded")
     }
 
     func testRunByHandOnATerminalItSaysWhatItIsFor() throws {

@@ -8,8 +8,9 @@ public struct NativeHost {
     public var context: MigaContext
     public var input: Int32 = LinuxSystem.standardInput
     public var output: Int32 = LinuxSystem.standardOutput
-    /// How often config.toml is looked at, so an edit reaches the extension within a second.
-    public var watchMilliseconds: Int32 = 1000
+    /// How often config.toml is looked at when inotify cannot watch it, so an edit still
+    /// reaches the extension within a second.
+    public var pollMilliseconds: Int32 = 1000
 
     public init(context: MigaContext) {
         self.context = context
@@ -22,19 +23,21 @@ public struct NativeHost {
         var decoder = NativeMessageDecoder()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var watched = ConfigStamp(path: context.paths.configFile)
+        let watch = FileWatch(file: context.paths.configFile)
+        let watching = watch.descriptor >= 0
         while true {
-            switch LinuxSystem.waitReadable(input, milliseconds: watchMilliseconds) {
-            case .timedOut:
+            let ready = LinuxSystem.waitForInput(watching ? [input, watch.descriptor] : [input],
+                                                 milliseconds: watching ? -1 : pollMilliseconds)
+            if !ready[0].isEmpty, !ready[0].isDisjoint(with: .invalid) { return 1 }
+            if ready[0].isEmpty {
+                // Woken by the watch, by a signal or by the poll timer: has config.toml changed?
+                if watching, !watch.drain() { continue }
                 let now = ConfigStamp(path: context.paths.configFile)
                 if now != watched {
                     watched = now
                     guard send(Data(service.state().text.utf8)) else { return 0 }
                 }
                 continue
-            case .failed:
-                return 1
-            case .ready:
-                break
             }
             let count: Int
             do {

@@ -105,10 +105,14 @@ public final class NativeHostService {
         ] + ConfigKeys.state(of: sent))
     }
 
-    /// The browser went away: every gate still counting down was abandoned (closing a tab and
-    /// quitting look the same from here).
+    /// The browser closed the pipe. That is also what the extension's worker restarting looks
+    /// like, while its gate pages stay up and resume with the next host, so a gate still
+    /// counting down is left as stored, not `abandoned`: a page that is still there goes on
+    /// (`resume`); one that went with the browser leaves a session without an end, which no
+    /// count but the minutes waited reads.
     public func finish() {
-        for session in gateOrder { _ = abandon(session) }
+        gates.removeAll()
+        gateOrder.removeAll()
     }
 
     // MARK: - Requests

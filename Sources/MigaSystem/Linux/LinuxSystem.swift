@@ -299,7 +299,7 @@ public struct PollEvents: OptionSet, Sendable {
     static let hangUp = PollEvents(rawValue: Int16(POLLHUP))
     static let error = PollEvents(rawValue: Int16(POLLERR))
     /// Not an open descriptor.
-    static let invalid = PollEvents(rawValue: Int16(POLLNVAL))
+    public static let invalid = PollEvents(rawValue: Int16(POLLNVAL))
     /// Every sign that the other end is gone or the descriptor unusable.
     public static let gone: PollEvents = [.hangUp, .error, .invalid]
 }
