@@ -146,7 +146,7 @@ class TestFirefoxGate(FirefoxCase):
         mark = self.s.mark()
         self.b.click("#post-submit")
         gate_url = self.b.wait_for_gate(state="counting")
-        # Firefox 128-140 redirects the POST by the plain rule, not by the higher-priority rule
+        # Firefox ESR (153 here) redirects the POST by the plain rule, not by the higher-priority rule
         # that matches the POST method, so its gate does not say that the form is not sent
         # again; nothing leaves the browser either way.
         self.assertEqual(original_from_gate(gate_url), target)
