@@ -4,7 +4,7 @@ import MigaCore
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check PATH order, shims, the link handler, browsers, the terminal, the database and config.",
+        abstract: "Check PATH order, shims, the link handler, browsers and their profiles, the terminal, the database and config.",
         discussion: """
             Each problem comes with the command that fixes it. Exit status 1 when there is one.
 

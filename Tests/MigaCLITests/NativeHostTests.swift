@@ -164,9 +164,12 @@ final class NativeHostTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: home.home + "/.var/app/org.mozilla.firefox", withIntermediateDirectories: true)
         let install = try home.miga(["install"])
         XCTAssertTrue(install.stdout.contains("Chromium host manifest"), install.stdout)
-        XCTAssertTrue(install.stderr.contains("Firefox here is a Flatpak or Snap (~/.var/app/org.mozilla.firefox)"), install.stderr)
+        let permission = "flatpak permission-set webextensions miga.gateway org.mozilla.firefox yes"
+        XCTAssertTrue(install.stderr.contains("Firefox here is a Flatpak (~/.var/app/org.mozilla.firefox); it reaches miga through the WebExtensions portal only once you allow it: \(permission)"), install.stderr)
+        XCTAssertTrue(install.stdout.contains("Firefox host manifest"), "the portal reads the manifest outside the sandbox: \(install.stdout)")
         var doctor = try home.miga(["doctor"])
-        XCTAssertTrue(doctor.stdout.contains("note     browser Firefox: installed as a Flatpak or Snap"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("note     browser Firefox (Flatpak): installed as a Flatpak (~/.var/app/org.mozilla.firefox); it reaches miga only through the WebExtensions portal"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("fix: \(permission)"), doctor.stdout)
         XCTAssertTrue(doctor.stdout.contains("ok       browser Chromium:"), doctor.stdout)
 
         // miga moved (a second copy installed elsewhere): the manifests lead to the other one.
@@ -186,6 +189,35 @@ final class NativeHostTests: XCTestCase {
         doctor = try home.miga(["doctor"])
         XCTAssertTrue(doctor.stdout.contains("problem  browser Chromium: ~/.config/chromium/NativeMessagingHosts/miga.gateway.json names /nowhere"), doctor.stdout)
         XCTAssertTrue(try home.miga(["install"]).stderr.contains("was changed since miga wrote it; left as it is"))
+    }
+
+    /// doctor says per browser and profile whether sites are paused there, reading the files
+    /// the browsers write (a FIFO among them, which must not hold it up).
+    func testDoctorSaysPerProfileWhetherTheExtensionIsOn() throws {
+        try home.writeFile("home/.mozilla/firefox/profiles.ini", "[Profile0]\nName=default-release\nIsRelative=1\nPath=ab12.default-release\nDefault=1\n")
+        try home.writeFile("home/.mozilla/firefox/ab12.default-release/extensions.json",
+                           #"{"schemaVersion":36,"addons":[{"id":"miga@miga.app","active":true,"userDisabled":false,"appDisabled":false,"location":"app-profile"}]}"#)
+        try home.writeFile("home/.mozilla/firefox/ab12.default-release/extension-preferences.json",
+                           #"{"miga@miga.app":{"permissions":["internal:privateBrowsingAllowed"],"origins":[]}}"#)
+        try home.writeFile("home/.config/chromium/Default/Preferences", #"{"extensions":{"settings":{}}}"#)
+        try FileManager.default.createDirectory(atPath: home.home + "/.config/chromium/Profile 1", withIntermediateDirectories: true)
+        XCTAssertEqual(mkfifo(home.home + "/.config/chromium/Profile 1/Preferences", 0o644), 0)
+        try FileManager.default.createDirectory(atPath: home.home + "/snap/firefox/common/.mozilla/firefox", withIntermediateDirectories: true)
+        let install = try home.miga(["install"])
+        XCTAssertEqual(install.status, 0, install.stderr)
+        XCTAssertTrue(install.stderr.contains("Firefox here is a Snap (~/snap/firefox); it reaches miga through the WebExtensions portal, which asks you once"), install.stderr)
+
+        let doctor = try home.miga(["doctor"])
+        XCTAssertEqual(doctor.status, 1, doctor.stdout)
+        for line in [
+            "ok       browser Firefox: ~/.mozilla/native-messaging-hosts/miga.gateway.json lets the miga extension reach miga",
+            "ok       browser Firefox: miga's extension is on in profile default-release (private windows: allowed)",
+            "ok       browser Firefox (Snap): installed as a Snap (~/snap/firefox); reaches miga through the WebExtensions portal (it asks once)",
+            "problem  browser Chromium: miga's extension is not installed in profile Default: sites open there without a pause\n         fix: chrome://extensions → Developer mode → Load unpacked → ",
+            "note     browser Chromium: could not read ~/.config/chromium/Profile 1/Preferences (it is a FIFO, not a file), so miga cannot tell whether its extension is on in profile Profile 1",
+        ] {
+            XCTAssertTrue(doctor.stdout.contains(line), "«\(line)» not in:\n\(doctor.stdout)")
+        }
     }
 
     func testMessagesSplitIntoSingleBytesAndSeveralInOneWriteAreAllAnswered() throws {

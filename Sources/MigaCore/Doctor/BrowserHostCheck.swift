@@ -2,30 +2,58 @@ import FoundationEssentials
 import JSON
 
 /// `miga doctor`'s look at each browser: is the host manifest there, does it name this miga,
-/// and does it let in miga's extension (and only it)?
+/// and does it let in miga's extension (and only it)? Then, per profile, is the extension there
+/// and on (`BrowserProfileCheck`); and for a Flatpak or Snap build, can it reach miga at all?
 struct BrowserHostCheck {
     var installer: Installer
+    /// Put before the system folders the Debian package puts the extension in: "" but in tests.
+    var systemRoot = ""
 
     func findings() -> [Doctor.Finding] {
         let layout = installer.layout
         let present = installer.presentBrowsers
+        let profiles = BrowserProfileCheck(layout: layout, extensionFolder: installer.extensionFolder,
+                                           hasFirefoxESR: installer.resolver.lookUp("firefox-esr") != nil, systemRoot: systemRoot)
         var findings: [Doctor.Finding] = []
         for browser in BrowserHostTarget.all {
             let subject = "browser \(browser.name)"
-            if let folder = browser.sandboxedInstall(in: layout, exists: AtomicFile.exists) {
-                findings.append(.init(status: .note, subject: subject,
-                                      message: "installed as a Flatpak or Snap (\(layout.display(folder))); its sandbox cannot start programs outside it, so the miga extension cannot reach miga there and sites open in it without a pause",
-                                      fix: "use your distribution's package of \(browser.name) for sites to be paused"))
-            }
             let path = browser.manifestPath(in: layout)
-            guard present.contains(browser) || installer.manifest.file(at: path) != nil else { continue }
-            if let problem = problem(with: browser, at: path) {
-                findings.append(.init(status: .problem, subject: subject, message: problem, fix: "miga install"))
-            } else {
-                findings.append(.init(status: .ok, subject: subject, message: "\(layout.display(path)) lets the miga extension reach miga"))
+            if present.contains(browser) || installer.manifest.file(at: path) != nil {
+                if let problem = problem(with: browser, at: path) {
+                    findings.append(.init(status: .problem, subject: subject, message: problem, fix: "miga install"))
+                } else {
+                    findings.append(.init(status: .ok, subject: subject, message: "\(layout.display(path)) lets the miga extension reach miga"))
+                }
+                findings += profiles.findings(in: .init(browser: browser, path: browser.profilesPath(in: layout), subject: subject))
+            }
+            for build in browser.sandboxedInstalls(in: layout, exists: AtomicFile.exists) {
+                let subject = "\(subject) (\(build.kind.rawValue))"
+                findings.append(sandboxFinding(browser, build, subject: subject))
+                if build.reach != .never, let folder = build.profiles {
+                    findings += profiles.findings(in: .init(browser: browser, build: build, path: layout.home + "/" + folder, subject: subject))
+                }
             }
         }
         return findings
+    }
+
+    /// Whether a Flatpak or Snap build can reach miga: through the WebExtensions portal
+    /// (Snap Firefox: it asks once; a Flatpak: once permitted), or not at all.
+    private func sandboxFinding(_ browser: BrowserHostTarget, _ build: SandboxedBrowser, subject: String) -> Doctor.Finding {
+        let folder = installer.layout.display(installer.layout.home + "/" + build.folder)
+        switch build.reach {
+        case .portal:
+            return .init(status: .ok, subject: subject,
+                         message: "installed as a \(build.kind.rawValue) (\(folder)); reaches miga through the WebExtensions portal (it asks once)")
+        case .portalOncePermitted:
+            return .init(status: .note, subject: subject,
+                         message: "installed as a \(build.kind.rawValue) (\(folder)); it reaches miga only through the WebExtensions portal, once allowed: without that the miga extension cannot reach miga there and sites open in it without a pause",
+                         fix: Installer.portalPermission(build))
+        case .never:
+            return .init(status: .note, subject: subject,
+                         message: "installed as a \(build.kind.rawValue) (\(folder)); its sandbox cannot start programs outside it and has no portal for the miga extension to reach miga through, so sites open in it without a pause",
+                         fix: "use your distribution's package of \(browser.name) for sites to be paused")
+        }
     }
 
     private func problem(with browser: BrowserHostTarget, at path: String) -> String? {

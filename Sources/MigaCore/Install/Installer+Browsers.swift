@@ -17,11 +17,34 @@ extension Installer {
 
     var ownHostLink: String { layout.paths.shimDirectory + "/" + BrowserExtension.hostLinkName }
 
-    /// Browsers installed here, by their folder or their command on PATH.
+    /// Browsers installed here, by their folder or their command on PATH, or as a Flatpak or
+    /// Snap that reaches hosts through the WebExtensions portal (which reads the manifest in
+    /// the browser's own folder outside the sandbox).
     public var presentBrowsers: [BrowserHostTarget] {
         BrowserHostTarget.all.filter { browser in
             AtomicFile.exists(browser.profilePath(in: layout)) || browser.commands.contains { resolver.lookUp($0) != nil }
+                || browser.sandboxedInstalls(in: layout, exists: AtomicFile.exists).contains { $0.reach != .never }
         }
+    }
+
+    /// The extension's folder as installed beside this miga, for a browser's "Load unpacked":
+    /// `PREFIX/share/miga/browser` (`make install`), `/usr/share/webext/miga` (the Debian
+    /// package), or `browser/` in the checkout a build runs from; nil when none is found.
+    public var extensionFolder: String? {
+        let miga = LinuxSystem.realPath(migaPath) ?? migaPath
+        let prefix = FilePath.parent(of: FilePath.parent(of: miga))
+        var candidates = [prefix + "/share/miga/browser"]
+        if prefix == "/usr" { candidates.append("/usr/share/webext/miga") }
+        // A build in a checkout: CHECKOUT/.build/TRIPLE/debug/miga.
+        var folder = FilePath.parent(of: miga)
+        for _ in 0..<4 where folder.count > 1 {
+            if FilePath.lastComponent(of: folder) == ".build" {
+                candidates.append(FilePath.parent(of: folder) + "/browser")
+                break
+            }
+            folder = FilePath.parent(of: folder)
+        }
+        return candidates.first { FileStatus.at($0 + "/manifest.json")?.isRegularFile == true }
     }
 
     func installBrowserHosts() throws {
@@ -36,10 +59,23 @@ extension Installer {
                              mode: 0o644, what: "\(browser.name) host manifest", detail: "for the miga extension")
         }
         for browser in BrowserHostTarget.all {
-            if let folder = browser.sandboxedInstall(in: layout, exists: AtomicFile.exists) {
-                say("miga: note: \(browser.name) here is a Flatpak or Snap (\(layout.display(folder))); its sandbox cannot start miga's native host, so sites opened in it are not paused")
+            for build in browser.sandboxedInstalls(in: layout, exists: AtomicFile.exists) {
+                let shown = "\(browser.name) here is a \(build.kind.rawValue) (\(layout.display(layout.home + "/" + build.folder)))"
+                switch build.reach {
+                case .portal:
+                    say("miga: note: \(shown); it reaches miga through the WebExtensions portal, which asks you once")
+                case .portalOncePermitted:
+                    say("miga: note: \(shown); it reaches miga through the WebExtensions portal only once you allow it: \(Self.portalPermission(build))")
+                case .never:
+                    say("miga: note: \(shown); its sandbox cannot start miga's native host, so sites opened in it are not paused")
+                }
             }
         }
+    }
+
+    /// The command that lets a Flatpak build start miga's host through the WebExtensions portal.
+    public static func portalPermission(_ build: SandboxedBrowser) -> String {
+        "flatpak permission-set webextensions \(BrowserExtension.hostName) \(build.appID) yes"
     }
 
     /// A symbolic link miga owns, made atomically (a new link renamed over the old one).

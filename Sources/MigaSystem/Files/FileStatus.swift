@@ -42,7 +42,7 @@ public struct FileStatus: Equatable, Sendable {
     public var permissions: FileMode
 
     public var isRegularFile: Bool { kind == .regularFile }
-    var isDirectory: Bool { kind == .directory }
+    public var isDirectory: Bool { kind == .directory }
 
     /// `followingLinks` false asks about a symbolic link itself (lstat), true about what it
     /// leads to (stat). Throws the call's errno, read at once, as a `LinuxError`.
