@@ -47,7 +47,7 @@ struct BrowserHostCheck {
                          message: "installed as a \(build.kind.rawValue) (\(folder)); reaches miga through the WebExtensions portal (it asks once)")
         case .portalOncePermitted:
             return .init(status: .note, subject: subject,
-                         message: "installed as a \(build.kind.rawValue) (\(folder)); it reaches miga only through the WebExtensions portal, once allowed: without that the miga extension cannot reach miga there and sites open in it without a pause",
+                         message: "installed as a \(build.kind.rawValue) (\(folder)); it reaches miga only through the WebExtensions portal, where the desktop has one and once allowed: without that the miga extension cannot reach miga there and sites open in it without a pause",
                          fix: Installer.portalPermission(build))
         case .never:
             return .init(status: .note, subject: subject,

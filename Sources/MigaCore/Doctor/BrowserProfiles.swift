@@ -17,7 +17,8 @@ struct BrowserProfileCheck {
     }
 
     var layout: InstallLayout
-    /// The extension's folder beside this miga, for "Load unpacked"; nil when not found.
+    /// The folder of the extension per family beside this miga, for "Load unpacked"; nil when
+    /// not found.
     var extensionFolder: String?
     /// Debian's Firefox (`firefox-esr`) is on PATH.
     var hasFirefoxESR: Bool
@@ -39,8 +40,10 @@ struct BrowserProfileCheck {
         }
     }
 
-    /// The extension's folder for advice: `~/…/browser` as found, else a description.
-    var extensionFolderShown: String? { extensionFolder.map(layout.display) }
+    /// The extension's folder for `family`, for advice: `~/…/browser/chromium` as found, or nil.
+    func extensionFolderShown(_ family: BrowserHostTarget.Family) -> String? {
+        extensionFolder.map { layout.display($0 + (family == .firefox ? "/firefox" : "/chromium")) }
+    }
 
     /// Whether the Debian package's copy of the extension for `path` is in place.
     func packaged(_ path: String) -> Bool {
@@ -138,7 +141,7 @@ struct BrowserProfileCheck {
 
     /// Loading the extension from the checkout or `make install`'s folder, for the session.
     func firefoxTemporaryLoad(_ browser: BrowserHostTarget) -> String {
-        let manifest = extensionFolderShown.map { $0 + "/manifest.json" } ?? "manifest.json in miga's browser folder"
+        let manifest = extensionFolderShown(.firefox).map { $0 + "/manifest.json" } ?? "firefox/manifest.json in miga's browser folder"
         return "load it from about:debugging#/runtime/this-firefox → Load Temporary Add-on… → \(manifest) (a temporary add-on goes when \(browser.name) quits)"
     }
 

@@ -102,6 +102,6 @@ struct ChromiumProfiles {
         }
         return .init(status: .problem, subject: root.subject,
                      message: "miga's extension is not installed in profile \(profile.shown): sites open there without a pause",
-                     fix: "\(browser.extensionsPage) → Developer mode → Load unpacked → \(check.extensionFolderShown ?? "miga's browser folder")")
+                     fix: "\(browser.extensionsPage) → Developer mode → Load unpacked → \(check.extensionFolderShown(.chromium) ?? "the chromium folder of miga's browser folder")")
     }
 }

@@ -85,7 +85,7 @@ public struct BrowserHostTarget: Equatable, Sendable {
               sandboxed: [.flatpak("io.gitlab.librewolf-community")],
               extensionsPage: "about:addons", privateWindowSwitch: "Run in Private Windows → Allow"),
         .init(name: "Chromium", family: .chromium, profileFolder: "chromium", commands: ["chromium", "chromium-browser"],
-              sandboxed: [.flatpak("org.chromium.Chromium", reach: .portalOncePermitted, profiles: "config/chromium"), .snap("chromium")],
+              sandboxed: [.flatpak("org.chromium.Chromium"), .snap("chromium")],
               extensionsPage: "chrome://extensions", privateWindowSwitch: "Details → Allow in Incognito"),
         .init(name: "Google Chrome", family: .chromium, profileFolder: "google-chrome",
               commands: ["google-chrome", "google-chrome-stable"], sandboxed: [.flatpak("com.google.Chrome")],

@@ -27,9 +27,10 @@ extension Installer {
         }
     }
 
-    /// The extension's folder as installed beside this miga, for a browser's "Load unpacked":
-    /// `PREFIX/share/miga/browser` (`make install`), `/usr/share/webext/miga` (the Debian
-    /// package), or `browser/` in the checkout a build runs from; nil when none is found.
+    /// The folder holding the extension per family (`chromium/`, `firefox/`) beside this miga,
+    /// for a browser's "Load unpacked": `PREFIX/share/miga/browser` (`make install`),
+    /// `/usr/share/webext/miga` (the Debian package), or `.build/browser` in the checkout a
+    /// build runs from (`make extension`); nil when none is found.
     public var extensionFolder: String? {
         let miga = LinuxSystem.realPath(migaPath) ?? migaPath
         let prefix = FilePath.parent(of: FilePath.parent(of: miga))
@@ -39,12 +40,12 @@ extension Installer {
         var folder = FilePath.parent(of: miga)
         for _ in 0..<4 where folder.count > 1 {
             if FilePath.lastComponent(of: folder) == ".build" {
-                candidates.append(FilePath.parent(of: folder) + "/browser")
+                candidates.append(folder + "/browser")
                 break
             }
             folder = FilePath.parent(of: folder)
         }
-        return candidates.first { FileStatus.at($0 + "/manifest.json")?.isRegularFile == true }
+        return candidates.first { FileStatus.at($0 + "/chromium/manifest.json")?.isRegularFile == true }
     }
 
     func installBrowserHosts() throws {
