@@ -65,6 +65,13 @@ grep -qx "/etc/chromium/native-messaging-hosts/miga.gateway.json" /var/lib/dpkg/
 mkdir -p "$work/fresh"
 reply=$(printf '\020\000\000\000{"type":"hello"}' | env -i HOME="$work/fresh" /usr/lib/miga/miga-native-host chrome-extension://ofokomeiepojclgahgdjidagbanoehml/ | tail -c +5)
 case "$reply" in *'"gating":false'*'"reason":"not_set_up"'*) ;; *) fail "the host, before miga install, answered: $reply" ;; esac
+# The packaged extension is active in Debian's own browsers with no step of the person's:
+# chromium through its wrapper, firefox-esr from /usr/share/mozilla/extensions in a fresh
+# profile; in each, a gated site shows the pause (Tests/Browser/test_packaged.py).
+if ! MIGA_BIN=/usr/bin/miga MIGA_REQUIRE_BROWSERS=1 python3 Tests/Browser/run_tests.py test_packaged.py >"$work/packaged.log" 2>&1; then
+    grep -v -e '^\[' -e '^console' "$work/packaged.log" | tail -40 >&2
+    fail "the packaged extension did not gate in Debian's chromium and firefox-esr"
+fi
 # Installing touches no home: the package has no maintainer script that could, and a home that
 # never ran `miga install` is left as it was by the host (no trial started, nothing written).
 for script in preinst postinst prerm postrm; do [ -e "/var/lib/dpkg/info/miga.$script" ] && fail "the package has a $script"; done

@@ -400,7 +400,8 @@ class PageDriver:
 class Chromium(PageDriver):
     """Chromium with the extension, through chromedriver, in `home`'s environment."""
 
-    def __init__(self, home, server, extension=CHROMIUM_EXTENSION, headless=True, extra_args=(), log_name="chromium"):
+    def __init__(self, home, server, extension=CHROMIUM_EXTENSION, headless=True, extra_args=(), log_name="chromium",
+                 binary=CHROMIUM_BIN):
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
         self.home, self.server = home, server
@@ -408,14 +409,16 @@ class Chromium(PageDriver):
         os.makedirs(self.user_data_dir, exist_ok=True)
         self.log_path = os.path.join(home.root, f"{log_name}.log")
         options = webdriver.ChromeOptions()
-        options.binary_location = CHROMIUM_BIN
+        options.binary_location = binary
         rules = ", ".join(f"MAP {h} 127.0.0.1" for h in server.hosts) + ", EXCLUDE localhost"
         args = [
             "--no-sandbox", f"--user-data-dir={self.user_data_dir}",
             f"--host-resolver-rules={rules}", "--ignore-certificate-errors",
             "--no-first-run", "--no-default-browser-check", "--disable-gpu",
-            "--disable-features=DisableLoadExtensionCommandLineSwitch,HttpsUpgrades,MediaRouter,OptimizationHints",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            # The browser's default settings otherwise (prediction, preloading and HTTPS upgrades
+            # on); only what would reach Google's servers or drive a media router is off.
+            "--disable-features=DisableLoadExtensionCommandLineSwitch,MediaRouter,OptimizationHints",
+            "--disable-component-update", "--disable-sync",
             "--enable-logging=stderr", "--v=0", "--window-size=1000,800",
         ]
         if headless:
@@ -425,11 +428,7 @@ class Chromium(PageDriver):
         args += list(extra_args)
         for a in args:
             options.add_argument(a)
-        options.add_experimental_option("prefs", {
-            "net.network_prediction_options": 2,
-            "search.suggest_enabled": False,
-            "browser.enable_spellchecking": False,
-        })
+        options.add_experimental_option("prefs", {"browser.enable_spellchecking": False})
         # chromedriver may pass --disable-extensions / block extension loading; make sure not.
         options.add_experimental_option("excludeSwitches", ["disable-extensions", "enable-automation"])
         options.page_load_strategy = "none"
@@ -563,7 +562,9 @@ class Chromium(PageDriver):
 class Firefox(PageDriver):
     """firefox-esr -headless -marionette with the extension as a temporary add-on."""
 
-    def __init__(self, home, server, extension=FIREFOX_EXTENSION, log_name="firefox"):
+    def __init__(self, home, server, extension=FIREFOX_EXTENSION, log_name="firefox", extension_prefs=True):
+        """`extension_prefs=False` keeps Firefox's own add-on settings (scopes, signatures):
+        a fresh profile as a person's, for the packaged extension that Firefox loads itself."""
         self.home, self.server = home, server
         self.profile = os.path.join(home.root, "firefox-profile")
         os.makedirs(self.profile, exist_ok=True)
@@ -571,15 +572,7 @@ class Firefox(PageDriver):
         prefs = {
             "marionette.port": self.port,
             "network.dns.localDomains": ",".join(server.hosts),
-            "network.dns.disablePrefetch": True,
-            "network.predictor.enabled": False,
-            "network.prefetch-next": False,
-            "network.http.speculative-parallel-limit": 0,
-            "browser.urlbar.speculativeConnect.enabled": False,
-            "browser.places.speculativeConnect.enabled": False,
-            "network.stricttransportsecurity.preloadlist": True,
-            "dom.security.https_first": False,
-            "dom.security.https_only_mode": False,
+            # Prediction, speculative connections and HTTPS-First stay as Firefox ships them.
             "browser.shell.checkDefaultBrowser": False,
             "browser.startup.homepage_override.mstone": "ignore",
             "browser.startup.page": 0,
@@ -611,6 +604,9 @@ class Firefox(PageDriver):
             # only from trusted origins, and this lets the test site have one.
             "devtools.serviceWorkers.testing.enabled": True,
         }
+        if not extension_prefs:
+            for key in ("xpinstall.signatures.required", "extensions.autoDisableScopes", "extensions.enabledScopes"):
+                prefs.pop(key)
         with open(os.path.join(self.profile, "user.js"), "w") as f:
             for k, v in prefs.items():
                 f.write(f"user_pref({json.dumps(k)}, {json.dumps(v)});\n")
@@ -647,12 +643,18 @@ class Firefox(PageDriver):
         self.addon_id = Addons(self.client).install(extension, temp=True) if extension else None
         self.uuid = self._extension_uuid() if extension else None
 
-    def _extension_uuid(self):
+    def loaded_extension_uuid(self, timeout=20):
+        """The moz-extension UUID of miga's extension when Firefox loaded it itself (a system
+        add-on); raises Timeout when it never did."""
+        self.uuid = self._extension_uuid(timeout)
+        return self.uuid
+
+    def _extension_uuid(self, timeout=10):
         with self.client.using_context("chrome"):
             return wait_for(lambda: self.client.execute_script(
                 "const p = Services.prefs.getStringPref('extensions.webextensions.uuids', '{}');"
                 "return JSON.parse(p)[arguments[0]] || null;", script_args=[GECKO_ID]),
-                10, message="the extension's moz-extension UUID")
+                timeout, message="the extension's moz-extension UUID")
 
     def extension_url(self, page):
         return f"moz-extension://{self.uuid}/{page}"
@@ -810,5 +812,17 @@ class BrowserCase(unittest.TestCase):
         return self.wait_event("session_start", app)["session"]
 
     def assert_nothing_for(self, hosts, mark, when):
-        seen = [r for h in hosts for r in self.s.requests_for(h, mark)]
-        self.assertEqual(seen, [], f"{when}: the browser contacted the gated site: {seen}")
+        """No request reached a gated site. A connection the browser opened ahead of time
+        (a preconnect: a TLS handshake with no request in it, which the browsers' default
+        prediction makes) is not a request; it is reported, since it tells the site's server
+        that this address may be on its way."""
+        seen = [r for h in hosts for r in self.s.requests_for(h, mark, http_only=True)]
+        self.assertEqual(seen, [], f"{when}: the browser sent a request to the gated site: {seen}")
+        handshakes = [r for h in hosts for r in self.s.requests_for(h, mark) if r.method == "TLS"]
+        if handshakes:
+            line = f"preconnect: {self.id()} ({when}): {len(handshakes)} TLS handshake(s) with {sorted({r.sni for r in handshakes})}, no request\n"
+            sys.stderr.write(line)
+            report = os.environ.get("MIGA_BROWSER_PRECONNECT_LOG")
+            if report:
+                with open(report, "a") as f:
+                    f.write(line)

@@ -3,11 +3,11 @@ web server whose request log proves what left the browser. See harness.py for th
 
 Run: python3 -m unittest -v Tests/Browser/test_chromium.py   (or scripts/browser-tests.sh)
 """
-import json, os, signal, sys, time, unittest, urllib.parse
+import json, os, shlex, shutil, signal, subprocess, sys, time, unittest, urllib.parse
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (failed, BrowserCase, Chromium, CHROMIUM_ID, TempHome, TestServer, chromium_missing, original_from_gate, skip_or_fail,  # noqa: E402
+from harness import (failed, BrowserCase, Chromium, CHROMIUM_ID, MIGA_BIN, TempHome, TestServer, chromium_missing, original_from_gate, skip_or_fail,  # noqa: E402
                      wait_for, what_is_missing)
 
 TIMER = 15
@@ -663,6 +663,49 @@ class TestIncognito(ChromiumCase):
         self.assertEqual(len(self.new_events(app="private.test", types=["open_selected"])), 1)
         self.b.driver.close()
         self.b.switch(self.b.handles()[0])
+
+
+class TestHandedOver(ChromiumCase):
+    """A link opened from another app through `miga open-url`, gated in the terminal and opened
+    there, reaches the browser with a one-time pass: no second gate, nothing more recorded,
+    even with no grace at all; the next entry is gated again."""
+    sites = ["gated.test", "handed.test"]
+
+    @classmethod
+    def prepare_home(cls):
+        cls.home.write_config(grace_minutes=0)
+
+    def test_an_open_in_the_terminal_is_not_gated_again_by_the_browser(self):
+        if not shutil.which("tmux"):
+            skip_or_fail(type(self).__name__, "tmux is not installed")
+        target = self.s.url("handed.test", "/page/handed")
+        socket_path = os.path.join(self.h.root, "tmux.sock")
+        env = dict(self.h.env, TERM="xterm-256color")
+        command = " ".join(["env", "-i", *(shlex.quote(f"{k}={v}") for k, v in env.items()),
+                            shlex.quote(MIGA_BIN), "open-url", shlex.quote(target), "; sleep 60"])
+        subprocess.run(["tmux", "-S", socket_path, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", command],
+                       check=True, env=env)
+        try:
+            session = self.wait_event("session_start", "handed.test", timeout=15)["session"]
+            self.wait_event("gateway_completed", "handed.test", timeout=TIMER + 15)
+            subprocess.run(["tmux", "-S", socket_path, "send-keys", "o"], check=True)
+            wait_for(lambda: target in self.h.fake_browser_urls(), 15, message="the link handed to the browser")
+        finally:
+            subprocess.run(["tmux", "-S", socket_path, "kill-server"], capture_output=True)
+        self.assertEqual(by_session(self.new_events(), session), ["session_start", "gateway_completed", "open_selected"])
+
+        # The browser now opens what it was handed, as it would.
+        after = self.h.last_event_id()
+        self.b.driver.get(target)
+        self.b.wait_for_page("handed.test", "/page/handed", timeout=10)
+        time.sleep(0.5)  # a late grace_pass or second session_start would be written by now
+        self.assertEqual(self.h.events(since_id=after), [], "the browser gated or recorded the same attempt again")
+
+        # Once: the next entry is gated.
+        self.b.driver.get(self.s.url("other.test", "/page/between"))
+        self.b.wait_for_page("other.test", "/page/between")
+        self.b.driver.get(target)
+        self.b.wait_for_gate(state="counting")
 
 
 class TestNoHost(ChromiumCase):
