@@ -26,7 +26,7 @@ DEFAULT_HOSTS = [
     "reddit.com", "www.reddit.com", "old.reddit.com",
     "gated.test", "www.gated.test", "sub.gated.test",
     "chain.test", "www.chain.test", "open.test", "www.open.test", "import.test", "exit.test", "abandon.test", "post.test",
-    "revive.test", "restart.test", "sw.test", "back.test", "private.test", "handed.test",
+    "revive.test", "restart.test", "sw.test", "back.test", "private.test", "handed.test", "after.test",
     "wild.test", "sub.wild.test", "later.test",
     "free.test", "www.free.test", "other.test",
 ]

@@ -49,13 +49,18 @@ final class BrowserExtensionTests: XCTestCase {
         XCTAssertEqual((firefox["background"] as? [String: Any])?["scripts"] as? [String], ["background.js"])
         let gecko = (firefox["browser_specific_settings"] as? [String: Any])?["gecko"] as? [String: Any]
         XCTAssertEqual(gecko?["id"] as? String, BrowserExtension.geckoID)
-        let own: Set<String> = ["incognito", "background", "key", "minimum_chrome_version", "browser_specific_settings"]
+        // Chromium's pages have one fixed address a site could probe; a per-session one
+        // (use_dynamic_url) hides it. Firefox's address is random per install already.
+        var resources = try XCTUnwrap(chromium["web_accessible_resources"] as? [[String: Any]])
+        XCTAssertEqual(resources[0].removeValue(forKey: "use_dynamic_url") as? Bool, true)
+        XCTAssertEqual(resources as NSArray, firefox["web_accessible_resources"] as? NSArray)
+        let own: Set<String> = ["incognito", "background", "key", "minimum_chrome_version", "browser_specific_settings", "web_accessible_resources"]
         let shared = Set(chromium.keys).union(firefox.keys).subtracting(own)
         for key in shared.sorted() {
             XCTAssertEqual(chromium[key] as? NSObject, firefox[key] as? NSObject, "\(key) differs between the families")
         }
-        XCTAssertEqual(Set(chromium.keys).subtracting(shared), ["incognito", "background", "key", "minimum_chrome_version"])
-        XCTAssertEqual(Set(firefox.keys).subtracting(shared), ["incognito", "background", "browser_specific_settings"])
+        XCTAssertEqual(Set(chromium.keys).subtracting(shared), ["incognito", "background", "key", "minimum_chrome_version", "web_accessible_resources"])
+        XCTAssertEqual(Set(firefox.keys).subtracting(shared), ["incognito", "background", "browser_specific_settings", "web_accessible_resources"])
     }
 
     /// What `make extension` writes is what browsers load: each family's folder has every
