@@ -562,7 +562,7 @@ class Chromium(PageDriver):
 class Firefox(PageDriver):
     """firefox-esr -headless -marionette with the extension as a temporary add-on."""
 
-    def __init__(self, home, server, extension=FIREFOX_EXTENSION, log_name="firefox", extension_prefs=True):
+    def __init__(self, home, server, extension=FIREFOX_EXTENSION, log_name="firefox", extension_prefs=True, private=False):
         """`extension_prefs=False` keeps Firefox's own add-on settings (scopes, signatures):
         a fresh profile as a person's, for the packaged extension that Firefox loads itself."""
         self.home, self.server = home, server
@@ -620,12 +620,12 @@ class Firefox(PageDriver):
                                         start_new_session=True)
 
         try:
-            self._connect(extension)
+            self._connect(extension, private)
         except BaseException:
             self.quit()
             raise
 
-    def _connect(self, extension):
+    def _connect(self, extension, private=False):
         from marionette_driver.marionette import Marionette
         self.client = None
 
@@ -640,7 +640,12 @@ class Firefox(PageDriver):
         self.client.start_session({"acceptInsecureCerts": True, "pageLoadStrategy": "none"})
         self.client.timeout.script = 10
         from marionette_driver.addons import Addons
-        self.addon_id = Addons(self.client).install(extension, temp=True) if extension else None
+        if extension and private:
+            # As a person's "Run in Private Windows → Allow" (Marionette's own parameter).
+            self.addon_id = self.client._send_message("Addon:Install", {"path": os.path.abspath(extension), "temporary": True,
+                                                                        "allowPrivateBrowsing": True}, key="value")
+        else:
+            self.addon_id = Addons(self.client).install(extension, temp=True) if extension else None
         self.uuid = self._extension_uuid() if extension else None
 
     def loaded_extension_uuid(self, timeout=20):

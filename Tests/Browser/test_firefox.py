@@ -3,7 +3,7 @@ add-on), against the local web server. See harness.py for the set-up.
 
 Run: python3 -m unittest -v Tests/Browser/test_firefox.py   (or scripts/browser-tests.sh)
 """
-import json, os, signal, sys, unittest, urllib.parse
+import json, os, signal, sys, time, unittest, urllib.parse
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -59,6 +59,9 @@ class TestFirefoxGate(FirefoxCase):
         gate_url = self.b.wait_for_gate(state="counting")
         self.assertEqual(original_from_gate(gate_url), target)
         self.assert_nothing_for(["gated.test"], mark, "after a link click")
+
+    def test_popup_says_private_windows_are_not_paused_until_allowed(self):
+        self.assertIn("Run in Private Windows", popup_private_hint(self.b) or "")
 
     def test_non_gated_site_untouched(self):
         mark = self.s.mark()
@@ -246,6 +249,41 @@ class TestFirefoxScheduleWithoutGate(FirefoxCase):
         skipped = self.wait_event("gateway_skipped", "gated.test")
         self.assertEqual(json.loads(skipped["detail"]), {"reason": "schedule"})
         self.assertEqual(self.new_events(types=["session_start"]), [])
+
+
+def popup_private_hint(browser):
+    """The popup's line about private windows, or None when it shows none."""
+    browser.navigate(browser.extension_url("popup.html"))
+    wait_for(lambda: browser.client.execute_script("return document.readyState") == "complete"
+             and browser.client.execute_script("return document.getElementById('status').textContent"), 10,
+             message="the popup")
+    time.sleep(0.3)  # the private-window line is filled in after the status
+    return browser.client.execute_script(
+        "const p = document.getElementById('incognito'); return p.hidden ? null : p.textContent")
+
+
+class TestFirefoxPrivateWindows(FirefoxCase):
+    """Private windows: the popup says how to allow miga there while it is not; once allowed (as
+    "Run in Private Windows → Allow" does), a gated site in a private window shows the gate."""
+    sites = ["gated.test", "private.test"]
+    launch = staticmethod(lambda home, server: Firefox(home, server, private=True, log_name="firefox-private"))
+
+    def test_allowed_in_private_windows_the_gate_shows_there(self):
+        self.assertIsNone(popup_private_hint(self.b), "allowed in private windows: no hint")
+        handle = self.b.client.open(type="window", private=True, focus=True)["handle"]
+        self.b.switch(handle)
+        target = self.s.url("private.test", "/page/private")
+        mark = self.s.mark()
+        self.b.navigate(target)
+        self.assertEqual(original_from_gate(self.b.wait_for_gate(state="counting", timeout=15)), target)
+        self.assertTrue(self.b.client.execute_script("return browser.extension.inIncognitoContext", sandbox=None))
+        self.assertEqual(len(self.new_events(app="private.test", types=["session_start"])), 1)
+        self.assert_nothing_for(["private.test"], mark, "a private window's entry before Open")
+        self.b.wait_for_gate(state="ready", timeout=TIMER + 10)
+        self.b.click("#open")
+        self.b.wait_for_page("private.test", "/page/private")
+        self.b.client.close()
+        self.b.switch(self.b.handles()[0])
 
 
 class TestFirefoxIntention(FirefoxCase):
