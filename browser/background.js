@@ -205,8 +205,10 @@ function rebuildRules() {
       addRules: rulesFor(sites),
     });
     const open = (await api.declarativeNetRequest.getSessionRules()).map((rule) => rule.id)
-      .filter((id) => id >= OPEN_RULE_BASE && id < BYPASS_RULE_BASE);
-    await api.declarativeNetRequest.updateSessionRules({ removeRuleIds: open, addRules: openRulesFor(sites, now) });
+      .filter((id) => id >= OPEN_RULE_BASE && id < BYPASS_RULE_BASE); // the open and the workers' rules
+    const workers = workerRulesFor(sites, now);
+    workerRulesKey = JSON.stringify(workers);
+    await api.declarativeNetRequest.updateSessionRules({ removeRuleIds: open, addRules: [...openRulesFor(sites, now), ...workers] });
     scheduleGraceEnd(now);
   }).catch((error) => console.error("miga: could not update the rules:", error));
   return rulesQueue;
@@ -220,11 +222,58 @@ function scheduleGraceEnd(now) {
   if (ends.length) graceTimer = setTimeout(() => { rebuildRules(); refresh(); }, Math.min(...ends) - now + 50);
 }
 
-// One tab may load anything for a moment: the navigation after Open or a grace pass.
-async function allowTab(tabId) {
+// A site's own service worker may answer a navigation by fetching it itself (most fetch the
+// network first), which the redirect rules never see, and checks for its own update as a visit
+// starts. While no tab is on a gated site and nothing lets it in (grace, hours without a gate,
+// an Open under way), the requests the site's own workers make (no tab, the site as initiator)
+// are blocked: nothing reaches the site before Open, and the tab is sent to the gate by the
+// backstop. Requests from tabs, and other sites' or extensions' requests, are not touched.
+const WORKER_RULE_BASE = 60000;
+const opening = new Map(); // tabId → the site that tab is opening (after Open, a grace pass)
+let workerRulesKey = "";
+
+function sitesInUse(now) {
+  const used = new Set(opening.values());
+  for (const url of lastAddress.values()) {
+    const site = siteFor(url);
+    if (site) used.add(site);
+  }
+  for (const site of state ? state.sites : []) if (inGrace(site, now) || ungated(site, now)) used.add(site);
+  return used;
+}
+
+function workerRulesFor(sites, now) {
+  const used = sitesInUse(now);
+  return sites.filter((site) => !used.has(site)).map((site, index) => ({
+    id: WORKER_RULE_BASE + index, priority: 60, action: { type: "block" },
+    condition: { requestDomains: [domainOf(site)], initiatorDomains: [domainOf(site)], tabIds: [-1] },
+  }));
+}
+
+// Called as tabs come and go from sites: only the workers' rules change, and only when needed.
+function refreshWorkerRules() {
+  rulesQueue = rulesQueue.then(async () => {
+    const workers = workerRulesFor(state && state.gating ? state.sites : [], Date.now());
+    const key = JSON.stringify(workers);
+    if (key === workerRulesKey) return;
+    workerRulesKey = key;
+    const old = (await api.declarativeNetRequest.getSessionRules()).map((rule) => rule.id)
+      .filter((id) => id >= WORKER_RULE_BASE && id < BYPASS_RULE_BASE);
+    await api.declarativeNetRequest.updateSessionRules({ removeRuleIds: old, addRules: workers });
+  }).catch((error) => console.error("miga: could not update the rules:", error));
+  return rulesQueue;
+}
+
+// One tab may load anything for a moment: the navigation after Open or a grace pass to `url`.
+async function allowTab(tabId, url) {
   if (typeof tabId !== "number" || tabId < 0) return;
   const id = BYPASS_RULE_BASE + tabId;
   clearTimeout(bypasses.get(tabId));
+  const site = typeof url === "string" && siteFor(url);
+  if (site) {
+    opening.set(tabId, site);
+    await refreshWorkerRules();
+  }
   await api.declarativeNetRequest.updateSessionRules({
     removeRuleIds: [id],
     addRules: [{ id, priority: 100, action: { type: "allow" }, condition: { tabIds: [tabId], resourceTypes: ["main_frame"] } }],
@@ -235,6 +284,7 @@ async function allowTab(tabId) {
 function endBypass(tabId) {
   clearTimeout(bypasses.get(tabId));
   bypasses.delete(tabId);
+  if (opening.delete(tabId)) refreshWorkerRules();
   api.declarativeNetRequest.updateSessionRules({ removeRuleIds: [BYPASS_RULE_BASE + tabId] }).catch(() => {});
 }
 
@@ -249,9 +299,10 @@ const backstopped = new Map(); // tabId → the gate page address the backstop s
 
 api.webNavigation.onBeforeNavigate.addListener((details) => {
   if (details.frameId !== 0) return;
-  if (/^https?:/.test(details.url) || backstopped.get(details.tabId) === details.url) sentHere.add(details.tabId);
+  const toGate = backstopped.get(details.tabId) === details.url;
+  if (/^https?:/.test(details.url) || toGate) sentHere.add(details.tabId);
   else sentHere.delete(details.tabId);
-  backstopped.delete(details.tabId);
+  if (!toGate) backstopped.delete(details.tabId); // another navigation took the gate's place
 });
 
 api.runtime.onConnect.addListener((page) => {
@@ -318,11 +369,11 @@ async function handleGateMessage(page, gate, message) {
       try {
         reply = await ask({ type: "gate", url: gate.url });
       } catch (error) {
-        await allowTab(gate.tabId);
+        await allowTab(gate.tabId, gate.url);
         return { action: "go", reason: "no_host", message: String(error.message || error) };
       }
       if (reply.type === "error") {
-        await allowTab(gate.tabId);
+        await allowTab(gate.tabId, gate.url);
         return { action: "go", reason: "error", message: reply.error };
       }
       if (reply.action === "go") {
@@ -330,7 +381,7 @@ async function handleGateMessage(page, gate, message) {
           state.grace[reply.site] = reply.grace_until;
           await rebuildRules();
         }
-        await allowTab(gate.tabId);
+        await allowTab(gate.tabId, gate.url);
         refresh();
         return reply;
       }
@@ -364,7 +415,7 @@ async function handleGateMessage(page, gate, message) {
       if (reply.type === "error" && !gate.sent && !gate.known) return { action: "go", reason: "not_sent" };
       if (reply.type === "error") {
         gate.ended = true;
-        await allowTab(gate.tabId);
+        await allowTab(gate.tabId, gate.url);
         return { type: "open", failed_open: `miga could not record this Open (${reply.error}); opening anyway.` };
       }
       gate.ended = true;
@@ -372,7 +423,7 @@ async function handleGateMessage(page, gate, message) {
         state.grace[reply.site] = reply.grace_until;
         await rebuildRules();
       }
-      await allowTab(gate.tabId);
+      await allowTab(gate.tabId, gate.url);
       return reply;
     }
     case "close": {
@@ -446,11 +497,20 @@ async function shown(tabId, url) {
   if (typeof tabId !== "number" || tabId < 0 || typeof url !== "string") return;
   await lastAddressLoaded;
   const previous = lastAddress.get(tabId);
-  if (previous === url) return;
+  if (previous === url || backstopped.has(tabId)) return;
+  if (isEntry(tabId, url, previous)) return sendToGate(tabId, url); // the tab stays where it was, for now
   remember(tabId, url);
+  if (siteFor(previous || "") !== siteFor(url)) refreshWorkerRules();
+}
+
+// Into a gated site from elsewhere, with nothing letting it in.
+function isEntry(tabId, url, previous) {
   const site = siteFor(url);
-  if (!site || bypasses.has(tabId) || inGrace(site) || ungated(site)) return;
-  if (previous && siteFor(previous) === site) return; // a visit going on
+  if (!site || bypasses.has(tabId) || inGrace(site) || ungated(site)) return false;
+  return !(previous && siteFor(previous) === site); // else a visit going on
+}
+
+async function sendToGate(tabId, url) {
   const gatePage = GATE_PAGE + "#" + url;
   backstopped.set(tabId, gatePage);
   try {
@@ -463,12 +523,24 @@ async function shown(tabId, url) {
 api.webNavigation.onCommitted.addListener((details) => {
   // A prerendered document is not shown yet: its activation changes the tab's address.
   if (details.frameId !== 0 || (details.documentLifecycle && details.documentLifecycle !== "active")) return;
+  // The gate page the backstop sent the tab to has arrived; until then, late news of the
+  // document it replaced is not an entry to gate again.
+  if (backstopped.get(details.tabId) === details.url) backstopped.delete(details.tabId);
   shown(details.tabId, details.url);
 });
 // A tab a page opens (a link with target=_blank, window.open) starts where that page is.
 api.webNavigation.onCreatedNavigationTarget.addListener((details) => {
   const source = lastAddress.get(details.sourceTabId);
   if (source && !lastAddress.has(details.tabId)) remember(details.tabId, source);
+});
+// A navigation into a gated site that fails (its worker could not reach the site, above) is an
+// entry all the same: the tab goes to the gate rather than to an error page.
+api.webNavigation.onErrorOccurred.addListener(async (details) => {
+  if (details.frameId !== 0 || /ABORTED/.test(details.error || "")) return;
+  await lastAddressLoaded;
+  if (!backstopped.has(details.tabId) && isEntry(details.tabId, details.url, lastAddress.get(details.tabId))) {
+    sendToGate(details.tabId, details.url);
+  }
 });
 api.tabs.onUpdated.addListener((tabId, change) => {
   if (change.url) shown(tabId, change.url);
@@ -482,7 +554,7 @@ api.webNavigation.onCompleted.addListener((details) => {
 api.tabs.onRemoved.addListener((tabId) => {
   sentHere.delete(tabId);
   backstopped.delete(tabId);
-  lastAddress.delete(tabId);
+  if (lastAddress.delete(tabId)) refreshWorkerRules();
   if (api.storage && api.storage.session) api.storage.session.remove("tab:" + tabId).catch(() => {});
   if (bypasses.has(tabId)) endBypass(tabId);
 });

@@ -344,6 +344,10 @@ class PageDriver:
         return wait_for(shown, timeout, message=f"the gate page{' in state ' + state if state else ''}"
                         f" (tab at {self._safe_url()})")
 
+    def go(self, url):
+        """Loads `url` in the current tab, as a typed address."""
+        raise NotImplementedError
+
     def state(self):
         return self.script("return document.documentElement.dataset.state || ''")
 
@@ -463,6 +467,9 @@ class Chromium(PageDriver):
 
     def switch(self, handle):
         self.driver.switch_to.window(handle)
+
+    def go(self, url):
+        self.driver.get(url)
 
     def script(self, source):
         return self.driver.execute_script(source)
@@ -704,6 +711,8 @@ class Firefox(PageDriver):
 
     def navigate(self, url):
         self.client.navigate(url)
+
+    go = navigate
 
     def url(self):
         try:

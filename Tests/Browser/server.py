@@ -26,7 +26,7 @@ DEFAULT_HOSTS = [
     "reddit.com", "www.reddit.com", "old.reddit.com",
     "gated.test", "www.gated.test", "sub.gated.test",
     "chain.test", "www.chain.test", "open.test", "www.open.test", "import.test", "exit.test", "abandon.test", "post.test",
-    "revive.test", "restart.test", "sw.test", "back.test", "private.test", "handed.test", "after.test",
+    "revive.test", "restart.test", "sw.test", "back.test", "private.test", "handed.test", "after.test", "swnet.test",
     "wild.test", "sub.wild.test", "later.test",
     "free.test", "www.free.test", "other.test",
 ]
@@ -38,6 +38,18 @@ SERVICE_WORKER_PAGE = """<p id=arrived>from the network</p><script>
 navigator.serviceWorker.register("/sw/worker.js", {scope: "/"}).then(() => navigator.serviceWorker.ready)
   .then(() => { document.documentElement.dataset.worker = "ready"; }, (e) => { document.documentElement.dataset.worker = "failed " + e; });
 </script>"""
+# /swnet/...: the same with a worker that fetches each navigation from the network itself
+# (network first, as most sites' workers do), and says so when it cannot.
+NETWORK_FIRST_WORKER = """
+self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener("fetch", (event) => {
+  if (event.request.mode !== "navigate") return;
+  event.respondWith(fetch(event.request).catch(() => new Response(
+    "<!doctype html><title>PAGE offline</title><h1 id=page>offline</h1><p id=arrived>the worker could not fetch</p>",
+    {headers: {"Content-Type": "text/html; charset=utf-8"}})));
+});
+"""
 SERVICE_WORKER = """
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
@@ -175,8 +187,11 @@ class _Handler(BaseHTTPRequestHandler):
         if path == "/sw/worker.js":
             self._script(SERVICE_WORKER)
             return
-        if path.startswith("/sw/"):
-            self._page(200, self._doc(label, SERVICE_WORKER_PAGE))
+        if path == "/swnet/worker.js":
+            self._script(NETWORK_FIRST_WORKER)
+            return
+        if path.startswith("/sw/") or path.startswith("/swnet/"):
+            self._page(200, self._doc(label, SERVICE_WORKER_PAGE.replace("/sw/worker.js", path.split("/")[1].join("//") + "worker.js")))
             return
         if path.startswith("/cached/"):
             # No `no-store`: a page the back/forward cache may keep.

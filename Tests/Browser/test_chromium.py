@@ -7,6 +7,7 @@ import datetime, json, os, shlex, shutil, signal, subprocess, sys, time, unittes
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cases import Entries, ScheduleWithoutGate  # noqa: E402
 from harness import (failed, BrowserCase, Chromium, CHROMIUM_ID, MIGA_BIN, TempHome, TestServer, chromium_missing, original_from_gate, skip_or_fail,  # noqa: E402
                      wait_for, what_is_missing)
 
@@ -503,20 +504,9 @@ class TestHabits(ChromiumCase, PausePage):
                          message=f"exit_selected {visit}")
 
 
-class TestScheduleWithoutGate(ChromiumCase):
+class TestScheduleWithoutGate(ScheduleWithoutGate, ChromiumCase):
     """A `[[schedule]]` with `gate = false` in force: the site loads with no pause, and the
     pass is recorded as `gateway_skipped` (reason `schedule`)."""
-    sites = ["gated.test", "reddit.com"]
-
-    @classmethod
-    def prepare_home(cls):
-        cls.home.extra_config = '\n[[schedule]]\ndays = "daily"\nfrom = "00:00"\nto = "24:00"\ngate = false\napps = ["gated.test"]\n'
-        cls.home.write_config()
-
-    @classmethod
-    def wait_until_ready(cls):
-        # The host's state has arrived once the site outside these hours has its rule.
-        cls.browser.wait_for_rules("reddit.com", timeout=20)
 
     def test_schedule_without_gate_goes_straight_on(self):
         target = self.s.url("gated.test", "/page/scheduled")
@@ -534,14 +524,9 @@ class TestScheduleWithoutGate(ChromiumCase):
         self.assertEqual(self.new_events(types=["session_start"]), [])
 
 
-class TestEntriesNotClicks(ChromiumCase):
+class TestEntriesNotClicks(Entries, ChromiumCase):
     """A gate guards the entry into a site, not each page: with no grace at all, a link inside
     the site goes straight on after Open, and a link into it from another site is gated."""
-    sites = ["gated.test"]
-
-    @classmethod
-    def prepare_home(cls):
-        cls.home.write_config(grace_minutes=0)
 
     def test_a_link_inside_the_site_is_not_an_entry(self):
         inside = self.s.url("gated.test", "/page/inside")
@@ -566,34 +551,16 @@ class TestEntriesNotClicks(ChromiumCase):
         self.assert_nothing_for(["gated.test"], mark, "an entry before Open")
 
 
-class TestWhatTheRulesCannotSee(ChromiumCase):
+class TestWhatTheRulesCannotSee(Entries, ChromiumCase):
     """Entries the redirect rules never see — a site's service worker answering the navigation,
     a back/forward-cache restore — are still gated (the webNavigation backstop), and nothing
     of the site is shown first."""
-    sites = ["gated.test"]
 
-    @classmethod
-    def prepare_home(cls):
-        cls.home.write_config(grace_minutes=0)
-
-    def tearDown(self):
-        super().tearDown()
-        self.h.write_config(sites=["gated.test"])
-
-    def gate_also(self, site):
-        self.h.write_config(sites=["gated.test", site])
-        self.b.wait_for_rules(site)
+    def test_a_worker_fetching_the_entry_itself_reaches_nothing_before_open(self):
+        self.check_a_network_first_worker_reaches_nothing_before_open(TIMER)
 
     def test_a_service_worker_answering_the_entry_is_gated(self):
-        self.b.driver.get(self.s.url("sw.test", "/sw/install"))
-        wait_for(lambda: self.b.script("return document.documentElement.dataset.worker") == "ready", 15,
-                 message="the site's service worker")
-        self.b.driver.get(self.s.url("sw.test", "/page/before"))
-        self.b.wait_for_page("sw.test", "/page/before")
-        self.assertIn("from the service worker", self.b.script("return document.getElementById('arrived').textContent"))
-        self.b.driver.get(self.s.url("other.test", "/page/elsewhere"))
-        self.b.wait_for_page("other.test", "/page/elsewhere")
-
+        self.install_service_worker()
         self.gate_also("sw.test")
         mark = self.s.mark()
         self.b.driver.get(self.s.url("sw.test", "/page/typed"))

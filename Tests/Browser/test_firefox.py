@@ -7,6 +7,7 @@ import json, os, signal, sys, time, unittest, urllib.parse
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cases import Entries, ScheduleWithoutGate  # noqa: E402
 from harness import (failed, BrowserCase, Firefox, TempHome, TestServer, firefox_missing, original_from_gate, skip_or_fail,  # noqa: E402
                      wait_for, what_is_missing)
 
@@ -171,22 +172,9 @@ class TestFirefoxGate(FirefoxCase):
         self.assertEqual(by_session(self.new_events(), session), ["session_start", "gateway_completed", "open_selected"])
 
 
-class TestFirefoxEntries(FirefoxCase):
+class TestFirefoxEntries(Entries, FirefoxCase):
     """With no grace: a link inside the site is not an entry; a site's service worker answering
     an entry, and going back into the site, are gated all the same."""
-    sites = ["gated.test"]
-
-    @classmethod
-    def prepare_home(cls):
-        cls.home.write_config(grace_minutes=0)
-
-    def tearDown(self):
-        super().tearDown()
-        self.h.write_config(sites=["gated.test"])
-
-    def gate_also(self, site):
-        self.h.write_config(sites=["gated.test", site])
-        self.b.wait_for_rules(site)
 
     def test_a_link_inside_the_site_is_not_an_entry(self):
         inside = self.s.url("gated.test", "/page/inside")
@@ -200,15 +188,11 @@ class TestFirefoxEntries(FirefoxCase):
         self.assertTrue(self.s.hits("gated.test", "/page/inside", mark))
         self.assertEqual(len(self.new_events(types=["session_start"])), 1, "no second gate inside the site")
 
+    def test_a_worker_fetching_the_entry_itself_reaches_nothing_before_open(self):
+        self.check_a_network_first_worker_reaches_nothing_before_open(TIMER)
+
     def test_a_service_worker_answering_the_entry_is_gated(self):
-        self.b.navigate(self.s.url("sw.test", "/sw/install"))
-        wait_for(lambda: self.b.script("return document.documentElement.dataset.worker") == "ready", 15,
-                 message="the site's service worker")
-        self.b.navigate(self.s.url("sw.test", "/page/before"))
-        self.b.wait_for_page("sw.test", "/page/before")
-        self.assertIn("from the service worker", self.b.script("return document.getElementById('arrived').textContent"))
-        self.b.navigate(self.s.url("other.test", "/page/elsewhere"))
-        self.b.wait_for_page("other.test", "/page/elsewhere")
+        self.install_service_worker()
         self.gate_also("sw.test")
         self.b.navigate(self.s.url("sw.test", "/page/typed"))
         self.assertEqual(original_from_gate(self.b.wait_for_gate(state="counting")), self.s.url("sw.test", "/page/typed"))
@@ -227,18 +211,8 @@ class TestFirefoxEntries(FirefoxCase):
         self.assert_nothing_for(["back.test"], mark, "going back into a gated site before Open")
 
 
-class TestFirefoxScheduleWithoutGate(FirefoxCase):
+class TestFirefoxScheduleWithoutGate(ScheduleWithoutGate, FirefoxCase):
     """Hours with `gate = false`: the site loads with no pause, recorded as `gateway_skipped`."""
-    sites = ["gated.test", "reddit.com"]
-
-    @classmethod
-    def prepare_home(cls):
-        cls.home.extra_config = '\n[[schedule]]\ndays = "daily"\nfrom = "00:00"\nto = "24:00"\ngate = false\napps = ["gated.test"]\n'
-        cls.home.write_config()
-
-    @classmethod
-    def wait_until_ready(cls):
-        cls.browser.wait_for_rules("reddit.com", timeout=20)
 
     def test_schedule_without_gate_goes_straight_on(self):
         self.b.wait_for_rules("gated.test", present=False)  # allowed above its redirect
