@@ -825,6 +825,14 @@ class BrowserCase(unittest.TestCase):
     def session_of(self, app):
         return self.wait_event("session_start", app)["session"]
 
+    def kill_native_hosts(self):
+        """Kills miga's native host (as a crash would) and waits until it is gone."""
+        hosts = self.h.native_hosts()
+        self.assertTrue(hosts, "a native host is running")
+        for pid in hosts:
+            os.kill(pid, signal.SIGKILL)
+        wait_for(lambda: not set(hosts) & set(self.h.native_hosts()), 5, message="the host to be gone")
+
     def assert_nothing_for(self, hosts, mark, when):
         """No request reached a gated site. A connection the browser opened ahead of time
         (a preconnect: a TLS handshake with no request in it, which the browsers' default

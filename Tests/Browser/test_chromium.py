@@ -3,7 +3,7 @@ web server whose request log proves what left the browser. See harness.py for th
 
 Run: python3 -m unittest -v Tests/Browser/test_chromium.py   (or scripts/browser-tests.sh)
 """
-import datetime, json, os, shlex, shutil, signal, subprocess, sys, time, unittest, urllib.parse
+import datetime, json, os, shlex, shutil, subprocess, sys, time, unittest, urllib.parse
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -209,11 +209,7 @@ class TestGate(ChromiumCase):
         self.b.driver.get(target)
         self.b.wait_for_gate(state="counting")
         session = self.session_of("revive.test")
-        hosts = self.h.native_hosts()
-        self.assertTrue(hosts, "a native host is running")
-        for pid in hosts:
-            os.kill(pid, signal.SIGKILL)
-        wait_for(lambda: not set(hosts) & set(self.h.native_hosts()), 5, message="the host to be gone")
+        self.kill_native_hosts()
         self.b.wait_for_gate(state="ready", timeout=TIMER + 10)
         self.assert_nothing_for(["revive.test"], mark, "before Open")
         self.b.press("o")

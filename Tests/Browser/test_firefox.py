@@ -3,7 +3,7 @@ add-on), against the local web server. See harness.py for the set-up.
 
 Run: python3 -m unittest -v Tests/Browser/test_firefox.py   (or scripts/browser-tests.sh)
 """
-import json, os, signal, sys, time, unittest, urllib.parse
+import json, os, sys, time, unittest, urllib.parse
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -161,11 +161,7 @@ class TestFirefoxGate(FirefoxCase):
         self.b.navigate(target)
         self.b.wait_for_gate(state="counting")
         session = self.session_of("revive.test")
-        hosts = self.h.native_hosts()
-        self.assertTrue(hosts, "a native host is running")
-        for pid in hosts:
-            os.kill(pid, signal.SIGKILL)
-        wait_for(lambda: not set(hosts) & set(self.h.native_hosts()), 5, message="the host to be gone")
+        self.kill_native_hosts()
         self.b.wait_for_gate(state="ready", timeout=TIMER + 10)
         self.b.click("#open")
         self.b.wait_for_page("revive.test", "/page/revived", timeout=10)
