@@ -155,16 +155,20 @@ function domainOf(site) {
   return site.startsWith("*.") ? site.slice(2) : site;
 }
 
+// What a listed site covers, for a rule that names its domain: `*.x` only subdomains of x.
+function addressesOf(site) {
+  return site.startsWith("*.")
+    ? `^(https?://([^/?#@]*@)?[^/?#@]+\\.${escapeRegex(domainOf(site))}\\.?(:[0-9]+)?([/?#].*)?)$`
+    : "^(https?://.*)$";
+}
+
 // The redirect rules: one pair per site, kept as long as the site is listed.
 function rulesFor(sites) {
   const rules = [];
   let id = 1;
   for (const site of sites) {
-    const wildcard = site.startsWith("*.");
     const domain = domainOf(site);
-    const regexFilter = wildcard
-      ? `^(https?://([^/?#@]*@)?[^/?#@]+\\.${escapeRegex(domain)}\\.?(:[0-9]+)?([/?#].*)?)$`
-      : "^(https?://.*)$";
+    const regexFilter = addressesOf(site);
     // A gate guards the entry into a site, not each page: a navigation the site itself starts
     // (a link, a form, a script on one of its pages) is a visit going on, not an entry.
     const condition = { requestDomains: [domain], excludedInitiatorDomains: [domain], resourceTypes: ["main_frame"], regexFilter };
@@ -246,7 +250,7 @@ function workerRulesFor(sites, now) {
   const used = sitesInUse(now);
   return sites.filter((site) => !used.has(site)).map((site, index) => ({
     id: WORKER_RULE_BASE + index, priority: 60, action: { type: "block" },
-    condition: { requestDomains: [domainOf(site)], initiatorDomains: [domainOf(site)], tabIds: [-1] },
+    condition: { requestDomains: [domainOf(site)], initiatorDomains: [domainOf(site)], tabIds: [-1], regexFilter: addressesOf(site) },
   }));
 }
 
