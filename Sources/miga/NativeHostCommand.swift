@@ -24,6 +24,9 @@ struct NativeHostCommand: ParsableCommand {
     var browserArguments: [String] = []
 
     func run() throws {
+        // Passthrough parsing takes every argument as the browser's, `--help` too; browsers
+        // never pass an option, so one is a person asking.
+        if browserArguments.contains(where: { $0 == "--help" || $0 == "-h" }) { throw CleanExit.helpRequest(self) }
         let status = LauncherArguments.nativeHost(browserArguments).run()
         if status != 0 { throw ExitCode(status) }
     }

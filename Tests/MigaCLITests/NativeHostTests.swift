@@ -384,6 +384,16 @@ final class NativeHostTests: XCTestCase {
         XCTAssertEqual(events.filter { $0.type == .abandoned }.count, 4 * rounds, "every tab closed mid-countdown is recorded")
     }
 
+    /// `--help` is a person asking, whatever the standard input: the help, not a silent host.
+    func testHelpPrintsTheHelp() throws {
+        for flag in ["--help", "-h"] {
+            let result = try home.run(home.binary, ["native-host", flag])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertTrue(result.stdout.contains("The browser extension's native messaging host"), "\(flag): \(result.stdout)")
+            XCTAssertTrue(result.stdout.contains("USAGE: miga native-host"), result.stdout)
+        }
+    }
+
     func testRunByHandOnATerminalItSaysWhatItIsFor() throws {
         let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) native-host", environment: home.environment())
         _ = terminal.waitFor("STATUS=64")
