@@ -2,7 +2,7 @@
 # Installs the Debian packages miga's build and tests need, when they are missing.
 # Swift itself (6.0 or newer) must already be on PATH: see swift.org/install.
 set -eu
-needed="g++ libreadline-dev libsqlite3-dev libidn2-dev pkg-config sqlite3 tmux procps desktop-file-utils libglib2.0-bin man-db zsh fish xvfb xterm xdotool chromium chromium-driver firefox-esr libgtk-4-dev imagemagick debhelper fakeroot lintian dpkg-dev"
+needed="g++ bash-completion libreadline-dev libsqlite3-dev libidn2-dev pkg-config sqlite3 tmux procps desktop-file-utils libglib2.0-bin man-db zsh fish xvfb xterm xdotool chromium chromium-driver firefox-esr libgtk-4-dev imagemagick debhelper fakeroot lintian dpkg-dev"
 missing=""
 for package in $needed; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing="$missing $package"
