@@ -107,7 +107,8 @@ deb: deps
 uninstall:
 	rm -f $(installed)
 	rm -rf $(DESTDIR)$(EXTENSION_DIR)
-	-rmdir $(root)/lib/miga $(root)/share/miga 2>/dev/null
+	# Only when empty (with PREFIX=~/.local, share/miga also holds your history).
+	rmdir $(root)/lib/miga $(root)/share/miga 2>/dev/null || true
 
 bench: build
 	bench/run.sh

@@ -45,7 +45,8 @@ if env -i HOME="$prefix/home" "$prefix/bin/miga" license activate "$prefix/test.
     fail "the release binary accepted a licence signed with the test key"
 fi
 grep -q "signature does not match" "$prefix/err" || fail "unexpected refusal: $(cat "$prefix/err")"
-make -s uninstall PREFIX="$prefix" >/dev/null
+make -s uninstall PREFIX="$prefix" >/dev/null 2>"$prefix/err" || fail "make uninstall failed: $(cat "$prefix/err")"
+[ -s "$prefix/err" ] && fail "make uninstall said: $(cat "$prefix/err")"
 rm -rf "$prefix/home" "$prefix/test.license" "$prefix/err"
 left=$(find "$prefix" \( -type f -o -type l \) ! -name zcompdump)
 [ -z "$left" ] || fail "make uninstall left: $left"
