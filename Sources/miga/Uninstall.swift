@@ -52,6 +52,8 @@ struct Uninstall: ParsableCommand {
             try installer.uninstall(purge: purge)
             CommandSupport.print(installer.changes)
             print(purge ? "miga is uninstalled and its data deleted." : "miga is uninstalled; your config and events are kept (--purge deletes them).")
+            // bash remembers where it found a command: a shell open now still runs the removed shim.
+            print("Shells open now may still look for miga's shims (\"No such file or directory\"): run `hash -r` in each, or open a new shell.")
         }
     }
 }

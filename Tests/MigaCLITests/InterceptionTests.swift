@@ -465,6 +465,7 @@ final class InterceptionTests: XCTestCase {
         let uninstall = try miga("uninstall")
         XCTAssertEqual(uninstall.status, 0, uninstall.stderr)
         XCTAssertTrue(uninstall.stdout.contains("put back your own ~/.local/share/applications/chat.desktop"), uninstall.stdout)
+        XCTAssertTrue(uninstall.stdout.contains("run `hash -r` in each, or open a new shell"), "bash keeps the removed shims hashed: \(uninstall.stdout)")
         XCTAssertEqual(try snapshot(), before, "rc files, applications, mimeapps.list: byte for byte as before")
         XCTAssertEqual(read(home.home + "/.config/mimeapps.list"), mimeapps)
         XCTAssertFalse(FileManager.default.fileExists(atPath: manifest))
