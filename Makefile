@@ -70,9 +70,7 @@ install: build
 # What `install` copies, without the dependency check (debian/rules uses it).
 install-files: release extension
 	$(SWIFT) build $(RELEASE_FLAGS) --product generate-manual
-	rm -rf .build/man && mkdir -p .build/man && .build/release/generate-manual .build/release/miga --output-directory .build/man
-	# A blank line is not a paragraph break to groff (it warns); .Pp is.
-	sed -i 's/^$$/.Pp/' .build/man/miga.1
+	scripts/make-manual.sh .build/release/miga .build/release/generate-manual .build/man
 	install -D -m 755 .build/release/miga $(root)/bin/miga
 	install -D -m 755 .build/release/miga-gate-window $(root)/lib/miga/miga-gate-window
 	# A completion is sourced, not run: no #! line.

@@ -18,6 +18,14 @@ zsh -f -c "fpath=('$prefix/share/zsh/site-functions' \$fpath); autoload -Uz comp
     || fail "zsh does not find _miga"
 out=$(fish --no-config -c "source '$prefix/share/fish/vendor_completions.d/miga.fish'; complete -C 'miga uninst'")
 echo "$out" | grep -q "^uninstall" || fail "fish completion gave '$out'"
+# The man page says what --help says, dashes and arrows included (generate-manual drops them).
+flat() { tr -s ' \n' '  '; }
+page=$(MANWIDTH=200 LANG=C.UTF-8 man -l "$prefix/share/man/man1/miga.1" 2>&1 | flat)
+helps=$({ "$prefix/bin/miga" --help; "$prefix/bin/miga" gate --help; "$prefix/bin/miga" config --help; } 2>&1 | flat)
+for said in "a 15–45 s countdown" "timer_seconds (15–45)" "grace_minutes (0–120)" "↑ ↓ PgUp PgDn j k"; do
+    case "$helps" in *"$said"*) ;; *) fail "--help does not say '$said' (this check is stale)" ;; esac
+    case "$page" in *"$said"*) ;; *) fail "the man page does not say '$said', as --help does" ;; esac
+done
 # The extension as browsers load it, and the host link a manifest names.
 for family in chromium firefox; do
     for f in .build/browser/$family/*; do
