@@ -33,7 +33,7 @@ struct StatsCommand: ParsableCommand {
     @Flag(help: "This week against last: per app, minutes waited, top intentions, the streak.")
     var week = false
 
-    @Flag(help: "Print the numbers as JSON (the keys of DESIGN's stats definitions; with --week its own keys).")
+    @Flag(help: "Print the numbers as JSON, for scripts and status bars: the same totals with stable keys (`miga stats --json | jq keys` lists them; --week has its own).")
     var json = false
 
     func validate() throws {

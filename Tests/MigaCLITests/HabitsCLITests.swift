@@ -114,6 +114,8 @@ final class HabitsCLITests: XCTestCase {
         XCTAssertEqual((object["intentions"] as? [[String: Any]])?.first?["text"] as? String, "say hi")
         let human = try home.miga(["stats", "--week"], environment: home.environment(["TZ": "UTC", "NO_COLOR": "1"]))
         XCTAssertTrue(human.stdout.contains("What you came to do") && human.stdout.contains("1× say hi"), human.stdout)
+        let rate = try XCTUnwrap(human.stdout.split(separator: "\n").first { $0.contains("Exit rate") }, human.stdout)
+        XCTAssertEqual(rate.split(separator: " ").suffix(2), ["50%", "—"], "last week had no choice: no rate, not 0%")
         let both = try home.miga(["stats", "--week", "--app", "chat"])
         XCTAssertEqual(both.status, 64)
         XCTAssertTrue(both.stderr.contains("--week shows every app"), both.stderr)

@@ -203,6 +203,7 @@ final class ConfigKeysTests: XCTestCase {
         let shell = try ConfigShell(text: file, path: "config.toml", commandExists: { $0 == "hexchat" })
         XCTAssertEqual(shell.execute("quit"), .quit, "nothing changed: no question")
         XCTAssertEqual(shell.execute("timer 50"), .say("timer_seconds must be between 15 and 45"))
+        XCTAssertEqual(shell.execute("set foo 3"), .say("unknown key \"foo\"; type `show` for the keys"), "`show` is the editor's own command")
         XCTAssertFalse(shell.dirty)
         XCTAssertEqual(shell.execute("timer 20"), .say("timer_seconds = 20"))
         XCTAssertTrue(shell.dirty)

@@ -310,6 +310,12 @@ public enum ConfigValueError: Error, CustomStringConvertible, Equatable {
     case badSite(String)
     case badCommand(String, problem: String)
 
+    /// The same, said inside `miga config`'s editor, where `show` is a command of its own.
+    public var descriptionInEditor: String {
+        if case .unknownKey(let key, nil) = self { return "unknown key \"\(key)\"; type `show` for the keys" }
+        return description
+    }
+
     public var description: String {
         switch self {
         case .unknownKey(let key, let suggestion):

@@ -61,7 +61,7 @@ public final class ConfigShell {
                 return .say("unknown command \"\(command)\"" + (guess.map { "; did you mean \"\($0)\"?" } ?? "") + " (type help)")
             }
         } catch {
-            return .say("\(error)")
+            return .say((error as? ConfigValueError)?.descriptionInEditor ?? "\(error)")
         }
     }
 

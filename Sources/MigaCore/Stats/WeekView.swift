@@ -7,6 +7,11 @@ public struct WeekView {
 
     public init(color: Bool) { self.color = color }
 
+    /// A week with no choice made has no rate: "—", not a discouraging 0 %.
+    static func rate(_ totals: WeekReport.Totals) -> String {
+        totals.exits + totals.opens == 0 ? "—" : "\(Int((totals.exitRate * 100).rounded()))%"
+    }
+
     public func render(_ report: WeekReport, today: CivilDay) -> String {
         guard report.hasHistory else {
             return "No pauses yet, so no week to show. Each Exit and Open shows up here.\n"
@@ -22,7 +27,7 @@ public struct WeekView {
         lines.append(row("Opens", "\(week.opens)", "\(last.opens)"))
         lines.append(row("Pauses", "\(week.sessions)", "\(last.sessions)"))
         lines.append(row("Minutes waited", JSONText.number(week.minutesWaited, places: 1), JSONText.number(last.minutesWaited, places: 1)))
-        lines.append(row("Exit rate", "\(Int((week.exitRate * 100).rounded()))%", "\(Int((last.exitRate * 100).rounded()))%"))
+        lines.append(row("Exit rate", Self.rate(week), Self.rate(last)))
         lines.append("  Streak " + green("\(report.streak.current) day\(report.streak.current == 1 ? "" : "s")")
                      + " (longest \(report.streak.longest))")
         if !report.apps.isEmpty {
