@@ -49,7 +49,14 @@ if [ "${MIGA_GATED-}" != "$name" ] && [ -x "$miga" ]; then
         if [ -d "$spool" ] && ! [ "$settings/config.toml" -nt "$grace.since" ] && ! [ "$settings/entitlement.json" -nt "$grace.since" ]; then
             up=0; read -r up _ < /proc/uptime 2>/dev/null
             pass=$spool/grace-$up-$$
-            if : > "$pass" 2>/dev/null && [ "$grace.until" -nt "$pass" ] && printf '%s\n' "$name" > "$pass"; then run "$@"; fi
+            if : > "$pass" 2>/dev/null && [ "$grace.until" -nt "$pass" ] && printf '%s\n' "$name" > "$pass"; then
+                # On a terminal a pass says so (a person might wonder where the pause went).
+                if [ -t 2 ]; then
+                    left=$(( ($(date -r "$grace.until" +%s 2>/dev/null || echo 0) - $(date +%s) + 59) / 60 ))
+                    [ "$left" -gt 0 ] 2>/dev/null && echo "miga: grace for $name, $left min left" >&2
+                fi
+                run "$@"
+            fi
         fi
     fi
     exec "$miga" gate --app "$name" -- "$command" "$@"

@@ -109,7 +109,7 @@ final class GateWithoutTerminalTests: XCTestCase {
                                                          type: .openSelected, app: "chat", waitMilliseconds: 20_000))
         let output = try home.miga(["gate", "--app", "chat", "--", home.recorder, "again"])
         XCTAssertEqual(output.status, 0)
-        XCTAssertEqual(output.stderr, "", "a grace pass is silent")
+        XCTAssertEqual(output.stderr, "", "a grace pass off a terminal is silent")
         XCTAssertEqual(home.recordedArguments(), ["again"])
         XCTAssertEqual(try home.events().map(\.type), [.gatewaySkipped, .openSelected, .gracePass])
     }
@@ -191,6 +191,34 @@ final class GateWithoutTerminalTests: XCTestCase {
             XCTAssertEqual(try String(contentsOfFile: started, encoding: .utf8), "gate --app rec -- rec x\n",
                            "MIGA_GATED=\(outside["MIGA_GATED"] ?? "") is not rec's gate: the shim starts miga")
         }
+    }
+
+    /// A grace pass on a terminal says so in one line, whether the shim passes alone (its
+    /// stamps) or miga decides (no stamps: after a reboot, say); off a terminal it is silent.
+    func testAGracePassOnATerminalSaysSo() throws {
+        try home.writeConfig("timer_seconds = 15\ngrace_minutes = 5\n")
+        let run = home.root + "/run"
+        try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        _ = try home.miga(["gate", "--app", "other", "--", "/bin/true"]) // creates the database
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        try EventStore(path: home.database).record(Event(timestamp: now - 60_000, utcOffsetMinutes: 0, session: "earlier",
+                                                         type: .openSelected, app: "rec", waitMilliseconds: 20_000))
+        try home.writeFile("shims/rec", mode: 0o755, PathShim.text(migaPath: home.binary, app: "rec", command: "rec"))
+        try home.writeFile("real/.keep", "")
+        try FileManager.default.createSymbolicLink(atPath: home.root + "/real/rec", withDestinationPath: home.recorder)
+        let environment = home.environment(["PATH": "\(home.root)/shims:\(home.root)/real:/usr/bin:/bin", "XDG_RUNTIME_DIR": run,
+                                            "TERM": "xterm-256color"])
+        // First miga decides (and leaves stamps), then the shim passes alone.
+        for round in 1...2 {
+            let terminal = try TmuxTerminal(home: home, command: shellQuote(home.root + "/shims/rec") + " x", environment: environment)
+            let shown = terminal.waitFor("STATUS=", timeout: 15)
+            XCTAssertTrue(shown.contains("miga: grace for rec, 4 min left") || shown.contains("miga: grace for rec, 5 min left"), "round \(round): \(shown)")
+            XCTAssertTrue(shown.contains("STATUS=0"), shown)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: run + "/miga/grace/rec.until"), "miga left the shim its stamps")
+        }
+        let quiet = try home.run(home.root + "/shims/rec", ["y"], environment: environment)
+        XCTAssertEqual(quiet.stderr, "", "off a terminal a pass says nothing")
+        XCTAssertEqual(home.recordedArguments(), ["y"])
     }
 
     /// In grace after an Open (the gate's stamps), the shim opens the app by itself without

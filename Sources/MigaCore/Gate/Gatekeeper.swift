@@ -120,6 +120,11 @@ public final class Gatekeeper {
         case .grace(let until):
             // The next pass in this grace can be the shim's alone.
             stampGrace(app: app, until: until, config: config, store: store)
+            // On a terminal a pass says so (a person might wonder where the pause went).
+            if context.hasTerminal {
+                let minutes = max(1, Int((until.timeIntervalSince(context.clock.now()) / 60).rounded(.up)))
+                context.messages.say("miga: grace for \(app), \(minutes) min left")
+            }
             store.closeBeforeExec()
             return launch.run()
         case .handedOver: // only the browser's gate takes these
