@@ -51,9 +51,12 @@ if [ "${MIGA_GATED-}" != "$name" ] && [ -x "$miga" ]; then
             pass=$spool/grace-$up-$$
             if : > "$pass" 2>/dev/null && [ "$grace.until" -nt "$pass" ] && printf '%s\n' "$name" > "$pass"; then
                 # On a terminal a pass says so (a person might wonder where the pause went).
-                if [ -t 2 ]; then
-                    left=$(( ($(date -r "$grace.until" +%s 2>/dev/null || echo 0) - $(date +%s) + 59) / 60 ))
-                    [ "$left" -gt 0 ] 2>/dev/null && echo "miga: grace for $name, $left min left" >&2
+                # Digits checked before any arithmetic: a failed `date` must never stop the app.
+                if [ -t 2 ] && end=$(date -r "$grace.until" +%s 2>/dev/null) && now=$(date +%s 2>/dev/null); then
+                    case $end$now in
+                    *[!0-9]*) ;;
+                    ?*) left=$(( (end - now + 59) / 60 )); [ "$left" -gt 0 ] && echo "miga: grace for $name, $left min left" >&2 ;;
+                    esac
                 fi
                 run "$@"
             fi

@@ -216,6 +216,15 @@ final class GateWithoutTerminalTests: XCTestCase {
             XCTAssertTrue(shown.contains("STATUS=0"), shown)
             XCTAssertTrue(FileManager.default.fileExists(atPath: run + "/miga/grace/rec.until"), "miga left the shim its stamps")
         }
+        // A `date` that answers nonsense (or fails): no line, and the app opens all the same.
+        try home.writeFile("odd/date", mode: 0o755, "#!/bin/sh\necho 'not)a+number'\n")
+        var bare = environment
+        bare["PATH"] = "\(home.root)/shims:\(home.root)/real:\(home.root)/odd:/usr/bin:/bin"
+        try? FileManager.default.removeItem(atPath: home.root + "/recorded.argv")
+        let withoutDate = try TmuxTerminal(home: home, command: shellQuote(home.root + "/shims/rec") + " z", environment: bare)
+        let screen = withoutDate.waitFor("STATUS=", timeout: 15)
+        XCTAssertTrue(screen.contains("STATUS=0") && !screen.contains("grace for"), screen)
+        XCTAssertEqual(home.recordedArguments(), ["z"])
         let quiet = try home.run(home.root + "/shims/rec", ["y"], environment: environment)
         XCTAssertEqual(quiet.stderr, "", "off a terminal a pass says nothing")
         XCTAssertEqual(home.recordedArguments(), ["y"])
