@@ -1,17 +1,34 @@
 #!/bin/sh
-# Installs the Debian packages miga's build and tests need, when they are missing.
+# Installs the Debian packages a task needs, when they are missing.
+# Usage: scripts/deps.sh [build|deb|test]   (test, the default, is all of them)
+#   build  what `make demo` and `make install` need: the compiler's C++ side and the C
+#          libraries miga builds against (GTK 4 for the gate window)
+#   deb    build, plus what `make deb` packages with
+#   test   deb, plus the test tools: shells, tmux, a virtual X server, real browsers, lintian,
+#          and selenium and marionette_driver from PyPI
 # Swift itself (6.0 or newer) must already be on PATH: see swift.org/install.
 set -eu
-needed="g++ bash-completion libreadline-dev libsqlite3-dev libidn2-dev pkg-config sqlite3 tmux procps desktop-file-utils libglib2.0-bin man-db zsh fish xvfb xterm xdotool chromium chromium-driver firefox-esr libgtk-4-dev imagemagick debhelper fakeroot lintian dpkg-dev"
+set=${1:-test}
+build="g++ libreadline-dev libsqlite3-dev libidn2-dev pkg-config libgtk-4-dev"
+deb="$build debhelper fakeroot dpkg-dev"
+test="$deb bash-completion sqlite3 tmux procps desktop-file-utils libglib2.0-bin man-db zsh fish xvfb xterm xdotool chromium chromium-driver firefox-esr imagemagick lintian"
+case $set in
+    build) needed=$build ;;
+    deb) needed=$deb ;;
+    test) needed=$test ;;
+    *) echo "deps.sh: no set '$set'; use build, deb or test" >&2; exit 2 ;;
+esac
 missing=""
 for package in $needed; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing="$missing $package"
 done
-# The browser tests drive real browsers: selenium (Chromium) and marionette_driver (Firefox).
-# (Debian's own python3 refuses pip installs outside a venv; there they go to ~/.local.)
-python3 -c 'import selenium, marionette_driver' 2>/dev/null ||
-    python3 -m pip install -q --disable-pip-version-check selenium marionette_driver >&2 ||
-    python3 -m pip install -q --disable-pip-version-check --user --break-system-packages selenium marionette_driver >&2
+if [ "$set" = test ]; then
+    # The browser tests drive real browsers: selenium (Chromium) and marionette_driver (Firefox).
+    # (Debian's own python3 refuses pip installs outside a venv; there they go to ~/.local.)
+    python3 -c 'import selenium, marionette_driver' 2>/dev/null ||
+        python3 -m pip install -q --disable-pip-version-check selenium marionette_driver >&2 ||
+        python3 -m pip install -q --disable-pip-version-check --user --break-system-packages selenium marionette_driver >&2
+fi
 [ -z "$missing" ] && exit 0
 echo "miga: installing$missing" >&2
 sudo=""

@@ -7,7 +7,7 @@ set -eu
 cd "$(dirname "$0")/.."
 # The code layout's rules (which target may use what), in a second, before anything is built.
 python3 scripts/check-layers.py
-swift build --build-tests
+scripts/swift-build.sh --build-tests
 status=0
 scripts/run-suite.sh || status=$?
 # The extension and the native host in real Chromium and Firefox (installed by deps.sh).

@@ -71,4 +71,9 @@ guard failures.isEmpty else {
     FileHandle.standardError.write(Data((failures.joined(separator: "\n") + "\n").utf8))
     exit(1)
 }
-try out.write(toFile: outputPath, atomically: true, encoding: .utf8)
+// The same text is left alone: this command re-runs whenever the tool is relinked (building
+// another product, such as `generate-manual`, relinks it), and a rewritten file, even an
+// identical one, made the next release build recompile all of MigaCore (about a minute).
+if (try? String(contentsOfFile: outputPath, encoding: .utf8)) != out {
+    try out.write(toFile: outputPath, atomically: true, encoding: .utf8)
+}

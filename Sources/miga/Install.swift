@@ -12,7 +12,7 @@ struct Install: ParsableCommand {
             remembering your browser for every link that is not gated. For each browser found \
             (Firefox, LibreWolf, Chromium, Chrome, Brave, Vivaldi, Edge) it writes the native \
             messaging host manifest that lets miga's browser extension (.build/browser/FAMILY \
-            after make, share/miga/browser/FAMILY once installed) pause listed sites in it. \
+            after make, share/webext/miga/FAMILY once installed) pause listed sites in it. \
             Running it again only \
             refreshes what drifted (a package update, a browser taking the default back). \
             Everything is recorded in ~/.local/state/miga/installed.json for `miga uninstall`.

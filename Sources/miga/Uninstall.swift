@@ -40,6 +40,11 @@ struct Uninstall: ParsableCommand {
                     }
                     print("miga uninstall --purge deletes:")
                     for line in doomed { print("  - \(line)") }
+                    let kept = installer.notOwnData()
+                    if !kept.isEmpty {
+                        print("It keeps what miga did not make in its data folder:")
+                        for path in kept { print("  - \(installer.layout.display(path))") }
+                    }
                     print("Delete all of this? [y/N] ", terminator: "")
                     fflush(stdout)
                     let answer = (readLine() ?? "").trimming(.whitespaces).lowercased()

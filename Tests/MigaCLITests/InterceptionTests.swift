@@ -494,12 +494,33 @@ final class InterceptionTests: XCTestCase {
                        "nothing left but the trial's record")
     }
 
+    /// With `make install PREFIX=~/.local` miga's data folder is also PREFIX/share/miga, a
+    /// program folder (an older `make install` put the extension there): a purge deletes
+    /// miga's own data in it and nothing else, and names what it leaves.
+    func testPurgeLeavesWhatMigaDidNotMakeInItsDataFolder() throws {
+        XCTAssertEqual(try miga("config", "apps", "add", "chat").status, 0)
+        XCTAssertEqual(try miga("install").status, 0)
+        XCTAssertEqual(try miga("stats").status, 0)
+        let data = home.home + "/.local/share/miga"
+        try home.writeFile("home/.local/share/miga/browser/chromium/manifest.json", "{}")
+        try home.writeFile("home/.local/share/miga/quotes/mine.toml", "")
+        try home.writeFile("home/.local/share/miga/.miga.sqlite3.miga-4242", "") // a torn atomic write
+        let purge = try miga("uninstall", "--purge", "--yes")
+        XCTAssertEqual(purge.status, 0, purge.stderr)
+        XCTAssertEqual(read(data + "/browser/chromium/manifest.json"), "{}")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: data), ["browser"])
+        XCTAssertTrue(purge.stdout.contains("removed miga's data from ~/.local/share/miga but ~/.local/share/miga/browser, which miga did not make"),
+                      purge.stdout)
+    }
+
     /// On a terminal, a purge lists what it deletes and asks; "no" changes nothing.
     func testPurgeAsksOnATerminal() throws {
         XCTAssertEqual(try miga("config", "apps", "add", "chat").status, 0)
         try home.writeFile("home/.local/share/miga/quotes/mine.toml", "")
+        try home.writeFile("home/.local/share/miga/notes.txt", "mine")
         let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) uninstall --purge", environment: environment())
         let screen = terminal.waitFor("Delete all of this? [y/N]")
+        XCTAssertTrue(screen.contains("It keeps what miga did not make in its data folder:\n  - ~/.local/share/miga/notes.txt"), screen)
         XCTAssertTrue(screen.contains("your content pack ~/.local/share/miga/quotes/mine.toml"), screen)
         XCTAssertTrue(screen.contains("your settings, ~/.config/miga/config.toml"), screen)
         try terminal.enter("n")

@@ -28,14 +28,13 @@ extension Installer {
     }
 
     /// The folder holding the extension per family (`chromium/`, `firefox/`) beside this miga,
-    /// for a browser's "Load unpacked": `PREFIX/share/miga/browser` (`make install`),
-    /// `/usr/share/webext/miga` (the Debian package), or `.build/browser` in the checkout a
-    /// build runs from (`make extension`); nil when none is found.
+    /// for a browser's "Load unpacked": `PREFIX/share/webext/miga` (`make install`, and the
+    /// Debian package's `/usr/share/webext/miga`), or `.build/browser` in the checkout a build
+    /// runs from (`make extension`); nil when none is found.
     public var extensionFolder: String? {
         let miga = LinuxSystem.realPath(migaPath) ?? migaPath
         let prefix = FilePath.parent(of: FilePath.parent(of: miga))
-        var candidates = [prefix + "/share/miga/browser"]
-        if prefix == "/usr" { candidates.append("/usr/share/webext/miga") }
+        var candidates = [prefix + "/share/webext/miga"]
         // A build in a checkout: CHECKOUT/.build/TRIPLE/debug/miga.
         var folder = FilePath.parent(of: miga)
         for _ in 0..<4 where folder.count > 1 {

@@ -191,6 +191,15 @@ public final class Installer {
         return list
     }
 
+    /// What the data folder holds that miga did not put there (an extension that an older
+    /// `make install PREFIX=~/.local` installed into share/miga, a person's own file): a purge
+    /// leaves it.
+    public func notOwnData() -> [String] {
+        let folder = layout.paths.dataDirectory
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+            .filter { !MigaPaths.isOwnDataEntry($0) }.map { folder + "/" + $0 }
+    }
+
     /// Removes every file and line miga added and puts back what they replaced. With `purge`,
     /// config, events and state go too.
     public func uninstall(purge: Bool) throws {
@@ -238,6 +247,13 @@ public final class Installer {
                         try FileManager.default.removeItem(atPath: folder + "/" + name)
                     }
                     changes.append("removed \(layout.display(folder)) but the trial's record (no purge starts a new trial)")
+                    continue
+                }
+                if folder == layout.paths.dataDirectory, case let kept = notOwnData(), !kept.isEmpty {
+                    for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where MigaPaths.isOwnDataEntry(name) {
+                        try FileManager.default.removeItem(atPath: folder + "/" + name)
+                    }
+                    changes.append("removed miga's data from \(layout.display(folder)) but \(kept.map(layout.display).joined(separator: ", ")), which miga did not make")
                     continue
                 }
                 try FileManager.default.removeItem(atPath: folder)

@@ -13,6 +13,16 @@ public struct MigaPaths: Sendable, Equatable {
     public var shimDirectory: String { dataDirectory + "/bin" }
     /// The person's own content packs, added to the bundled ones.
     public var userContentDirectory: String { dataDirectory + "/quotes" }
+    /// Whether `name`, an entry of the data folder, is one miga makes there: what `uninstall
+    /// --purge` may delete. With `make install PREFIX=~/.local` the data folder is also
+    /// PREFIX/share/miga, a program folder, so anything else there is left alone.
+    public static func isOwnDataEntry(_ name: String) -> Bool {
+        let database = "miga.sqlite3"
+        return ["bin", "shell", "quotes", "spool", database].contains(name)
+            || ["-wal", "-shm", "-journal"].contains { name == database + $0 }
+            || (name.hasPrefix(".") && name.contains(".miga-")) // an atomic write's leftover
+    }
+
     /// Where events wait when even the spool beside the database cannot be written (a full
     /// disk): one folder per database, since one login may use several data directories.
     public var overflowSpool: String? {
