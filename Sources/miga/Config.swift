@@ -125,9 +125,13 @@ struct Config: ParsableCommand {
                     CommandSupport.print(installer.changes.map { "  " + $0 })
                     return
                 }
+                let before = try? file.loadForEditing()
                 let path = try file.set(key, to: value.joined(separator: " "))
                 let config = try file.load().config
                 print("\(path.name) = \(ConfigKeys.toml(path, in: config))")
+                if let before, let note = ConfigKeys.droppedNote(path, before: before, after: config, adding: "miga config sites add HOST") {
+                    print("  " + note)
+                }
             }
         }
     }

@@ -71,6 +71,68 @@ final class ConfigCLITests: XCTestCase {
 
     /// Messages quote what a file holds; an escape sequence there (a window-title change) is
     /// shown, not obeyed.
+    /// `set sites` replaces the list: a person who meant to add one hears which sites it
+    /// dropped and how to add instead; a single label (`a`, a slip of the comma) is refused.
+    func testSettingTheSitesSaysWhatItDroppedAndRefusesALoneLabel() throws {
+        for arguments in [["config", "set", "sites", "reddit.com,a"], ["config", "sites", "add", "a"]] {
+            let refused = try home.miga(arguments, environment: environment())
+            XCTAssertEqual(refused.status, 1, "\(arguments)")
+            XCTAssertTrue(refused.stderr.contains("\"a\" is not a site's host name (it needs a dot); give"), refused.stderr)
+            XCTAssertNil(configText, "nothing written")
+        }
+        let replaced = try miga("config", "set", "sites", "reddit.com")
+        XCTAssertEqual(replaced.status, 0, replaced.stderr)
+        let dropped = MigaConfig.defaultSites.filter { $0 != "reddit.com" }
+        XCTAssertTrue(replaced.stdout.contains("sites = [\"reddit.com\"]\n  no longer gated: \(dropped.joined(separator: ", ")) "
+                                               + "(`set` replaces the list; `miga config sites add HOST` adds one and keeps the rest)"), replaced.stdout)
+        let grown = try miga("config", "set", "sites", "reddit.com", "lobste.rs")
+        XCTAssertFalse(grown.stdout.contains("no longer gated"), grown.stdout)
+        XCTAssertEqual(try miga("config", "sites", "remove", "lobste.rs").status, 0)
+        try home.writeConfig("sites = [\"intranet\"]\n") // a hand-written single label is still read
+        XCTAssertEqual(try miga("config", "get", "sites").stdout, "intranet\n")
+        XCTAssertEqual(try miga("config", "sites", "remove", "intranet").status, 0, "and can be removed")
+    }
+
+    /// The editor follows the same site rules as the verbs.
+    func testTheEditorRefusesALoneLabelAndSaysWhatSetSitesDropped() throws {
+        try home.writeConfig(text)
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: environment())
+        terminal.waitForPrompt(Self.prompt)
+        try step(terminal, "site add a", shows: "\"a\" is not a site's host name (it needs a dot)")
+        try step(terminal, "set sites x.com", shows: "(`set` replaces the list; `site add HOST` adds one and keeps the rest)")
+        XCTAssertTrue(terminal.screen().contains("no longer gated: reddit.com"), terminal.screen())
+        try terminal.enter("quit")
+        terminal.waitFor("Discard unsaved changes? [y/N]")
+        try terminal.enter("y")
+        terminal.waitFor("STATUS=0")
+        XCTAssertEqual(configText, text, "nothing saved")
+    }
+
+    /// A global key appended at the end of a file lands in its last `[apps.*]` table: the
+    /// warning says so and where it belongs, not just "unknown key".
+    func testAGlobalKeyInsideAnAppTableIsNamedAsSuch() throws {
+        try home.writeConfig(text + "grace_minutes = 10\n")
+        let shown = try miga("config", "show")
+        XCTAssertEqual(shown.status, 0)
+        XCTAssertTrue(shown.stderr.contains("config.toml:6: grace_minutes is a global key but sits in [apps.signal] (every line below a table header "
+                                            + "belongs to it), so it is ignored; move it above the first [apps.*] table, or use `miga config set grace_minutes VALUE`"),
+                      shown.stderr)
+        XCTAssertEqual(try miga("config", "get", "grace_minutes").stdout, "5\n", "ignored, as it says")
+        XCTAssertEqual(try miga("config", "set", "grace_minutes", "10").status, 0)
+        XCTAssertEqual(try miga("config", "get", "grace_minutes").stdout, "10\n", "set puts a global key above the tables")
+    }
+
+    /// A `terminal` that is not installed is a problem `doctor` names, with the one it uses.
+    func testDoctorNamesAConfiguredTerminalThatIsNotInstalled() throws {
+        XCTAssertEqual(try miga("config", "set", "terminal", "kitty").status, 0)
+        let doctor = try miga("doctor")
+        XCTAssertNotNil(doctor.stdout.range(of: #"problem  terminal: terminal = "kitty" in config.toml is not installed \(not found on PATH\); /\S+ opens instead"#,
+                                            options: .regularExpression), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("miga config set terminal \"\""), doctor.stdout)
+        XCTAssertEqual(try miga("config", "set", "terminal", "").status, 0)
+        XCTAssertFalse(try miga("doctor").stdout.contains("in config.toml is not installed"))
+    }
+
     func testAnEscapeSequenceInAKeyIsQuotedVisibly() throws {
         try home.writeConfig("\"\\u001b]0;pwned\\u0007\" = 1\n")
         let output = try miga("config", "show")

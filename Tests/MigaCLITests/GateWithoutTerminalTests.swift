@@ -46,6 +46,32 @@ final class GateWithoutTerminalTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: home.home + "/.local"), "nor in a home")
     }
 
+    /// A broken `[[schedule]]` that stays broken is said by the first gate after it appears,
+    /// not by every launch of every app; a change of the file's warnings is said again, and
+    /// `doctor` lists it every time.
+    func testAConfigWarningIsSaidOncePerChange() throws {
+        let broken = "[[schedule]]\ndays = \"someday\"\nfrom = \"09:00\"\nto = \"17:00\"\n"
+        try home.writeConfig(broken)
+        func gateWarnings() throws -> [String] {
+            let output = try home.miga(["gate", "--app", "chat", "--", home.recorder])
+            XCTAssertEqual(output.status, 0, output.stderr)
+            return output.stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("miga: warning:") }
+        }
+        let first = try gateWarnings()
+        XCTAssertEqual(first.count, 1, "\(first)")
+        XCTAssertTrue(first.first?.contains("config.toml:2: [[schedule]] 1: days must be") == true, "\(first)")
+        XCTAssertEqual(try gateWarnings(), [], "the same warning again")
+        XCTAssertEqual(try gateWarnings(), [])
+        let doctor = try home.miga(["doctor"])
+        XCTAssertTrue((doctor.stdout + doctor.stderr).contains("schedule"), doctor.stdout + doctor.stderr)
+        try home.writeConfig("timer_seconds = 20\n" + broken) // another line: another warning
+        XCTAssertEqual(try gateWarnings().count, 1)
+        try home.writeConfig("timer_seconds = 20\n") // fixed, then broken again: news again
+        XCTAssertEqual(try gateWarnings(), [])
+        try home.writeConfig("timer_seconds = 20\n" + broken)
+        XCTAssertEqual(try gateWarnings().count, 1)
+    }
+
     func testAppStatusIsPassedThroughExec() throws {
         let output = try home.miga(["gate", "--", "/bin/sh", "-c", "exit 7"], environment: home.environment(["MIGA_GATED": "sh"]))
         XCTAssertEqual(output.status, 7, "after exec the process is the app")

@@ -246,6 +246,16 @@ public enum ConfigKeys {
         }
     }
 
+    /// Said after a `set` of the site list that dropped sites: `set` replaces the whole list,
+    /// which a person who meant to add one (`set sites reddit.com`) would not see otherwise.
+    /// `adding` is how that place adds one site.
+    public static func droppedNote(_ path: ConfigKeyPath, before: MigaConfig, after: MigaConfig, adding: String) -> String? {
+        guard key(named: path.key)?.kind == .sites else { return nil }
+        let dropped = SiteMatcher.dropped(from: before.sites, in: after.sites)
+        guard !dropped.isEmpty else { return nil }
+        return "no longer gated: \(dropped.joined(separator: ", ")) (`set` replaces the list; `\(adding)` adds one and keeps the rest)"
+    }
+
     /// Checks `text` (as typed: `30`, `off`, `reddit.com, x.com`) for `path` and returns it as
     /// TOML text, or says exactly what is wrong.
     public static func tomlValue(_ text: String, for path: ConfigKeyPath) throws -> String {
@@ -280,7 +290,7 @@ public enum ConfigKeys {
         case .sites:
             var sites: [String] = []
             for item in list() {
-                guard let site = SiteMatcher.normalizedSite(item) else { throw ConfigValueError.badSite(item) }
+                guard let site = SiteMatcher.addableSite(item) else { throw ConfigValueError.badSite(item) }
                 if !sites.contains(site) { sites.append(site) }
             }
             return "[" + sites.map(ConfigEditor.string).joined(separator: ", ") + "]"
@@ -330,7 +340,7 @@ public enum ConfigValueError: Error, CustomStringConvertible, Equatable {
         case .badChoice(let key, let choices):
             return "\(key) must be one of \(choices.map { "\"\($0)\"" }.joined(separator: ", "))"
         case .badSite(let site):
-            return "\"\(site)\" is not a host name; give sites like reddit.com"
+            return "\"\(site)\" is not a site's host name (it needs a dot); give sites like reddit.com"
         case .badCommand(let key, let problem):
             return "\(key): \(problem); \(AppCheck.commandAdvice)"
         }

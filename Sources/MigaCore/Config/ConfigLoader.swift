@@ -111,6 +111,12 @@ private extension ConfigValueReader {
             guard let entry = table[key] else { continue }
             let named = "apps.\(shown).\(key)"
             guard let read = ConfigKeys.key(named: key)?.readApp else {
+                // A line added at the end of the file lands in the last table: say where it goes.
+                if ConfigKeys.topLevel.contains(key) {
+                    warn(named, "\(key) is a global key but sits in [apps.\(shown)] (every line below a table header belongs to it), "
+                        + "so it is ignored; move it above the first [apps.*] table, or use `miga config set \(key) VALUE`")
+                    continue
+                }
                 warn(named, "unknown key \"\(TerminalText.excerpt(key))\" in [apps.\(shown)] ignored")
                 continue
             }

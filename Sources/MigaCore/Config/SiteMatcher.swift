@@ -58,6 +58,20 @@ public struct SiteMatcher: Equatable {
         }
     }
 
+    /// A site a person adds (`sites add`, `set sites`, the editor's `site add`): a host name
+    /// with a dot, or an IP address. A single label (`a`, a slip of the comma key) would gate
+    /// no site anyone visits; one already in a hand-edited file is still read as written.
+    public static func addableSite(_ site: String) -> String? {
+        guard let host = normalizedSite(site) else { return nil }
+        return host.contains(".") || host.hasPrefix("[") ? host : nil
+    }
+
+    /// The sites in `old` that `new` no longer gates, as written in `old`.
+    public static func dropped(from old: [String], in new: [String]) -> [String] {
+        let kept = Set(SiteMatcher(sites: new).sites)
+        return old.filter { normalizedSite($0).map { !kept.contains($0) } ?? false }
+    }
+
     /// A site as written in config (`Reddit.com.`, `bücher.example`, `*.example.com`, even a
     /// pasted URL) in the form `host(of:)` returns, or nil if it is not a host name: labels
     /// of letters, digits and hyphens (what DNS can resolve), or an IP address.

@@ -213,7 +213,11 @@ public struct Doctor {
             findings.note("window", "no gate window (miga-gate-window) beside miga; \(fallback)",
                           fix: "make install (it puts the window in PREFIX/lib/miga)")
         }
-        if let terminal {
+        if let missing = terminals.unavailableSetting {
+            let instead = terminal.map { "; \($0.executable) opens instead" } ?? ""
+            findings.problem("terminal", "terminal = \"\(TerminalText.excerpt(missing))\" in config.toml is not installed (not found on PATH)\(instead)",
+                             fix: "install it, or `miga config set terminal \"\"` to let miga find one")
+        } else if let terminal {
             findings.ok("terminal", "a terminal for the pause when no window can show: \(terminal.executable)")
         } else {
             findings.problem("terminal", "no terminal emulator found, so apps started from the desktop open without a pause when the window cannot show",

@@ -83,8 +83,10 @@ public final class ConfigShell {
         // remade on save (an app added since the last save gets its shims then anyway).
         let commandOf = key.key == "command" ? key.app : nil
         if let app = commandOf { try checkCommand(values.joined(separator: " "), for: app, force: false) }
+        let before = config
         try apply { $0.setValue(value, forKey: key.key, table: key.table) }
-        let said = "\(key.name) = \(ConfigKeys.toml(key, in: config))"
+        var said = "\(key.name) = \(ConfigKeys.toml(key, in: config))"
+        if let note = ConfigKeys.droppedNote(key, before: before, after: config, adding: "site add HOST") { said += "\n" + note }
         guard let app = commandOf, !added.contains(where: { $0.name == app }) else { return .say(said) }
         if !commandChanged.contains(app) { commandChanged.append(app) }
         return .say(said + "; `save` writes it and remakes \(app)'s shims.")
@@ -141,7 +143,7 @@ public final class ConfigShell {
         guard words.count == 2, let verb = words.first, verb == "add" || verb == "remove" else {
             return .say("sites: " + config.sites.joined(separator: ", ") + "\nusage: site add HOST | site remove HOST")
         }
-        guard let site = SiteMatcher.normalizedSite(words[1]) else { throw ConfigValueError.badSite(words[1]) }
+        guard let site = (verb == "add" ? SiteMatcher.addableSite : SiteMatcher.normalizedSite)(words[1]) else { throw ConfigValueError.badSite(words[1]) }
         let current = SiteMatcher(sites: config.sites).sites
         if verb == "add" {
             guard !current.contains(site) else { return .say("\(site) is already gated.") }

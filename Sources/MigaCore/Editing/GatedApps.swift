@@ -162,7 +162,7 @@ public struct GatedSites {
     }
 
     public func remove(_ host: String) throws -> String {
-        let (site, file, config) = try load(host)
+        let (site, file, config) = try load(host, adding: false)
         let kept = config.sites.filter { SiteMatcher.normalizedSite($0) != site }
         guard kept.count < config.sites.count else { throw InstallError.unknownSite(site) }
         try file.update(using: { editor, current in
@@ -171,8 +171,8 @@ public struct GatedSites {
         return site
     }
 
-    private func load(_ host: String) throws -> (String, ConfigFile, MigaConfig) {
-        guard let site = SiteMatcher.normalizedSite(host) else { throw InstallError.invalidSite(host) }
+    private func load(_ host: String, adding: Bool = true) throws -> (String, ConfigFile, MigaConfig) {
+        guard let site = adding ? SiteMatcher.addableSite(host) : SiteMatcher.normalizedSite(host) else { throw InstallError.invalidSite(host) }
         let file = ConfigFile(path: context.paths.configFile)
         return (site, file, try file.loadForEditing())
     }

@@ -84,7 +84,9 @@ public final class Gatekeeper {
         let config: MigaConfig
         do {
             let loaded = try ConfigLoader().load(path: context.paths.configFile)
-            loaded.warnings.forEach { context.messages.say("miga: warning: \($0)") }
+            let due = ConfigWarningNotice(context: context).due(loaded.warnings)
+            due.forEach { context.messages.say("miga: warning: \($0)") }
+            if !due.isEmpty { context.messages.say("miga: (said once until they change; `miga doctor` lists them)") }
             config = loaded.config
         } catch {
             return .failedOpen(failOpen(app: app, reason: "config_error", problem: "\(error)", store: nil, launch: launch))

@@ -30,7 +30,7 @@ public struct MigaPaths: Sendable, Equatable {
     }
 
     /// FNV-1a of `text`, 16 hex digits: a stable name, not a secret.
-    private static func hexHash(_ text: String) -> String {
+    public static func hexHash(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         let digits = String(hash, radix: 16)

@@ -41,6 +41,13 @@ public struct TerminalEmulators {
         return nil
     }
 
+    /// The program the `terminal` setting names when it cannot be run here (not on PATH, not
+    /// executable), so the next candidate opens instead; nil when unset or found.
+    public var unavailableSetting: String? {
+        guard let program = setting.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) else { return nil }
+        return locate(program) == nil ? program : nil
+    }
+
     /// Each candidate as its words up to (not including) the command to run.
     func candidates() -> [[String]] {
         var result: [[String]] = []
