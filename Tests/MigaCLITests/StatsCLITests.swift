@@ -66,6 +66,21 @@ final class StatsCLITests: XCTestCase {
         }
     }
 
+    /// A first day's chart is that day, not thirteen rows of 0/0 before it; once the history
+    /// is older than the period, every day of it is charted. The JSON lists every day.
+    func testTheChartStartsAtTheFirstPause() throws {
+        try importEvents([line(.exitSelected, daysAgo: 1, hour: 23), line(.openSelected, daysAgo: 0)])
+        let first = try miga("stats")
+        let rows = first.stdout.split(separator: "\n").filter { $0.contains(" 1/0") || $0.contains(" 0/1") || $0.contains(" 0/0") }
+        XCTAssertEqual(rows.count, 2, first.stdout)
+        XCTAssertTrue(first.stdout.contains("  since your first pause "), first.stdout)
+        XCTAssertEqual(try miga("stats", "--json").stdout.components(separatedBy: "\"date\"").count - 1, 14)
+        try importEvents([line(.exitSelected, daysAgo: 30)])
+        let later = try miga("stats")
+        XCTAssertEqual(later.stdout.split(separator: "\n").filter { $0.hasSuffix("/0") || $0.hasSuffix("/1") }.count, 14, later.stdout)
+        XCTAssertTrue(later.stdout.contains("  per day "), later.stdout)
+    }
+
     /// The chart and the totals fit the terminal, from 40 columns up (tmux joins wrapped
     /// lines on capture, so a line that did not fit shows as longer than the width).
     func testTheViewFitsTheTerminalWidth() throws {

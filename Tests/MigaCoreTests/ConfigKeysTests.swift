@@ -63,9 +63,11 @@ final class ConfigKeysTests: XCTestCase {
             XCTAssertEqual(ConfigKeys.toml(ConfigKeyPath(app: nil, key: key.name), in: loaded.config),
                            try ConfigKeys.tomlValue(typed(key), for: ConfigKeyPath(app: nil, key: key.name)), key.name)
         }
-        let unknown = try ConfigLoader().parse("command = \"x\"\nsnooze = 5\n[apps.chat]\ngrace_minutes = 3\n", path: "config.toml")
+        let unknown = try ConfigLoader().parse("command = \"x\"\nsnooze = 5\n[apps.chat]\ngrace_minutes = 3\ncolour = 1\n", path: "config.toml")
         XCTAssertEqual(unknown.warnings, ["config.toml:1: unknown key \"command\" ignored", "config.toml:2: unknown key \"snooze\" ignored",
-                                          "config.toml:4: unknown key \"grace_minutes\" in [apps.chat] ignored"])
+                                          "config.toml:4: grace_minutes is a global key but sits in [apps.chat] (every line below a table header "
+                                            + "belongs to it), so it is ignored; move it above the first [apps.*] table, or use `miga config set grace_minutes VALUE`",
+                                          "config.toml:5: unknown key \"colour\" in [apps.chat] ignored"])
         XCTAssertEqual(ConfigKeys.topLevel, ["timer_seconds", "grace_minutes", "categories", "breathing", "animations", "terminal", "sites",
                                              "intention", "escalate_seconds", "weekly_summary"])
         XCTAssertEqual(ConfigKeys.perApp, ["command", "timer_seconds", "intention", "escalate_seconds"])

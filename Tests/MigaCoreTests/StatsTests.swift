@@ -82,6 +82,23 @@ final class StatsTests: XCTestCase {
         XCTAssertTrue(try report("streak-yesterday.jsonl", today: "2026-11-22").contains("\"streak\":{\"current\":0,\"longest\":3}"))
     }
 
+    /// The chart's first day is the earliest local day of any event: a later event at a far
+    /// western offset can fall on an earlier day than the first event's; impossible times
+    /// (before 1970, offsets past ±18 h) are passed over.
+    func testFirstDayIsTheEarliestLocalDay() throws {
+        let store = try store(nil)
+        XCTAssertNil(try store.firstDay())
+        let noon = Int64(CivilDay("2026-11-20")!.daysSinceEpoch) * 86_400_000 + 12 * 3_600_000
+        try store.record([
+            Event(timestamp: Int64.min, utcOffsetMinutes: 0, session: "a", type: .exitSelected, app: "x"),
+            Event(timestamp: noon - 86_400_000 * 5, utcOffsetMinutes: 5_000, session: "b", type: .exitSelected, app: "x"),
+            Event(timestamp: noon, utcOffsetMinutes: 840, session: "c", type: .exitSelected, app: "x"), // the 21st at +14:00
+            Event(timestamp: noon + 3_600_000, utcOffsetMinutes: -720, session: "d", type: .openSelected, app: "x"), // the 20th at -12:00
+            Event(timestamp: noon + 86_400_000 * 3, utcOffsetMinutes: 0, session: "e", type: .exitSelected, app: "x"),
+        ])
+        XCTAssertEqual(try store.firstDay(), CivilDay("2026-11-20"))
+    }
+
     func testEventsAcrossMidnightCountForTheirOwnLocalDay() throws {
         // 23:30 at +01:00 is the 20th; 00:30 at +09:00 is the 21st though it is the 20th in UTC;
         // the window's edges are local days too (+14:00 in, -10:00 out).

@@ -340,7 +340,7 @@ public enum ConfigValueError: Error, CustomStringConvertible, Equatable {
         case .badChoice(let key, let choices):
             return "\(key) must be one of \(choices.map { "\"\($0)\"" }.joined(separator: ", "))"
         case .badSite(let site):
-            return "\"\(site)\" is not a site's host name (it needs a dot); give sites like reddit.com"
+            return SiteMatcher.problem(with: site) + "; give sites like reddit.com"
         case .badCommand(let key, let problem):
             return "\(key): \(problem); \(AppCheck.commandAdvice)"
         }

@@ -66,6 +66,11 @@ public struct SiteMatcher: Equatable {
         return host.contains(".") || host.hasPrefix("[") ? host : nil
     }
 
+    /// Why `addableSite` refused `site`, for the message (quoted as typed).
+    public static func problem(with site: String) -> String {
+        normalizedSite(site) == nil ? "\"\(site)\" is not a host name" : "\"\(site)\" is not a site's host name (it needs a dot)"
+    }
+
     /// The sites in `old` that `new` no longer gates, as written in `old`.
     public static func dropped(from old: [String], in new: [String]) -> [String] {
         let kept = Set(SiteMatcher(sites: new).sites)

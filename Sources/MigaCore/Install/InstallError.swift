@@ -34,7 +34,7 @@ public enum InstallError: Error, CustomStringConvertible, Equatable {
         case .appAlreadyAdded(let name):
             return "\"\(name)\" is already gated; remove it first (`miga config apps remove \(name)`) to change its command"
         case .invalidSite(let site):
-            return "\"\(site)\" is not a site's host name (it needs a dot); give a site like reddit.com"
+            return SiteMatcher.problem(with: site) + "; give a site like reddit.com"
         case .unknownSite(let site):
             return "\"\(site)\" is not in the gated sites; see `miga config sites list`"
         case .unreadableManifest(let path, let problem):

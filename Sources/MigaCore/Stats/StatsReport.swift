@@ -26,6 +26,9 @@ public struct StatsReport: Equatable, Sendable {
     public var days: [DayRow] = []
     /// Whether any event exists at all (for a first-run message instead of zeros).
     public var hasHistory = false
+    /// The local day of the first event ever recorded, where the chart starts when it is
+    /// inside the period (not part of DESIGN's JSON, which lists every day of the period).
+    public var firstDay: CivilDay?
 
     public var exitRate: Double { exits + opens == 0 ? 0 : Double(exits) / Double(exits + opens) }
 
@@ -36,6 +39,7 @@ public struct StatsReport: Equatable, Sendable {
         report.days = (0..<days).map { DayRow(date: from.adding(days: $0)) }
         guard let store else { return report }
         report.hasHistory = try store.hasEvents()
+        report.firstDay = try store.firstDay()
         var apps: [String: AppRow] = [:]
         var waited = 0.0
         for row in try store.dailyCounts(from: from, to: today, app: app) {

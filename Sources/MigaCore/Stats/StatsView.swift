@@ -56,9 +56,13 @@ public struct StatsView {
                      + (current == 0 ? dim("  — one Exit starts a new one") : ""))
         lines.append("")
 
-        let chartDays = report.days.suffix(14)
+        // The last fortnight at most, and no day before the first pause: a first day's chart
+        // is one row, not thirteen of 0/0.
+        let recent = report.days.suffix(14)
+        let chartDays = recent.filter { day in report.firstDay.map { day.date >= $0 } ?? true }
         let peak = max(1, chartDays.map { $0.exits + $0.opens }.max() ?? 1)
-        lines.append("  " + (chartDays.count < days ? "last \(chartDays.count) days" : "per day") + "        " + green("█ exits") + "  " + dim("░ opens"))
+        let heading = chartDays.count < recent.count ? "since your first pause" : chartDays.count < days ? "last \(chartDays.count) days" : "per day"
+        lines.append("  " + heading + "        " + green("█ exits") + "  " + dim("░ opens"))
         let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
         for day in chartDays {
             let scale = Double(chartWidth) / Double(peak)

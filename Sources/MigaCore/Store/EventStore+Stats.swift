@@ -47,6 +47,20 @@ extension EventStore {
             """).compactMap { StoredValue.integer($0) }.filter(EventBounds.days.contains).map { CivilDay(daysSinceEpoch: Int($0)) }
     }
 
+    /// The earliest local day with an event, so a chart starts at a person's first pause
+    /// rather than at thirteen empty days; nil with no event. Found by time through the index
+    /// (not a scan of all history): the earliest instant, then the earliest local day of the
+    /// 36 hours after it, as offsets (±18 h) can put a later event on an earlier day.
+    public func firstDay() throws -> CivilDay? {
+        let offsets = "utc_offset_min BETWEEN \(EventBounds.offsetMinutes.lowerBound) AND \(EventBounds.offsetMinutes.upperBound)"
+        let day = try db.value("""
+            WITH first AS (SELECT ts FROM events WHERE ts BETWEEN ? AND ? AND \(offsets) ORDER BY ts LIMIT 1)
+            SELECT min((events.ts + utc_offset_min * 60000) / 86400000) FROM events, first
+            WHERE events.ts BETWEEN first.ts AND first.ts + 129600000 AND \(offsets)
+            """, [.integer(EventBounds.timestamps.lowerBound), .integer(EventBounds.timestamps.upperBound)])
+        return StoredValue.integer(day).flatMap { EventBounds.days.contains($0) ? CivilDay(daysSinceEpoch: Int($0)) : nil }
+    }
+
     /// Whether any event exists (cheaper than counting a million).
     public func hasEvents() throws -> Bool {
         try db.value("SELECT EXISTS (SELECT 1 FROM events)") == .integer(1)
