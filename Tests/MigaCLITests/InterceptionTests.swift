@@ -679,6 +679,38 @@ final class InterceptionTests: XCTestCase {
         XCTAssertNil(home.recordedArguments())
     }
 
+    /// After a gate lets a link through, a browser that ends at once with a failure (a missing
+    /// library, no display) is said on stderr and as a desktop notification, never silence;
+    /// one that keeps running, or hands the link on and exits 0, is not.
+    func testABrowserThatFailsToStartAfterAGateIsReported() throws {
+        try home.writeFile("bin/notify-send", mode: 0o755, "#!/bin/sh\nprintf '%s\\n' \"$@\" > \(shellQuote(home.root + "/notified"))\n")
+        try home.writeFile("bin/browser", mode: 0o755, "#!/bin/sh\necho 'browser: cannot open display' >&2\nexit 3\n")
+        try home.writeFile("sys/applications/web.desktop", "[Desktop Entry]\nType=Application\nName=Web\nExec=browser %u\n")
+        XCTAssertEqual(try miga("install").status, 0)
+        let store = try EventStore(path: home.database)
+        try store.record(Event(timestamp: Int64(Date().timeIntervalSince1970 * 1000), utcOffsetMinutes: 0, session: "test", type: .openSelected, app: "reddit.com"))
+        // The forwarder is detached and speaks after `open-url` returns: a pipe's reader sees
+        // it, as a terminal does.
+        func openThroughPipe() throws -> MigaHome.Output {
+            try home.runInRoot("/bin/sh", ["-c", "\(shellQuote(home.binary)) open-url https://reddit.com/r/linux 2>&1 | cat"],
+                               environment: environment(["DISPLAY": ":7"]))
+        }
+        let failed = try openThroughPipe()
+        let said = "miga: Web (\(home.root)/bin/browser) ended at once with status 3, so the link did not open: https://reddit.com/r/linux; "
+            + "open it yourself, or choose another default browser and run `miga install`"
+        XCTAssertTrue(failed.stdout.contains(said), failed.stdout)
+        XCTAssertEqual(try home.events().last?.type, .gracePass)
+        eventually { self.read(self.home.root + "/notified") != nil }
+        XCTAssertEqual(read(home.root + "/notified"), "--app-name=miga\nmiga\n\(said)\n")
+
+        unlink(home.root + "/notified")
+        try home.writeFile("bin/browser", mode: 0o755, "#!/bin/sh\nsleep 3\n")
+        let running = try openThroughPipe()
+        XCTAssertEqual(running.status, 0, running.stdout)
+        XCTAssertFalse(running.stdout.contains("did not open"), running.stdout)
+        XCTAssertNil(read(home.root + "/notified"))
+    }
+
     func testOpenURLForwardsOtherLinksAtOnceAndGatesListedSites() throws {
         XCTAssertEqual(try miga("install").status, 0)
         let forwarded = try miga("open-url", "https://reddit.com@evil.example/", environment: ["DISPLAY": ""])

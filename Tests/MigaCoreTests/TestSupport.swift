@@ -47,6 +47,17 @@ final class FakeLauncher: ProcessLauncher {
         onSpawn?(command)
     }
 
+    func spawnDetachedKeepingErrors(_ command: ResolvedCommand, environment: [String: String]) throws {
+        try spawnDetached(command, environment: environment)
+    }
+
+    /// What a watched program's status would be (nil: still running).
+    var watchedStatus: Int32?
+    func spawnDetachedWatching(_ command: ResolvedCommand, environment: [String: String], seconds: Double) throws -> Int32? {
+        try spawnDetached(command, environment: environment)
+        return watchedStatus
+    }
+
     var ranHelpers: [ResolvedCommand] = []
     func run(_ command: ResolvedCommand, environment: [String: String]) throws -> Int32 {
         ranHelpers.append(command)

@@ -354,17 +354,9 @@ public final class Gatekeeper {
         } catch {
             context.messages.say("miga: could not record that: \(error)")
         }
-        if announce { notifyDesktop(message) }
+        // A desktop notification too, since a launcher's stderr is seen by nobody.
+        if announce { context.notifyDesktop(message) }
         return launch.run()
-    }
-
-    /// A desktop notification too, since a launcher's stderr is seen by nobody.
-    private func notifyDesktop(_ message: String) {
-        guard TerminalEmulators.graphicalSessionPresent(in: context.environment),
-              let notifier = resolver.lookUp("notify-send") else { return }
-        try? context.launcher.spawnDetached(
-            ResolvedCommand(executable: notifier, arguments: ["notify-send", "--app-name=miga", "miga", message]),
-            environment: context.environment)
     }
 
     private func usage(_ error: GateError) -> Int32 {
@@ -382,6 +374,9 @@ struct Launch {
     var environment: [String: String]
     var launcher: ProcessLauncher
     var messages: MessageSink
+    /// This miga: a command that is miga itself (open-url's forwarder after Open) keeps the
+    /// gate's stderr when detached, to say if the browser failed; an app's output never does.
+    var ownProgram: String
 
     /// The app inherits MIGA_GATED=APP: when it starts itself again through a shim or a gate,
     /// that passes straight through; any other gated app it starts meets its own gate.
@@ -390,7 +385,11 @@ struct Launch {
         environment[Gatekeeper.gatedVariable] = app
         do {
             if detach {
-                try launcher.spawnDetached(command, environment: environment)
+                if command.executable == ownProgram {
+                    try launcher.spawnDetachedKeepingErrors(command, environment: environment)
+                } else {
+                    try launcher.spawnDetached(command, environment: environment)
+                }
                 return 0
             }
             try launcher.exec(command, environment: environment)
@@ -405,7 +404,7 @@ struct Launch {
 extension Launch {
     init(command: ResolvedCommand, app: String, detach: Bool, context: MigaContext) {
         self.init(command: command, app: app, detach: detach, environment: context.environment,
-                  launcher: context.launcher, messages: context.messages)
+                  launcher: context.launcher, messages: context.messages, ownProgram: context.executablePath)
     }
 }
 

@@ -16,13 +16,10 @@ struct WeeklySummary {
         let sent = AtomicFile.read(markerPath).map { String(decoding: $0.prefix(64), as: UTF8.self).trimming(.whitespacesAndNewlines) }
         guard sent != monday.description,
               TerminalEmulators.graphicalSessionPresent(in: context.environment),
-              let notifier = resolver.lookUp("notify-send"),
+              resolver.lookUp("notify-send") != nil,
               let report = try? WeekReport.build(store: store, weekOf: monday.adding(days: -7), today: today) else { return }
         try? LinuxSystem.makeDirectories(context.paths.stateDirectory, mode: 0o700)
         guard (try? AtomicFile.write(monday.description + "\n", to: markerPath, mode: 0o600)) != nil else { return }
-        try? context.launcher.spawnDetached(
-            ResolvedCommand(executable: notifier, arguments: ["notify-send", "--app-name=miga",
-                                                              "miga · your week \(report.from) – \(report.to)", report.summary]),
-            environment: context.environment)
+        context.notifyDesktop(title: "miga · your week \(report.from) – \(report.to)", report.summary)
     }
 }

@@ -61,7 +61,7 @@ public struct URLRouter {
         }
         var status: Int32 = 0
         if !plain.isEmpty {
-            status = forwardToBrowser(plain, environment: environment)
+            status = forwardToBrowser(plain, environment: environment, afterGate: forward)
         }
         if forward, status != 0 { // nothing reached the browser: nothing to let through
             for url in urls { if let site = SiteMatcher(sites: handedSites).site(for: url) { HandedOverPass.withdraw(app: SiteMatcher.appName(site: site), paths: context.paths) } }
@@ -79,25 +79,49 @@ public struct URLRouter {
         return status
     }
 
-    private func forwardToBrowser(_ urls: [String], environment: [String: String]) -> Int32 {
+    /// How long a browser started after a gate is watched for failing at once (a missing
+    /// library, no display): it exits within a fraction of a second; one that runs longer
+    /// has started, and one handing the link to a running instance exits 0.
+    static let browserWatchSeconds = 1.5
+
+    /// Runs the browser's Exec for `urls`. After a gate (`afterGate`: this process was started
+    /// detached, so its stderr may be nobody's) a browser that cannot be started, or ends at
+    /// once with a failure, is also said as a desktop notification: an Open that opens
+    /// nothing must never be silent.
+    private func forwardToBrowser(_ urls: [String], environment: [String: String], afterGate: Bool) -> Int32 {
+        func report(_ line: String) {
+            say(line)
+            if afterGate { context.notifyDesktop(line) }
+        }
         let layout = InstallLayout(environment: context.environment, paths: context.paths)
         let browsers = DefaultBrowser(layout: layout, currentDesktop: context.environment["XDG_CURRENT_DESKTOP"])
         let recorded = InstallManifest.previousBrowser(recordedAt: layout.manifest)
         guard let browser = recorded.flatMap(browsers.entry(id:)) ?? browsers.current().flatMap(browsers.entry(id:)) else {
-            say("miga: \(InstallError.noBrowser)")
+            report("miga: \(InstallError.noBrowser)")
             return 1
         }
         guard let exec = browser.entry.rawValue("Exec"), let line = try? ExecLine(rawValue: exec) else {
-            say("miga: \(browser.path): its Exec line cannot be run; choose another browser, then run `miga install`")
+            report("miga: \(browser.path): its Exec line cannot be run; choose another browser, then run `miga install`")
             return 1
         }
         let resolver = context.commandResolver
         for argv in line.invocations(urls: urls, icon: browser.entry.string("Icon"), name: browser.entry.string("Name"),
                                      location: browser.path) {
             do {
-                try context.launcher.spawnDetached(try resolver.resolve(argv), environment: environment)
+                let command = try resolver.resolve(argv)
+                guard afterGate else {
+                    try context.launcher.spawnDetached(command, environment: environment)
+                    continue
+                }
+                if let status = try context.launcher.spawnDetachedWatching(command, environment: environment, seconds: Self.browserWatchSeconds),
+                   status != 0 {
+                    let name = browser.entry.string("Name").map { "\($0) (\(command.executable))" } ?? command.executable
+                    report("miga: \(TerminalText.visible(name)) ended at once with status \(status), so the link did not open: \(TerminalText.visible(String(urls[0].prefix(200)))); "
+                        + "open it yourself, or choose another default browser and run `miga install`")
+                    return 1
+                }
             } catch {
-                say("miga: \(error)")
+                report("miga: \(error); the link did not open")
                 return 1
             }
         }

@@ -18,6 +18,12 @@ public protocol ProcessLauncher {
     func exec(_ command: ResolvedCommand, environment: [String: String]) throws -> Never
     /// Starts `command` in its own session with stdio on /dev/null and does not wait for it.
     func spawnDetached(_ command: ResolvedCommand, environment: [String: String]) throws
+    /// The same with this process's stderr: for miga's own helpers, whose only output is a
+    /// line about a failure the person should see.
+    func spawnDetachedKeepingErrors(_ command: ResolvedCommand, environment: [String: String]) throws
+    /// The same as spawnDetached, then waits up to `seconds`: the program's exit status if it
+    /// ended by then, nil if it is still running (a browser that failed to start).
+    func spawnDetachedWatching(_ command: ResolvedCommand, environment: [String: String], seconds: Double) throws -> Int32?
     /// Runs a helper (such as update-desktop-database) with stdio on /dev/null, waits for it
     /// and returns its exit status.
     func run(_ command: ResolvedCommand, environment: [String: String]) throws -> Int32
@@ -32,6 +38,14 @@ public struct SystemLauncher: ProcessLauncher {
 
     public func spawnDetached(_ command: ResolvedCommand, environment: [String: String]) throws {
         try LinuxSystem.spawnDetached(command, environment: environment)
+    }
+
+    public func spawnDetachedKeepingErrors(_ command: ResolvedCommand, environment: [String: String]) throws {
+        try LinuxSystem.spawnDetached(command, environment: environment, keepingStandardError: true)
+    }
+
+    public func spawnDetachedWatching(_ command: ResolvedCommand, environment: [String: String], seconds: Double) throws -> Int32? {
+        try LinuxSystem.spawnDetachedWatching(command, environment: environment, seconds: seconds)
     }
 
     public func run(_ command: ResolvedCommand, environment: [String: String]) throws -> Int32 {

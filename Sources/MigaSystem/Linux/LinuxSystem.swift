@@ -125,10 +125,29 @@ public enum LinuxSystem {
         throw LaunchError.execFailed(command: command.arguments.first ?? command.executable, code: errno)
     }
 
-    /// posix_spawn with a new session (no controlling terminal), stdio on /dev/null, default
-    /// signal handling; returns without waiting, so the gate's window can close at once.
-    public static func spawnDetached(_ command: ResolvedCommand, environment: [String: String]) throws {
-        _ = try spawn(command, environment: environment, newSession: true)
+    /// posix_spawn with a new session (no controlling terminal), stdio on /dev/null (stderr
+    /// kept when asked), default signal handling; returns without waiting, so the gate's
+    /// window can close at once.
+    public static func spawnDetached(_ command: ResolvedCommand, environment: [String: String], keepingStandardError: Bool = false) throws {
+        _ = try spawn(command, environment: environment, newSession: true, keepingStandardError: keepingStandardError)
+    }
+
+    /// As spawnDetached, then waits up to `seconds` for the program to end: its status if it
+    /// did (128+N for signal N), nil if it is still running (and is left running).
+    public static func spawnDetachedWatching(_ command: ResolvedCommand, environment: [String: String], seconds: Double) throws -> Int32? {
+        let pid = try spawn(command, environment: environment, newSession: true)
+        let deadline = monotonicNanoseconds() + UInt64(seconds * 1_000_000_000)
+        var status: Int32 = 0
+        while true {
+            let ended = waitpid(pid, &status, WNOHANG)
+            if ended == pid {
+                let signal = status & 0x7f
+                return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+            }
+            if ended < 0, errno != EINTR { return nil }
+            if monotonicNanoseconds() >= deadline { return nil }
+            usleep(20_000)
+        }
     }
 
     /// Runs a helper with stdio on /dev/null and returns its exit status (128+N if signal N ended it).
@@ -167,11 +186,12 @@ public enum LinuxSystem {
         return (result & 0x7f) == 0 ? (result >> 8) & 0xff : 128 + (result & 0x7f)
     }
 
-    private static func spawn(_ command: ResolvedCommand, environment: [String: String], newSession: Bool) throws -> pid_t {
+    private static func spawn(_ command: ResolvedCommand, environment: [String: String], newSession: Bool,
+                              keepingStandardError: Bool = false) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd: Int32 in 0...2 {
+        for fd: Int32 in keepingStandardError ? 0...1 : 0...2 {
             posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
         }
         var attributes = posix_spawnattr_t()
