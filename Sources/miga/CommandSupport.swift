@@ -67,6 +67,9 @@ enum CommandSupport {
     }
 
     /// Colour only for a terminal, and never when NO_COLOR is set (no-color.org).
+    /// The colours for this terminal's background (TerminalPalette).
+    static var palette: TerminalPalette { TerminalPalette(environment: ProcessInfo.processInfo.environment) }
+
     static var useColor: Bool {
         let environment = ProcessInfo.processInfo.environment
         return LinuxSystem.isTerminal(STDOUT_FILENO) && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"

@@ -16,13 +16,13 @@ struct DoctorCommand: ParsableCommand {
     func run() throws {
         let context = try CommandSupport.context()
         let findings = Doctor(context: context).check()
-        let color = CommandSupport.useColor
+        let color = CommandSupport.useColor, palette = CommandSupport.palette
         for finding in findings {
             let mark: String
             switch finding.status {
-            case .ok: mark = color ? "\u{1B}[32mok\u{1B}[0m     " : "ok      "
+            case .ok: mark = color ? "\u{1B}[\(palette.good)mok\u{1B}[0m     " : "ok      "
             case .problem: mark = color ? "\u{1B}[31mproblem\u{1B}[0m" : "problem "
-            case .note: mark = color ? "\u{1B}[33mnote\u{1B}[0m   " : "note    "
+            case .note: mark = color ? "\u{1B}[\(palette.notice)mnote\u{1B}[0m   " : "note    "
             }
             print("\(mark) \(finding.subject): \(finding.message)")
             if let fix = finding.fix, finding.status != .ok { print("         fix: \(fix)") }

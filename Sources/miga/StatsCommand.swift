@@ -51,7 +51,7 @@ struct StatsCommand: ParsableCommand {
             let today = LocalMoment(clock: context.clock).day
             if week {
                 let report = try WeekReport.build(store: store, weekOf: today, today: today)
-                print(json ? report.json : WeekView(color: CommandSupport.useColor).render(report, today: today), terminator: json ? "\n" : "")
+                print(json ? report.json : WeekView(color: CommandSupport.useColor, palette: CommandSupport.palette).render(report, today: today), terminator: json ? "\n" : "")
                 return
             }
             if let app {
@@ -63,7 +63,8 @@ struct StatsCommand: ParsableCommand {
                 print(report.json)
             } else {
                 print(StatsView(color: CommandSupport.useColor,
-                                columns: LinuxSystem.terminalSize(STDOUT_FILENO)?.columns ?? Int(context.environment["COLUMNS"] ?? "") ?? 80)
+                                columns: LinuxSystem.terminalSize(STDOUT_FILENO)?.columns ?? Int(context.environment["COLUMNS"] ?? "") ?? 80,
+                                palette: CommandSupport.palette)
                     .render(report, app: app), terminator: "")
             }
         }

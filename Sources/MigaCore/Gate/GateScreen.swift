@@ -5,12 +5,14 @@ public struct GateStyle: Equatable, Sendable {
     public var animations: Bool
     /// Not a UTF-8 locale: box drawing, curly quotes and the breathing dots fall back to ASCII.
     public var ascii: Bool
+    public var palette: TerminalPalette
 
-    public init(color: Bool, breathing: Bool, animations: Bool, ascii: Bool = false) {
+    public init(color: Bool, breathing: Bool, animations: Bool, ascii: Bool = false, palette: TerminalPalette = .dark) {
         self.color = color
         self.breathing = breathing
         self.animations = animations
         self.ascii = ascii
+        self.palette = palette
     }
 
     /// `NO_COLOR` (any non-empty value, per no-color.org) turns colour off.
@@ -18,7 +20,8 @@ public struct GateStyle: Equatable, Sendable {
         self.init(color: (environment["NO_COLOR"] ?? "").isEmpty,
                   breathing: config.breathing == .box,
                   animations: config.animations,
-                  ascii: !TerminalText.localeIsUTF8(environment))
+                  ascii: !TerminalText.localeIsUTF8(environment),
+                  palette: TerminalPalette(environment: environment))
     }
 }
 
@@ -87,7 +90,7 @@ public struct GateScreen {
         // "3rd time today", "Last time: …", why the wait is longer: a line each.
         for note in session.notes {
             for line in TextLayout.wrap(TerminalText.forScreen(note), width: width) {
-                add(&layout.top, line, styled: tint("33", line))
+                add(&layout.top, line, styled: tint(style.palette.notice, line))
             }
         }
         add(&layout.top, "")
@@ -112,11 +115,11 @@ public struct GateScreen {
         let bar = String(repeating: "━", count: filled) + String(repeating: "─", count: barWidth - filled)
         let countdown = left > 0 ? "\(left) s" : "ready"
         add(&layout.bottom, bar + "  " + countdown,
-            styled: tint("36", String(bar.prefix(filled))) + dim(String(bar.dropFirst(filled))) + "  " + countdown)
+            styled: tint(style.palette.accent, String(bar.prefix(filled))) + dim(String(bar.dropFirst(filled))) + "  " + countdown)
 
         if style.breathing {
             let cue = Self.breathingCue(elapsedMilliseconds: session.elapsedMilliseconds(at: now), dots: style.animations)
-            add(&layout.bottom, cue, styled: tint("2;36", cue))
+            add(&layout.bottom, cue, styled: tint("2;" + style.palette.accent, cue))
         }
         add(&layout.bottom, "")
 
@@ -124,7 +127,7 @@ public struct GateScreen {
             // The question takes the choices' place until it is answered or withdrawn.
             add(&layout.bottom, Intention.question, styled: bold(Intention.question))
             let field = "> " + TextLayout.tail(TerminalText.forScreen(answer), width: width - 3) + "_"
-            add(&layout.bottom, field, styled: tint("36", field))
+            add(&layout.bottom, field, styled: tint(style.palette.accent, field))
             let hint = "Enter open · Esc back · Ctrl-C exit"
             add(&layout.bottom, hint, styled: dim(hint))
             return finishLayout(&layout, session: session, now: now, rows: rows, answer: answer)
@@ -136,16 +139,16 @@ public struct GateScreen {
         let styledOpen = left > 0 ? dim(openKey) : bold(openKey)
         let choices = "\(exitKey)   \(nextKey)   \(openKey)"
         if DisplayWidth.of(choices) <= width {
-            add(&layout.bottom, choices, styled: tint("1;32", exitKey) + "   " + nextKey + "   " + styledOpen)
+            add(&layout.bottom, choices, styled: tint("1;" + style.palette.good, exitKey) + "   " + nextKey + "   " + styledOpen)
         } else {
             // A narrow terminal: one choice per line rather than running off the edge.
-            add(&layout.bottom, exitKey, styled: tint("1;32", exitKey))
+            add(&layout.bottom, exitKey, styled: tint("1;" + style.palette.good, exitKey))
             add(&layout.bottom, nextKey)
             add(&layout.bottom, openKey, styled: styledOpen)
         }
         if let notice = session.notice(at: now) {
             add(&layout.bottom, "")
-            for line in TextLayout.wrap(notice, width: width) { add(&layout.bottom, line, styled: tint("33", line)) }
+            for line in TextLayout.wrap(notice, width: width) { add(&layout.bottom, line, styled: tint(style.palette.notice, line)) }
         }
         return finishLayout(&layout, session: session, now: now, rows: rows, answer: nil)
     }
@@ -185,14 +188,14 @@ public struct GateScreen {
         layout.bottom = []
         if rows >= 5, let notice = session.notice(at: now) {
             let line = fit(notice)
-            layout.bottom.append((tint("33", line), DisplayWidth.of(line)))
+            layout.bottom.append((tint(style.palette.notice, line), DisplayWidth.of(line)))
         }
         if let answer, session.askingIntention {
             let field = fit("> " + TextLayout.tail(TerminalText.forScreen(answer), width: width - 3) + "_")
             if rows >= 4 { layout.bottom.append((bold(fit(Intention.question)), DisplayWidth.of(fit(Intention.question)))) }
-            layout.bottom.append((tint("36", field), DisplayWidth.of(field)))
+            layout.bottom.append((tint(style.palette.accent, field), DisplayWidth.of(field)))
         } else {
-            layout.bottom.append((tint("1;32", keys), DisplayWidth.of(keys)))
+            layout.bottom.append((tint("1;" + style.palette.good, keys), DisplayWidth.of(keys)))
         }
         let free = max(1, rows - layout.top.count - layout.bottom.count)
         layout.room = layout.body.count <= free ? layout.body.count : max(1, free - 1) // a line for the sign
@@ -224,7 +227,7 @@ public struct GateScreen {
             let short = "\(arrows) \(offset + 1)–\(last)/\(layout.body.count)"
             let hint = DisplayWidth.of(long) <= layout.width ? long : DisplayWidth.of(short) <= layout.width ? short : arrows
             if !layout.compact { out.append(("", 0)) }
-            out.append((tint("2;36", hint), DisplayWidth.of(hint)))
+            out.append((tint("2;" + style.palette.accent, hint), DisplayWidth.of(hint)))
         }
         return out + layout.bottom
     }
@@ -259,7 +262,7 @@ public struct GateScreen {
     /// The short celebration after Exit: `step` of `steps`, ending on the message.
     public func celebrationFrame(step: Int, steps: Int, message: String, columns: Int, rows: Int) -> String {
         let sparkle = ["·", "· ✦ ·", "·  ✦ ✧ ✦  ·", "✧  ·  ✦  ·  ✧"][min(3, step * 4 / max(1, steps))]
-        var lines: [(String, Int)] = [(tint("32", sparkle), DisplayWidth.of(sparkle)), ("", 0)]
+        var lines: [(String, Int)] = [(tint(style.palette.good, sparkle), DisplayWidth.of(sparkle)), ("", 0)]
         for line in TextLayout.wrap(message, width: min(Self.maxTextWidth, columns - 4)) {
             lines.append((bold(line), DisplayWidth.of(line)))
         }

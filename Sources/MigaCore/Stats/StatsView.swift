@@ -6,10 +6,12 @@ public struct StatsView {
     public var color: Bool
     /// The terminal's width: the chart and the totals fit it, down to 40 columns.
     public var columns: Int
+    public var palette: TerminalPalette
 
-    public init(color: Bool, columns: Int = 80) {
+    public init(color: Bool, columns: Int = 80, palette: TerminalPalette = .dark) {
         self.color = color
         self.columns = max(40, columns)
+        self.palette = palette
     }
 
     /// The longest bar: what is left of a line after "  2026-11-21 Mon " and " 12/3".
@@ -24,7 +26,7 @@ public struct StatsView {
 
                 """
         }
-        let green = TextColumns.paint("32", color: color), dim = TextColumns.paint("2", color: color), bold = TextColumns.paint("1", color: color)
+        let green = TextColumns.paint(palette.good, color: color), dim = TextColumns.paint("2", color: color), bold = TextColumns.paint("1", color: color)
         let days = report.days.count
         var lines: [String] = []
         let title = "miga · last \(days) day\(days == 1 ? "" : "s")"

@@ -4,8 +4,12 @@ import JSON
 /// app, the intentions given most often, the streak.
 public struct WeekView {
     public var color: Bool
+    public var palette: TerminalPalette
 
-    public init(color: Bool) { self.color = color }
+    public init(color: Bool, palette: TerminalPalette = .dark) {
+        self.color = color
+        self.palette = palette
+    }
 
     /// A week with no choice made has no rate: "—", not a discouraging 0 %.
     static func rate(_ totals: WeekReport.Totals) -> String {
@@ -16,7 +20,7 @@ public struct WeekView {
         guard report.hasHistory else {
             return "No pauses yet, so no week to show. Each Exit and Open shows up here.\n"
         }
-        let bold = TextColumns.paint("1", color: color), green = TextColumns.paint("32", color: color), dim = TextColumns.paint("2", color: color)
+        let bold = TextColumns.paint("1", color: color), green = TextColumns.paint(palette.good, color: color), dim = TextColumns.paint("2", color: color)
         var lines = [bold("miga · this week") + " (\(report.from) – \(report.to)) " + dim("against last week"), ""]
         func row(_ label: String, _ now: String, _ before: String, paint: (String) -> String = { $0 }) -> String {
             "  " + paint(label) + TextColumns.pad("", 16 - label.count) + TextColumns.right(now, 8) + "  " + dim(TextColumns.right(before, 9))
