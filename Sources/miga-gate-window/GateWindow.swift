@@ -56,10 +56,13 @@ final class GateWindow {
         window = gtk_window_new()
         gtk_widget_add_css_class(window, "miga")
         gtk_window_set_title(miga_window(window), "miga")
-        gtk_window_set_default_size(miga_window(window), 560, -1)
+        gtk_window_set_default_size(miga_window(window), Self.cardWidth, -1)
 
         page = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_widget_add_css_class(page, "miga-page")
+        // One width for every item and every second of the countdown (the Open button's label
+        // grows from "Open (o)" to "Open in 15 s (o)"): the window never jumps sideways.
+        gtk_widget_set_size_request(page, Self.cardWidth, -1)
         header = Self.label(classes: ["miga-header"], wrap: false)
         gtk_label_set_ellipsize(miga_label(header), PANGO_ELLIPSIZE_END)
         // What the gate knows about today ("3rd time today", "Last time: …"): quiet, under the
@@ -68,15 +71,14 @@ final class GateWindow {
         gtk_label_set_max_width_chars(miga_label(notesLabel), 72)
         gtk_widget_set_visible(notesLabel, 0)
 
-        // The item: a title (articles), the text, the author. Long articles scroll inside a
-        // bounded area so the window never grows past a small screen (60 % of 768 px).
+        // The item: a title (articles), the text, the author, in a card of one height: a short
+        // quote stands in its middle, a long article scrolls inside it, and Read Next never
+        // resizes the window (it did, for each item: people found the jumping restless).
         titleLabel = Self.label(classes: ["miga-title"], wrap: true)
         textLabel = Self.label(classes: ["miga-text"], wrap: true)
         authorLabel = Self.label(classes: ["miga-author"], wrap: true)
-        for label in [titleLabel, textLabel, authorLabel] {
-            gtk_label_set_width_chars(miga_label(label), 50)
-            gtk_label_set_max_width_chars(miga_label(label), 72)
-        }
+        // No minimum in characters: the card's width (cardWidth) holds, whatever the font.
+        for label in [titleLabel, textLabel, authorLabel] { gtk_label_set_max_width_chars(miga_label(label), 72) }
         let item = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_widget_set_halign(item, GTK_ALIGN_CENTER)
         // The scroller is never shorter than its scrollbar (about 50 px): a one-line item sits
@@ -88,7 +90,8 @@ final class GateWindow {
         gtk_scrolled_window_set_policy(miga_scrolled_window(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_propagate_natural_height(miga_scrolled_window(scroller), 1)
         gtk_scrolled_window_set_propagate_natural_width(miga_scrolled_window(scroller), 1)
-        gtk_scrolled_window_set_max_content_height(miga_scrolled_window(scroller), 460)
+        gtk_scrolled_window_set_min_content_height(miga_scrolled_window(scroller), Self.cardHeight)
+        gtk_scrolled_window_set_max_content_height(miga_scrolled_window(scroller), Self.cardHeight)
         gtk_scrolled_window_set_child(miga_scrolled_window(scroller), item)
         gtk_widget_set_vexpand(scroller, 1)
 
@@ -146,6 +149,10 @@ final class GateWindow {
         if !motion { gtk_widget_add_css_class(window, "no-motion") }
         connectSignals()
     }
+
+    /// The card's size in pixels: about twelve lines of an article, within a 1024×768 screen.
+    static let cardWidth: Int32 = 600
+    static let cardHeight: Int32 = 280
 
     private static func label(classes: [String], wrap: Bool) -> Widget {
         let label = gtk_label_new(nil)!
@@ -269,8 +276,9 @@ final class GateWindow {
 
     // MARK: The question before Open
 
-    /// The countdown (over by now) makes way for the question; Exit stays, as a button, since
-    /// its key is typing now. Next and Open go: Enter is Open, and Esc brings them back.
+    /// The countdown (over by now) makes way for the question. Its keys are typing now, so the
+    /// buttons say what they do here: Exit, Back (Esc) and Open (Enter), for a person who
+    /// uses only the mouse as for one who uses only keys.
     private func ask() {
         guard !celebrating, !asking else { return }
         let (box, entry) = question ?? buildQuestion()
@@ -300,18 +308,21 @@ final class GateWindow {
         gtk_box_insert_child_after(miga_box(page), box, countdown)
 
         // Enter in the field: the answer, even an empty one, is the Open.
-        let activate: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { entry, context in
-            let gate = GateWindow.from(context)
-            guard gate.asking, !gate.answered, !gate.celebrating, let entry else { return }
-            gate.answered = true
-            let field = entry.assumingMemoryBound(to: GtkWidget.self)
-            gtk_editable_set_editable(miga_editable(field), 0)
-            let text = gtk_editable_get_text(miga_editable(field)).map { String(cString: $0) } ?? ""
-            gate.send(.intention(text))
+        let activate: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, context in
+            GateWindow.from(context).answer()
         }
         connectSignal(UnsafeMutableRawPointer(entry), "activate", activate, context)
         question = (box, entry)
         return (box, entry)
+    }
+
+    /// Enter in the field, or the Open button beside it: the answer is the Open.
+    private func answer() {
+        guard asking, !answered, !celebrating, let (_, field) = question else { return }
+        answered = true
+        gtk_editable_set_editable(miga_editable(field), 0)
+        let text = gtk_editable_get_text(miga_editable(field)).map { String(cString: $0) } ?? ""
+        send(.intention(text))
     }
 
     /// Esc in the question: the usual choices again, the answer dropped.
@@ -326,13 +337,13 @@ final class GateWindow {
         send(.back)
     }
 
+    /// The countdown's three choices, or the question's: the same buttons, relabelled.
     private func showChoices(_ all: Bool) {
         gtk_widget_set_visible(countdown, all ? 1 : 0)
-        gtk_widget_set_visible(nextButton, all ? 1 : 0)
-        gtk_widget_set_visible(openButton, all ? 1 : 0)
         gtk_button_set_label(miga_button(exitButton), all ? "Exit (e)" : "Exit")
-        // Alone, Exit keeps a button's size, at the end of the row, instead of the row's width.
-        gtk_widget_set_halign(choices, all ? GTK_ALIGN_FILL : GTK_ALIGN_END)
+        gtk_button_set_label(miga_button(nextButton), all ? "Read Next (n)" : "Back (Esc)")
+        // The countdown is over whenever the question shows, so Open is always ready here.
+        gtk_button_set_label(miga_button(openButton), all ? "Open (o)" : "Open (Enter)")
     }
 
     /// Exit was chosen: the choices and countdown make way for the gate's line and a brief
@@ -401,8 +412,8 @@ final class GateWindow {
         guard !celebrating, let button else { return }
         switch button {
         case UnsafeMutableRawPointer(exitButton): send(.exit)
-        case UnsafeMutableRawPointer(nextButton) where !asking: send(.readNext)
-        case UnsafeMutableRawPointer(openButton) where !asking: send(.open)
+        case UnsafeMutableRawPointer(nextButton): asking ? goBack() : send(.readNext)
+        case UnsafeMutableRawPointer(openButton): asking ? answer() : send(.open)
         default: break
         }
     }

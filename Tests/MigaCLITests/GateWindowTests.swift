@@ -155,6 +155,30 @@ final class GateWindowTests: XCTestCase {
         XCTAssertEqual(try home.events().map(\.type).suffix(2), [.gatewayCompleted, .openSelected])
     }
 
+    /// Read Next never makes the window jump: a one-line quote and a long article sit in the
+    /// same card (the article scrolls inside it), so the window keeps its size.
+    func testTheWindowKeepsItsSizeFromItemToItem() throws {
+        let gate = try startGate()
+        let id = try window()
+        try waitForEvents([.sessionStart])
+        func size() throws -> String {
+            usleep(400_000) // a resize after the new item lands within a frame or two
+            let shell = try xdotool(["getwindowgeometry", "--shell", id]).stdout
+            return shell.split(separator: "\n").filter { $0.hasPrefix("WIDTH=") || $0.hasPrefix("HEIGHT=") }.joined(separator: " ")
+        }
+        var sizes = [try size()]
+        for reads in 1...7 {
+            try press("n", in: id)
+            try waitForEvents([.sessionStart] + Array(repeating: .contentRead, count: reads))
+            sizes.append(try size())
+        }
+        let shown = Set(try home.events().compactMap(\.contentID))
+        XCTAssertEqual(shown.count, 8, "eight different items")
+        XCTAssertEqual(Set(sizes).count, 1, "the window changed size: \(sizes)")
+        try press("e", in: id)
+        XCTAssertEqual(gate.wait().status, 0)
+    }
+
     func testExitAndTheCloseButtonOpenNothing() throws {
         for (index, way) in ["e", "close-button"].enumerated() {
             let gate = try startGate()
@@ -230,6 +254,35 @@ final class GateWindowTests: XCTestCase {
         XCTAssertEqual(gate.wait().status, 0)
         XCTAssertTrue(try windowGone(id))
         XCTAssertEqual(try openDetails(), "'{\"intention\":\"reply to Sam\"}'")
+    }
+
+    /// Clicks at a point of the window given as fractions of its width and height.
+    func click(_ id: String, x: Double, y: Double) throws {
+        let shell = try xdotool(["getwindowgeometry", "--shell", id]).stdout
+        func value(_ key: String) -> Double {
+            shell.split(separator: "\n").first { $0.hasPrefix(key + "=") }.flatMap { Double($0.dropFirst(key.count + 1)) } ?? 0
+        }
+        let point = [String(Int(value("X") + value("WIDTH") * x)), String(Int(value("Y") + value("HEIGHT") * y))]
+        XCTAssertEqual(try xdotool(["mousemove", "--sync"] + point).status, 0)
+        XCTAssertEqual(try xdotool(["click", "1"]).status, 0)
+    }
+
+    /// A person who uses only the mouse: the question shows Exit, Back and Open as buttons;
+    /// Back brings the choices again and Open, clicked, opens with the typed answer.
+    func testTheQuestionCanBeAnsweredWithTheMouse() throws {
+        let (gate, id, (ready, _)) = try openTheQuestion()
+        _ = try screenshot("window-question-buttons")
+        XCTAssertEqual(try xdotool(["type", "--delay", "20", "read the news"]).status, 0)
+        try click(id, x: 0.5, y: 0.93) // Back, the middle button of the bottom row
+        try eventually("the three choices again") { try self.height(id) == ready }
+        XCTAssertNil(home.recordedArguments())
+        try click(id, x: 0.83, y: 0.93) // Open, again: the question
+        try eventually("the question asked again") { try self.height(id) != ready }
+        XCTAssertEqual(try xdotool(["type", "--delay", "20", "read the news"]).status, 0)
+        try click(id, x: 0.83, y: 0.93) // Open (Enter)
+        eventually("the app to start") { home.recordedInfo() != nil }
+        XCTAssertEqual(gate.wait().status, 0)
+        XCTAssertEqual(try openDetails(), "'{\"intention\":\"read the news\"}'")
     }
 
     func testEscInTheQuestionGoesBackAndAnEmptyAnswerStillOpens() throws {
