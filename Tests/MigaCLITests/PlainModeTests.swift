@@ -28,6 +28,25 @@ final class PlainModeTests: XCTestCase {
         XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .exitSelected])
     }
 
+    /// Two Exits in a row, with an Exit yesterday: the second line is not the first again
+    /// (the celebration takes turns among what is true), and says the two-day run.
+    func testTheNextExitHearsAnotherTrueLine() throws {
+        let yesterday = Int64(Date().timeIntervalSince1970 * 1000) - 86_400_000
+        try EventStore(path: home.database).record(Event(timestamp: yesterday, utcOffsetMinutes: 0, session: "y", type: .exitSelected, app: "chat"))
+        var lines: [String] = []
+        for _ in 0..<2 {
+            let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) gate --plain --app chat -- true",
+                                            environment: home.environment(["TZ": "UTC"]))
+            terminal.waitFor("Open unlocks in 15 s")
+            try terminal.enter("e")
+            let after = terminal.waitFor("STATUS=0")
+            lines.append(after)
+        }
+        XCTAssertTrue(lines[0].contains("You chose not to open it. That's your 2nd exit in the last 7 days."), lines[0])
+        XCTAssertTrue(lines[1].contains("Not this time. That's 2 days in a row with an Exit."), lines[1])
+        XCTAssertFalse(lines[1].contains("exit in the last 7 days"), lines[1])
+    }
+
     func testReadNextOpenLockedThenReadlinePromptOpens() throws {
         let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) gate --app chat -- \(shellQuote(home.recorder)) 'a b' ''",
                                         environment: home.environment(["TERM": "dumb"]))

@@ -155,6 +155,6 @@ final class GateScreenTests: XCTestCase {
     func testCelebrationOrdinals() {
         XCTAssertEqual((1...4).map(Celebration.ordinal) + [11, 12, 13, 21, 22, 103, 111].map(Celebration.ordinal),
                        ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd", "111th"])
-        XCTAssertTrue(Celebration.message(exitsInLastSevenDays: 3).contains("3rd exit in the last 7 days"))
+        XCTAssertTrue(Celebration.message(.init(exitsThisWeek: 3)).text.contains("3rd exit in the last 7 days"))
     }
 }

@@ -171,7 +171,7 @@ public final class NativeHostService {
             let (session, gate) = try session()
             gate.driver.choose(.exit, at: context.clock.monotonicNanoseconds())
             try throwing(ended(session))
-            let message = GateService.celebration(store: try store(), clock: context.clock)
+            let message = GateService.celebration(store: try store(), context: context)
             return reply("exit", [("message", .string(message))])
 
         case "open":

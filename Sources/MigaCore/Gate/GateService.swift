@@ -108,13 +108,25 @@ public struct GateService {
         return GateContent(library: library, categories: config.categories, store: store)
     }
 
-    /// The line shown after an Exit: how many this week, this one included.
-    public func celebration() -> String { Self.celebration(store: store, clock: context.clock) }
+    /// The line shown after an Exit, from the person's history, this Exit included.
+    public func celebration() -> String { Self.celebration(store: store, context: context) }
 
-    /// The same where no config was read for the gate (it needs none).
-    public static func celebration(store: EventStore, clock: MigaClock) -> String {
-        let count = (try? store.exitCountInWeek(endingAt: clock.now())) ?? 1
-        return Celebration.message(exitsInLastSevenDays: count)
+    /// The same where no config was read for the gate (it needs none). A count that cannot
+    /// be read is left at what the Exit just made true. The kind of line said is kept in the
+    /// state folder, so the next Exit, on any surface, hears another.
+    public static func celebration(store: EventStore, context: MigaContext) -> String {
+        let clock = context.clock, today = LocalMoment(clock: clock).day
+        var facts = Celebration.Facts(exitsThisWeek: (try? store.exitCountInWeek(endingAt: clock.now())) ?? 1)
+        facts.exitsToday = (try? store.dailyCounts(from: today, to: today, app: nil))
+            .map { $0.filter { $0.type == EventType.exitSelected.rawValue }.reduce(0) { $0 + $1.count } } ?? 1
+        facts.exitsInAll = (try? store.exitCount()) ?? 1
+        if let days = try? store.mindfulDays() { facts.streak = Streaks(mindfulDays: days, today: today) }
+        let lastPath = context.paths.stateDirectory + "/celebration-last"
+        let last = AtomicFile.read(lastPath).flatMap { Celebration.Kind(rawValue: String(decoding: $0.prefix(16), as: UTF8.self)) }
+        let (kind, text) = Celebration.message(facts, after: last)
+        try? LinuxSystem.makeDirectories(context.paths.stateDirectory, mode: 0o700)
+        try? AtomicFile.write(kind.rawValue, to: lastPath, mode: 0o600)
+        return text
     }
 }
 

@@ -71,6 +71,11 @@ extension EventStore {
         try db.column("SELECT DISTINCT app FROM events ORDER BY app").compactMap(StoredValue.text)
     }
 
+    /// Every Exit ever recorded, any app.
+    public func exitCount() throws -> Int {
+        Int(StoredValue.integer(try db.value("SELECT count(*) FROM events WHERE type = \(EventType.exitSelected.sqlLiteral)")) ?? 0)
+    }
+
     public func eventCount() throws -> Int {
         Int(StoredValue.integer(try db.value("SELECT count(*) FROM events")) ?? 0)
     }
