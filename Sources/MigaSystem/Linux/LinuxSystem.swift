@@ -331,7 +331,11 @@ extension LinuxSystem {
     /// and look again. Not tried again here: a signal must reach the caller at once.
     public static func waitForInput(_ fds: [Int32], milliseconds: Int32) -> [PollEvents] {
         var descriptors = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        guard poll(&descriptors, nfds_t(descriptors.count), milliseconds) > 0 else {
+        let count = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+        guard count > 0 else {
+            // poll itself failed (ENOMEM, not a signal): callers loop on "nothing ready", so
+            // wait a little as a timeout would, rather than spin a core until it recovers.
+            if count < 0, errno != EINTR, milliseconds != 0 { usleep(UInt32(milliseconds < 0 ? 50 : min(milliseconds, 50)) * 1000) }
             return Array(repeating: [], count: fds.count)
         }
         return descriptors.map { PollEvents(rawValue: $0.revents) }
