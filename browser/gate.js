@@ -136,7 +136,9 @@ function tick() {
   $("fill").style.width = `${(fraction * 100).toFixed(1)}%`;
   $("bar").setAttribute("aria-valuenow", String(Math.round(fraction * 100)));
   $("countdown").textContent = left > 0 ? `${left} s` : "ready";
-  $("open-label").textContent = left > 0 ? `Open in ${left} s` : "Open";
+  // "Open anyway" past today's opens_per_day: the host names it; an older host names nothing.
+  const open = typeof gate.open_label === "string" && gate.open_label ? gate.open_label : "Open";
+  $("open-label").textContent = left > 0 ? `${open} in ${left} s` : open;
   if (gate.breathing === "box") {
     const phase = Math.floor(elapsed / 4000) % 4;
     const count = Math.floor(elapsed / 1000) % 4 + 1;

@@ -15,6 +15,8 @@ public enum GateToWindow: Equatable, Sendable {
     /// Lines under the title ("3rd time today", "Last time: …", why the wait is longer),
     /// separated by newlines; empty for none.
     case notes(String)
+    /// What the Open button says when not "Open" ("Open anyway": today's allowance is used).
+    case openLabel(String)
     /// Open was chosen after the countdown and `intention = true`: ask "What are you here to
     /// do?" in a text field; the answer comes back as `intention`, Esc as `back`.
     case askIntention
@@ -47,6 +49,7 @@ public enum WindowLine {
             return line(["tick", String(secondsLeft), String(permille), breath])
         case .notice(let text): return line(["notice", text])
         case .notes(let text): return line(["notes", text])
+        case .openLabel(let text): return line(["open-label", text])
         case .askIntention: return line(["ask-intention"])
         case .celebrate(let text): return line(["celebrate", text])
         case .close: return line(["close"])
@@ -76,6 +79,7 @@ public enum WindowLine {
             return .tick(secondsLeft: max(0, left), permille: min(1000, max(0, permille)), breath: fields[3])
         case ("notice", 2): return .notice(fields[1])
         case ("notes", 2): return .notes(fields[1])
+        case ("open-label", 2): return .openLabel(fields[1])
         case ("ask-intention", 1): return .askIntention
         case ("celebrate", 2): return .celebrate(fields[1])
         case ("close", 1): return .close

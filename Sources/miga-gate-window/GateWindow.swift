@@ -51,6 +51,8 @@ final class GateWindow {
     private var paintHandler: gulong = 0
     private var shownSent = false
     private var secondsLeft: Int?
+    /// "Open", or what the gate calls it ("Open anyway").
+    private var openLabel = "Open"
 
     init() {
         window = gtk_window_new()
@@ -195,6 +197,9 @@ final class GateWindow {
                 gtk_widget_add_css_class(header, "with-notes")
             }
             fitHeight()
+        case .openLabel(let text):
+            openLabel = text.isEmpty ? "Open" : text
+            secondsLeft = nil // the next tick relabels the button
         case .askIntention:
             ask()
         case .celebrate(let text):
@@ -262,7 +267,7 @@ final class GateWindow {
         let spoken = left > 0 ? "\(left) second\(left == 1 ? "" : "s") left" : "Ready to open"
         miga_accessible_set_label(secondsLabel, spoken)
         miga_accessible_set_label(progress, "Countdown, \(spoken)")
-        gtk_button_set_label(miga_button(openButton), left > 0 ? "Open in \(left) s (o)" : "Open (o)")
+        gtk_button_set_label(miga_button(openButton), left > 0 ? "\(openLabel) in \(left) s (o)" : "\(openLabel) (o)")
         gtk_widget_set_sensitive(openButton, left > 0 ? 0 : 1)
     }
 
@@ -343,7 +348,7 @@ final class GateWindow {
         gtk_button_set_label(miga_button(exitButton), all ? "Exit (e)" : "Exit")
         gtk_button_set_label(miga_button(nextButton), all ? "Read Next (n)" : "Back (Esc)")
         // The countdown is over whenever the question shows, so Open is always ready here.
-        gtk_button_set_label(miga_button(openButton), all ? "Open (o)" : "Open (Enter)")
+        gtk_button_set_label(miga_button(openButton), all ? "\(openLabel) (o)" : "\(openLabel) (Enter)")
     }
 
     /// Exit was chosen: the choices and countdown make way for the gate's line and a brief

@@ -109,7 +109,9 @@ struct Config: ParsableCommand {
                   completion: .custom(CommandSupport.configKeys))
         var key: String
 
-        @Argument(help: ArgumentHelp("The new value.", valueName: "value"))
+        // Everything after the key is the value, dashes included: `set opens_per_day -1` is a
+        // value to refuse with its range, not an unknown option.
+        @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The new value.", valueName: "value"))
         var value: [String] = []
 
         func run() throws {

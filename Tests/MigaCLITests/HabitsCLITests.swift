@@ -33,6 +33,40 @@ final class HabitsCLITests: XCTestCase {
         return try TmuxTerminal(home: home, command: command, environment: home.environment(["TZ": "UTC"]))
     }
 
+    /// `opens_per_day` on a terminal: the count left before the countdown, then, past it, the
+    /// longest wait and "Open anyway", full screen and plain; a bad value is a clear error.
+    func testTheDaysAllowanceOnTheTerminal() throws {
+        try home.writeConfig("timer_seconds = 15\ngrace_minutes = 0\n[apps.discord]\nopens_per_day = 2\n")
+        try importToday([(.sessionStart, "discord", 90, nil), (.openSelected, "discord", 80, nil)])
+        let under = try gate()
+        let screen = under.waitFor("[e] Exit")
+        XCTAssertTrue(screen.contains("1 of 2 opens left today") && screen.contains("[o] Open in 1"), screen)
+        try under.press("e")
+        under.waitFor("STATUS=0")
+
+        try importToday([(.sessionStart, "discord", 70, nil), (.openSelected, "discord", 60, nil)])
+        let over = try gate()
+        let full = over.waitFor("[e] Exit")
+        XCTAssertTrue(full.contains("Today's 2 opens are used: Open is still yours, after 45 s"), full)
+        XCTAssertNotNil(full.range(of: #"\[o\] Open anyway in 4[45] s"#, options: .regularExpression), full)
+        try over.press("e")
+        over.waitFor("STATUS=0")
+        let plain = try gate(plain: true)
+        let lines = plain.waitFor("Open unlocks in 45 s")
+        XCTAssertTrue(lines.contains("Today's 2 opens are used"), lines)
+        try plain.enter("e")
+        plain.waitFor("STATUS=0")
+
+        for bad in ["-1", "101", "three"] {
+            let refused = try home.miga(["config", "set", "apps.discord.opens_per_day", bad])
+            XCTAssertEqual(refused.status, 1, bad)
+            XCTAssertTrue(refused.stderr.hasPrefix("miga: apps.discord.opens_per_day must be"), refused.stderr)
+        }
+        try home.writeConfig("opens_per_day = -1\n")
+        let warned = try home.miga(["config", "show"])
+        XCTAssertTrue(warned.stderr.contains("opens_per_day"), warned.stderr)
+    }
+
     func testTheThirdGateSaysSoAndTheQuestionBeforeOpenKeepsTheAnswer() throws {
         try home.writeConfig("timer_seconds = 15\ngrace_minutes = 0\nintention = true\nescalate_seconds = 5\n")
         try importToday([(.sessionStart, "discord", 90, nil), (.sessionStart, "discord", 60, nil),

@@ -188,6 +188,48 @@ final class HabitsTests: XCTestCase {
         XCTAssertTrue(GatePlan(config: config, app: "reddit.com", isSite: true, at: noon, history: AppHistory()).asksIntention)
     }
 
+    // MARK: - Opens per day
+
+    /// `opens_per_day`: the count left before the countdown; past it the note says so, the
+    /// timer is the longest (escalation aside), and Open is "Open anyway", recorded as such.
+    func testOpensPerDayCountsDownThenAsksTheLongestWaitButNeverLocks() throws {
+        var config = MigaConfig()
+        config.opensPerDay = 3
+        config.escalateSeconds = 5
+        config.apps["slack"] = MigaConfig.App(name: "slack", command: "slack", opensPerDay: 1)
+        config.apps["notes"] = MigaConfig.App(name: "notes", command: "notes", opensPerDay: 0)
+        let noon = LocalMoment(day: CivilDay(year: 2026, month: 11, day: 18), minute: 720)
+        var plan = GatePlan(config: config, app: "discord", at: noon, history: AppHistory())
+        XCTAssertEqual(plan.notes, ["3 of 3 opens left today"])
+        XCTAssertFalse(plan.overAllowance)
+        plan = GatePlan(config: config, app: "discord", at: noon, history: AppHistory(sessionsToday: 2, opensToday: 2))
+        XCTAssertEqual(plan.notes, ["3rd time today", "1 of 3 opens left today", "10 s longer: opened twice today"])
+        XCTAssertEqual(plan.timerSeconds, 40)
+        plan = GatePlan(config: config, app: "discord", at: noon, history: AppHistory(sessionsToday: 3, opensToday: 3))
+        XCTAssertTrue(plan.overAllowance)
+        XCTAssertEqual(plan.timerSeconds, 45)
+        XCTAssertEqual(plan.notes, ["4th time today", "Today's 3 opens are used: Open is still yours, after 45 s"])
+        plan = GatePlan(config: config, app: "slack", at: noon, history: AppHistory(opensToday: 1))
+        XCTAssertEqual(plan.notes, ["Today's 1 open is used: Open is still yours, after 45 s"], "an app's own allowance")
+        XCTAssertEqual(GatePlan(config: config, app: "notes", at: noon, history: AppHistory(opensToday: 9)).notes.count, 1,
+                       "0 turns it off for an app: only the escalation note")
+        XCTAssertTrue(GatePlan(config: config, app: "reddit.com", isSite: true, at: noon, history: AppHistory(opensToday: 3)).overAllowance,
+                      "sites take the global allowance")
+
+        let item = ContentItem(id: "a", kind: .quote, category: "calm", text: "t")
+        var session = GateSession(app: "discord", plan: plan, item: item, startedAt: 0)
+        XCTAssertEqual(session.openLabel, "Open anyway")
+        XCTAssertEqual(session.choose(.open, at: 45_000_000_000).dropFirst().first,
+                       .record(.openSelected, contentID: nil, waitMilliseconds: 45_000, detail: #"{"over_allowance":true}"#))
+        config.intention = true
+        var asking = GateSession(app: "slack", plan: GatePlan(config: config, app: "slack", at: noon, history: AppHistory(opensToday: 1)),
+                                 item: item, startedAt: 0)
+        _ = asking.choose(.open, at: 45_000_000_000)
+        XCTAssertEqual(asking.answer("one message", at: 46_000_000_000).first,
+                       .record(.openSelected, contentID: nil, waitMilliseconds: 46_000, detail: #"{"intention":"one message","over_allowance":true}"#))
+        XCTAssertEqual(GateSession(app: "x", timerSeconds: 15, item: item, startedAt: 0).openLabel, "Open")
+    }
+
     func testOrdinals() {
         let expected = [1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 22: "22nd",
                         23: "23rd", 101: "101st", 111: "111th", 112: "112th", 1000: "1000th"]

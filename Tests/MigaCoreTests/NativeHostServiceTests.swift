@@ -269,6 +269,25 @@ final class NativeHostServiceTests: XCTestCase {
         XCTAssertEqual(decoder.next(), .oversized(length))
     }
 
+    /// `opens_per_day` reaches the page: the count left, then "Open anyway" with the longest
+    /// wait, and the Open past it is recorded as such.
+    func testTheDaysAllowanceReachesThePage() throws {
+        try config("timer_seconds = 15\ngrace_minutes = 0\nopens_per_day = 1\nsites = [\"reddit.com\"]\n")
+        let first = try ask(["type": "gate", "id": 1, "url": "https://reddit.com/"])
+        XCTAssertEqual(first["notes"] as? [String], ["1 of 1 open left today"])
+        XCTAssertEqual(first["open_label"] as? String, "Open")
+        clock.advance(seconds: 15)
+        _ = try ask(["type": "open", "id": 2, "session": try XCTUnwrap(first["session"] as? String)])
+        XCTAssertNil(try events().last?.detail)
+        let second = try ask(["type": "gate", "id": 3, "url": "https://reddit.com/"])
+        XCTAssertEqual(second["open_label"] as? String, "Open anyway")
+        XCTAssertEqual(second["timer_seconds"] as? Int, 45)
+        XCTAssertEqual(second["notes"] as? [String], ["2nd time today", "Today's 1 open is used: Open is still yours, after 45 s"])
+        clock.advance(seconds: 45)
+        _ = try ask(["type": "open", "id": 4, "session": try XCTUnwrap(second["session"] as? String)])
+        XCTAssertEqual(try events().last?.detail, #"{"over_allowance":true}"#)
+    }
+
     /// The habits reach the page: how often today, the last intention, escalation, the
     /// question before Open (the answer is cleaned here, not trusted), and schedules.
     func testNotesIntentionEscalationAndSchedulesForSites() throws {

@@ -55,10 +55,12 @@ final class WindowGateTests: XCTestCase {
         recorded = []
     }
 
-    func run(_ steps: [(Double, [WindowToGate])], animations: Bool = true, shown: Bool = true) throws -> (GateEnding, ScriptedWindow) {
+    func run(_ steps: [(Double, [WindowToGate])], animations: Bool = true, shown: Bool = true,
+             overAllowance: Bool = false) throws -> (GateEnding, ScriptedWindow) {
         let items = (1...3).map { ContentItem(id: "item-\($0)", kind: .quote, category: "calm", text: "Text \($0)\twith a tab", author: "A") }
         var next = 0
-        let session = GateSession(app: "chat", timerSeconds: 15, item: items[0], startedAt: clock.monotonicNanoseconds())
+        let session = GateSession(app: "chat", timerSeconds: 15, item: items[0], startedAt: clock.monotonicNanoseconds(),
+                                  overAllowance: overAllowance)
         let driver = GateDriver(session: session, record: { [self] in recorded.append(($0, $1, $2)); details.append($3) }, nextItem: {
             next += 1
             return items[next % items.count]
@@ -82,6 +84,18 @@ final class WindowGateTests: XCTestCase {
         XCTAssertEqual(window.sent.last, .close)
         XCTAssertEqual(recorded.map(\.0), [.sessionStart, .contentRead, .gatewayCompleted, .openSelected])
         XCTAssertEqual(recorded.last?.2, 15_600, "the wait is on the gate's monotonic clock")
+    }
+
+    /// Past today's opens the window is told to call Open "Open anyway"; otherwise it is told
+    /// nothing (an older window ignores the line either way).
+    func testPastTheAllowanceTheWindowSaysOpenAnyway() throws {
+        let (ending, window) = try run([(0.1, [.shown]), (15, [.open])], overAllowance: true)
+        XCTAssertEqual(ending.outcome, .open)
+        XCTAssertEqual(window.sent[1], .openLabel("Open anyway"))
+        XCTAssertEqual(details.last, #"{"over_allowance":true}"#)
+        let (_, usual) = try run([(0.1, [.shown]), (1, [.exit])])
+        XCTAssertFalse(usual.sent.contains { if case .openLabel = $0 { return true } else { return false } })
+        XCTAssertEqual(WindowLine.gateMessage(WindowLine.encode(.openLabel("Open anyway")).dropLast()), .openLabel("Open anyway"))
     }
 
     func testTheCloseButtonIsExitAndTheWindowCelebrates() throws {

@@ -250,9 +250,8 @@ public final class NativeHostService {
         }
         let content = try service.content()
         guard let item = content.draw() else { throw ReplyError(message: "no content to show") }
-        let session = GateSession(app: app, timerSeconds: plan.timerSeconds, item: item,
-                                     startedAt: context.clock.monotonicNanoseconds(), notes: plan.notes,
-                                     asksIntention: plan.asksIntention, earlyMilliseconds: Self.lockSlackMilliseconds)
+        let session = GateSession(app: app, plan: plan, item: item, startedAt: context.clock.monotonicNanoseconds(),
+                                  earlyMilliseconds: Self.lockSlackMilliseconds)
         let gate = HostGate(session: session, site: key, recorder: recorder, content: content)
         gate.driver.start()
         if let problem = gate.takeProblem() { throw ReplyError(message: problem) }
@@ -276,10 +275,8 @@ public final class NativeHostService {
         }
         let waited = UInt64(max(0, context.clock.nowMilliseconds() - context.clock.milliseconds(resumption.startedAt)))
         let now = context.clock.monotonicNanoseconds()
-        let gateSession = GateSession(app: app, timerSeconds: resumption.plan.timerSeconds, item: item,
-                                      startedAt: now - min(now, waited * 1_000_000), notes: resumption.plan.notes,
-                                      asksIntention: resumption.plan.asksIntention, earlyMilliseconds: Self.lockSlackMilliseconds,
-                                      completionRecorded: resumption.completed)
+        let gateSession = GateSession(app: app, plan: resumption.plan, item: item, startedAt: now - min(now, waited * 1_000_000),
+                                      earlyMilliseconds: Self.lockSlackMilliseconds, completionRecorded: resumption.completed)
         let key = setup.matcher.sites.first { SiteMatcher.appName(site: $0) == app } ?? site
         let recorder = GateRecorder(app: app, session: session, store: service.store, clock: context.clock)
         let gate = HostGate(session: gateSession, site: key, recorder: recorder, content: content)
@@ -303,6 +300,7 @@ public final class NativeHostService {
             ("timer_seconds", .int(gate.session.timerSeconds)), ("breathing", .string(config.breathing.rawValue)),
             ("animations", .bool(config.animations)), ("item", Self.json(gate.session.item)),
             ("notes", .array(gate.session.notes.map(OrderedJSON.string))), ("intention", .bool(gate.session.asksIntention)),
+            ("open_label", .string(gate.session.openLabel)),
             ("waited_ms", .int(Int64(gate.session.elapsedMilliseconds(at: now)))),
         ]
     }

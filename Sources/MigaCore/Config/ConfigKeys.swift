@@ -186,6 +186,9 @@ public enum ConfigKeys {
         .flag("intention", doc: "ask \"What are you here to do?\" before Open", \.intention, app: \.intention),
         .integer("escalate_seconds", MigaConfig.escalateRange, unit: "seconds", doc: "each Open of an app today adds this to its timer",
                  \.escalateSeconds, app: \.escalateSeconds),
+        .integer("opens_per_day", MigaConfig.opensPerDayRange, unit: "opens",
+                 doc: "opens a day before the gate says so and waits 45 s (0: no allowance; never a lock)",
+                 \.opensPerDay, app: \.opensPerDay),
         .flag("weekly_summary", doc: "a notification at the first gate of a week", \.weeklySummary),
         .command("command", doc: "what the app's shims run", \.command),
     ]

@@ -3,6 +3,8 @@ public struct MigaConfig: Equatable, Sendable {
     public static let timerRange = 15...45
     public static let graceRange = 0...120
     public static let escalateRange = 0...30
+    /// Opens a day before the gate says the allowance is used (0: no allowance).
+    public static let opensPerDayRange = 0...100
     public static let defaultSites = ["reddit.com", "x.com", "twitter.com", "instagram.com",
                                       "facebook.com", "tiktok.com", "youtube.com"]
 
@@ -15,14 +17,16 @@ public struct MigaConfig: Equatable, Sendable {
         /// Overrides of the global `intention` and `escalate_seconds`.
         public var intention: Bool?
         public var escalateSeconds: Int?
+        public var opensPerDay: Int?
 
         public init(name: String, command: String, timerSeconds: Int? = nil, intention: Bool? = nil,
-                    escalateSeconds: Int? = nil) {
+                    escalateSeconds: Int? = nil, opensPerDay: Int? = nil) {
             self.name = name
             self.command = command
             self.timerSeconds = timerSeconds
             self.intention = intention
             self.escalateSeconds = escalateSeconds
+            self.opensPerDay = opensPerDay
         }
     }
 
@@ -36,6 +40,7 @@ public struct MigaConfig: Equatable, Sendable {
     public var apps: [String: App] = [:]
     public var intention = false
     public var escalateSeconds = 0
+    public var opensPerDay = 0
     public var weeklySummary = false
     /// The `[[schedule]]` tables that read cleanly, in file order.
     public var schedules: [Schedule] = []

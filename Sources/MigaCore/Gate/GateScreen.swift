@@ -132,7 +132,7 @@ public struct GateScreen {
             add(&layout.bottom, hint, styled: dim(hint))
             return finishLayout(&layout, session: session, now: now, rows: rows, answer: answer)
         }
-        let open = left > 0 ? "Open in \(left) s" : "Open"
+        let open = left > 0 ? "\(session.openLabel) in \(left) s" : session.openLabel
         let exitKey = "[e] Exit"
         let nextKey = "[n] Read Next"
         let openKey = "[o] \(open)"

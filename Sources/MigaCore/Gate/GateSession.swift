@@ -1,3 +1,5 @@
+import JSON
+
 /// What the person chose, or what happened to them.
 public enum GateOutcome: Equatable, Sendable {
     case exit
@@ -38,6 +40,8 @@ public struct GateSession: Sendable {
     public let notes: [String]
     /// Open first asks "What are you here to do?" (`intention = true`).
     public let asksIntention: Bool
+    /// Today's `opens_per_day` is used: Open says so and is recorded so.
+    public let overAllowance: Bool
     /// Open was chosen after the countdown and the question is on screen: the answer (or
     /// going back) comes next.
     public private(set) var askingIntention = false
@@ -46,16 +50,28 @@ public struct GateSession: Sendable {
     public let earlyMilliseconds: Int
 
     public init(app: String, timerSeconds: Int, item: ContentItem, startedAt: UInt64, notes: [String] = [],
-                asksIntention: Bool = false, earlyMilliseconds: Int = 0, completionRecorded: Bool = false) {
+                asksIntention: Bool = false, overAllowance: Bool = false, earlyMilliseconds: Int = 0, completionRecorded: Bool = false) {
         self.app = app
         self.timerSeconds = timerSeconds
         self.item = item
         self.startedAt = startedAt
         self.notes = notes
         self.asksIntention = asksIntention
+        self.overAllowance = overAllowance
         self.earlyMilliseconds = earlyMilliseconds
         self.completionRecorded = completionRecorded
     }
+
+    /// A gate of `plan`'s: its timer, notes, question and allowance.
+    public init(app: String, plan: GatePlan, item: ContentItem, startedAt: UInt64, earlyMilliseconds: Int = 0,
+                completionRecorded: Bool = false) {
+        self.init(app: app, timerSeconds: plan.timerSeconds, item: item, startedAt: startedAt, notes: plan.notes,
+                  asksIntention: plan.asksIntention, overAllowance: plan.overAllowance, earlyMilliseconds: earlyMilliseconds,
+                  completionRecorded: completionRecorded)
+    }
+
+    /// What the Open choice is called on every surface (each adds its own key hint).
+    public var openLabel: String { overAllowance ? "Open anyway" : "Open" }
 
     /// The events the session begins with.
     public var startEffects: [GateEffect] {
@@ -113,7 +129,7 @@ public struct GateSession: Sendable {
                 askingIntention = true
                 return tick(at: now)
             }
-            return tick(at: now) + finish(.open, type: .openSelected, at: now)
+            return tick(at: now) + finish(.open, type: .openSelected, at: now, detail: openDetail(intention: ""))
         }
     }
 
@@ -122,7 +138,17 @@ public struct GateSession: Sendable {
     public mutating func answer(_ intention: String, at now: UInt64) -> [GateEffect] {
         guard outcome == nil, askingIntention else { return [] }
         askingIntention = false
-        return finish(.open, type: .openSelected, at: now, detail: Intention.detail(intention))
+        return finish(.open, type: .openSelected, at: now, detail: openDetail(intention: intention))
+    }
+
+    /// `open_selected`'s detail: the intention when one was given, and `over_allowance`
+    /// past today's opens; nil when neither.
+    func openDetail(intention: String) -> String? {
+        var members: [(String, OrderedJSON)] = []
+        let answer = Intention.clean(intention)
+        if !answer.isEmpty { members.append(("intention", .string(answer))) }
+        if overAllowance { members.append(("over_allowance", .bool(true))) }
+        return members.isEmpty ? nil : OrderedJSON.object(members).text
     }
 
     /// Back from the question to the gate, nothing opened.

@@ -231,9 +231,7 @@ public final class Gatekeeper {
             events.release()
             return awaited
         }
-        let session = GateSession(app: recorder.app, timerSeconds: plan.timerSeconds, item: first,
-                                     startedAt: context.clock.monotonicNanoseconds(), notes: plan.notes,
-                                     asksIntention: plan.asksIntention)
+        let session = GateSession(app: recorder.app, plan: plan, item: first, startedAt: context.clock.monotonicNanoseconds())
         let driver = GateDriver(session: session, record: events.record, nextItem: { content.draw() })
         let signals = try SignalPipe()
         let ending: GateEnding

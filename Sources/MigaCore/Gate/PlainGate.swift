@@ -14,7 +14,7 @@ public final class PlainGate {
         self.write = write
     }
 
-    static let prompt = "Choose: e = Exit, n = Read Next, o = Open > "
+    static func prompt(openLabel: String) -> String { "Choose: e = Exit, n = Read Next, o = \(openLabel) > " }
 
     /// `shown` as for `TerminalGate.run`.
     /// The signal that ended the gate as abandoned, if one did.
@@ -40,7 +40,7 @@ public final class PlainGate {
                 write("\(left) s…\n")
             }
             if let prompt {
-                let reply = prompt.read(prompt: Self.prompt)
+                let reply = prompt.read(prompt: Self.prompt(openLabel: driver.session.openLabel))
                 let at = clock.monotonicNanoseconds()
                 switch reply {
                 case .line(let answer):

@@ -35,6 +35,7 @@ public final class WindowGate {
     /// window never showed (nothing is recorded then, so the caller can try a terminal).
     public func run(celebration: () -> String, shown: () -> Bool = { true }) throws -> GateEnding {
         channel.send(.setUp(app: driver.session.app, animations: style.animations, breathing: style.breathing))
+        if driver.session.openLabel != "Open" { channel.send(.openLabel(driver.session.openLabel)) }
         if !driver.session.notes.isEmpty { channel.send(.notes(driver.session.notes.joined(separator: "\n"))) }
         sendState()
         if let signal = try awaitShown() {

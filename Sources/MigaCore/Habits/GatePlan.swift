@@ -24,6 +24,10 @@ public struct GatePlan: Equatable, Sendable {
     /// Seconds escalation added (after the cap).
     public var escalationSeconds: Int
     public var asksIntention: Bool
+    /// `opens_per_day` for this app (0: none), and whether today's opens have reached it:
+    /// then the timer is the longest and Open says "Open anyway" (never a lock).
+    public var opensPerDay: Int
+    public var overAllowance: Bool
     public var history: AppHistory
     /// The lines under the app's name: how often today, the last intention, why the wait is longer.
     public var notes: [String]
@@ -36,14 +40,21 @@ public struct GatePlan: Equatable, Sendable {
         let step = entry?.escalateSeconds ?? config.escalateSeconds
         let range = MigaConfig.timerRange
         let wanted = min(max(base, range.lowerBound), range.upperBound)
-        timerSeconds = min(range.upperBound, wanted + step * max(0, history.opensToday))
-        escalationSeconds = timerSeconds - wanted
+        opensPerDay = entry?.opensPerDay ?? config.opensPerDay
+        overAllowance = opensPerDay > 0 && history.opensToday >= opensPerDay
+        timerSeconds = overAllowance ? range.upperBound : min(range.upperBound, wanted + step * max(0, history.opensToday))
+        escalationSeconds = overAllowance ? 0 : timerSeconds - wanted
         asksIntention = entry?.intention ?? config.intention
         self.history = history
 
         var notes: [String] = []
         let attempt = history.sessionsToday + 1
         if attempt >= 2 { notes.append("\(Celebration.ordinal(attempt)) time today") }
+        if overAllowance {
+            notes.append("Today's \(opensPerDay) open\(opensPerDay == 1 ? " is" : "s are") used: Open is still yours, after \(range.upperBound) s")
+        } else if opensPerDay > 0 {
+            notes.append("\(opensPerDay - history.opensToday) of \(opensPerDay) open\(opensPerDay == 1 ? "" : "s") left today")
+        }
         if let last = history.lastIntention { notes.append("Last time: \(last)") }
         if let schedule, let timer = schedule.timerSeconds, timer != (entry?.timerSeconds ?? config.timerSeconds) {
             notes.append("\(wanted) s during \(schedule.hours) (schedule \(schedule.index))")
