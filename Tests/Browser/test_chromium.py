@@ -500,6 +500,30 @@ class TestHabits(ChromiumCase, PausePage):
                          message=f"exit_selected {visit}")
 
 
+class TestAllowance(ChromiumCase, PausePage):
+    """`opens_per_day = 1`: past today's one Open the page says so before the countdown, waits
+    45 s and calls Open "Open anyway"; Exit is still the same one key."""
+    sites = ["gated.test", "exit.test"]
+
+    @classmethod
+    def prepare_home(cls):
+        cls.home.extra_config = "opens_per_day = 1\n"
+        cls.home.write_config(grace_minutes=0)
+
+    def test_past_the_allowance_open_says_open_anyway(self):
+        self.b.fresh_tab(self.s.url("exit.test", "/page/first"))
+        self.b.wait_for_gate(state="counting")
+        self.assertEqual(self.notes(), ["1 of 1 open left today"])
+        self.assertRegex(self.b.script("return document.getElementById('open-label').textContent"), r"^Open in \d+ s$")
+        self.b.press("e")
+        wait_for(lambda: self.new_events(app="exit.test", types=["exit_selected"]), 10, message="exit_selected")
+        self.h.import_open("exit.test")
+        self.b.fresh_tab(self.s.url("exit.test", "/page/second"))
+        self.b.wait_for_gate(state="counting")
+        self.assertEqual(self.notes(), ["2nd time today", "Today's 1 open is used: Open is still yours, after 45 s"])
+        self.assertRegex(self.b.script("return document.getElementById('open-label').textContent"), r"^Open anyway in 4[345] s$")
+
+
 class TestScheduleWithoutGate(ScheduleWithoutGate, ChromiumCase):
     """A `[[schedule]]` with `gate = false` in force: the site loads with no pause, and the
     pass is recorded as `gateway_skipped` (reason `schedule`)."""
