@@ -19,7 +19,7 @@ struct StatusCommand: ParsableCommand {
             """
     )
 
-    @Flag(help: "Print {\"date\",\"exits\",\"opens\",\"streak\",\"grace\",\"schedule\"} as JSON.")
+    @Flag(help: "Print {\"date\",\"exits\",\"opens\",\"streak\",\"grace\",\"schedule\",\"snooze\"} as JSON.")
     var json = false
 
     func run() throws {
@@ -30,7 +30,9 @@ struct StatusCommand: ParsableCommand {
             let now = context.clock.now()
             let report = try StatusReport.build(store: store, config: config,
                                                 nowMilliseconds: context.clock.milliseconds(now),
-                                                offsetMinutes: context.clock.utcOffsetMinutes(at: now))
+                                                offsetMinutes: context.clock.utcOffsetMinutes(at: now),
+                                                snooze: Snooze.active(paths: context.paths, nowMilliseconds: context.clock.milliseconds(now))
+                                                    .map { StatusReport.Snoozed(until: $0.until, apps: $0.apps) })
             print(json ? report.json : report.line)
         }
     }

@@ -67,6 +67,49 @@ final class HabitsCLITests: XCTestCase {
         XCTAssertTrue(warned.stderr.contains("opens_per_day"), warned.stderr)
     }
 
+    /// `miga snooze`: behind its own countdown; Exit there snoozes nothing; Open snoozes, gates
+    /// then pass as grace with {"snooze":true}, `status` shows it, `--off` brings gates back;
+    /// every bad value is one clear line.
+    func testSnoozeBehindItsOwnPauseThenOff() throws {
+        try home.writeConfig("timer_seconds = 15\ngrace_minutes = 0\n[apps.chat]\ncommand = \"true\"\n")
+        for (arguments, said) in [(["snooze", "0"], "a snooze lasts 5 minutes to 4 hours, not 0"),
+                                  (["snooze", "9h"], "a snooze lasts 5 minutes to 4 hours, not 9h"),
+                                  (["snooze", "soon"], "\"soon\" is not a duration"),
+                                  (["snooze", "20m", "nosuch"], "\"nosuch\" is neither a gated app nor a gated site"),
+                                  (["snooze"], "give a duration: miga snooze 20m")] {
+            let refused = try home.miga(arguments)
+            XCTAssertEqual(refused.status, 1, "\(arguments)")
+            XCTAssertTrue(refused.stderr.contains(said), refused.stderr)
+        }
+        func snoozeThroughItsGate(_ key: String) throws -> String {
+            let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) snooze 20m chat reddit.com",
+                                            environment: home.environment(["TZ": "UTC"]))
+            let screen = terminal.waitFor("[e] Exit")
+            XCTAssertTrue(screen.contains("miga · snooze"), screen)
+            if key == "o" { terminal.waitFor("━  ready", timeout: 40) }
+            try terminal.press(key)
+            return terminal.waitFor("STATUS=0")
+        }
+        _ = try snoozeThroughItsGate("e")
+        XCTAssertTrue(try home.miga(["status", "--json"]).stdout.contains("\"snooze\":null"), "Exit snoozes nothing")
+        let snoozed = try snoozeThroughItsGate("o")
+        XCTAssertTrue(snoozed.contains("Snoozed chat, reddit.com until "), snoozed)
+
+        let passed = try home.miga(["gate", "--app", "chat", "--", home.recorder, "x"])
+        XCTAssertEqual(passed.status, 0, passed.stderr)
+        XCTAssertEqual(home.recordedArguments(), ["x"])
+        XCTAssertEqual(try home.events().last?.type, .gracePass)
+        XCTAssertEqual(try home.events().last?.detail, #"{"snooze":true}"#)
+        let status = try home.miga(["status", "--json"]).stdout
+        XCTAssertNotNil(status.range(of: #""snooze":\{"until":"[0-9T:.+-]+","apps":\["chat","reddit.com"\]\}"#, options: .regularExpression), status)
+        XCTAssertTrue(try home.miga(["status"]).stdout.contains("snoozed chat, reddit.com until "))
+
+        XCTAssertEqual(try home.miga(["snooze", "--off"]).stdout, "The snooze is over: gates are back.\n")
+        XCTAssertEqual(try home.miga(["snooze", "--off"]).stdout, "No snooze is running.\n")
+        _ = try home.miga(["gate", "--app", "chat", "--", home.recorder, "y"])
+        XCTAssertNotEqual(try home.events().last?.type, .gracePass, "the gate is back (here: no terminal, so it fails open and says so)")
+    }
+
     func testTheThirdGateSaysSoAndTheQuestionBeforeOpenKeepsTheAnswer() throws {
         try home.writeConfig("timer_seconds = 15\ngrace_minutes = 0\nintention = true\nescalate_seconds = 5\n")
         try importToday([(.sessionStart, "discord", 90, nil), (.sessionStart, "discord", 60, nil),

@@ -399,10 +399,10 @@ final class HabitsTests: XCTestCase {
                             Schedule(index: 2, daysText: "daily", days: 0x7F, from: 660, to: 780, gate: false)]
         let now = ms("2026-11-18T12:00:00")
         let report = try StatusReport.build(store: store, config: config, nowMilliseconds: now, offsetMinutes: 60)
-        XCTAssertEqual(report.json, #"{"date":"2026-11-18","exits":2,"opens":2,"streak":2,"grace":[{"app":"discord","until":"2026-11-18T12:03:00.000+01:00"}],"schedule":{"index":2,"from":"11:00","to":"13:00","gate":false}}"#)
+        XCTAssertEqual(report.json, #"{"date":"2026-11-18","exits":2,"opens":2,"streak":2,"grace":[{"app":"discord","until":"2026-11-18T12:03:00.000+01:00"}],"schedule":{"index":2,"from":"11:00","to":"13:00","gate":false},"snooze":null}"#)
         XCTAssertEqual(report.line, "miga 2 exits · 2 opens · streak 2 · grace discord 3 min · 11:00–13:00 no gate")
         let empty = try StatusReport.build(store: nil, config: MigaConfig(), nowMilliseconds: now, offsetMinutes: 60)
-        XCTAssertEqual(empty.json, #"{"date":"2026-11-18","exits":0,"opens":0,"streak":0,"grace":[],"schedule":null}"#)
+        XCTAssertEqual(empty.json, #"{"date":"2026-11-18","exits":0,"opens":0,"streak":0,"grace":[],"schedule":null,"snooze":null}"#)
     }
 
     // MARK: - Hostile input

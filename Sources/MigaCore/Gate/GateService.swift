@@ -42,6 +42,13 @@ public struct GateService {
             }
             return .schedule
         }
+        // A snooze is an Open of everything it names: its gates pass as grace, said so.
+        if let snooze = Snooze.active(paths: context.paths, nowMilliseconds: context.clock.nowMilliseconds()), snooze.covers(app) {
+            if let problem = recorder.record(.gracePass, detail: "{\"snooze\":true}") {
+                context.messages.say("miga: could not record the snoozed pass: \(problem)")
+            }
+            return .grace(until: Date(timeIntervalSince1970: Double(snooze.until) / 1000))
+        }
         if let until = graceUntil(app) {
             if let problem = recorder.record(.gracePass) {
                 context.messages.say("miga: could not record the grace pass: \(problem)")

@@ -17,13 +17,27 @@ public struct StatusReport: Equatable, Sendable {
     /// The first `[[schedule]]` table in force now that applies to every app, else the first
     /// in force for some.
     public var schedule: Schedule?
+    /// `miga snooze`, while it runs: until when (Unix ms), and the apps (none: every gate).
+    public struct Snoozed: Equatable, Sendable {
+        public var until: Int64
+        public var apps: [String]
+
+        public init(until: Int64, apps: [String]) {
+            self.until = until
+            self.apps = apps
+        }
+    }
+
+    public var snooze: Snoozed?
     /// For the ISO 8601 times of `grace`.
     public var offsetMinutes: Int
     public var nowMilliseconds: Int64
 
-    public static func build(store: EventStore?, config: MigaConfig, nowMilliseconds: Int64, offsetMinutes: Int) throws -> StatusReport {
+    public static func build(store: EventStore?, config: MigaConfig, nowMilliseconds: Int64, offsetMinutes: Int,
+                             snooze: Snoozed? = nil) throws -> StatusReport {
         let moment = LocalMoment(unixMilliseconds: nowMilliseconds, offsetMinutes: offsetMinutes)
         var report = StatusReport(date: moment.day, offsetMinutes: offsetMinutes, nowMilliseconds: nowMilliseconds)
+        report.snooze = snooze
         let active = config.schedules.filter { $0.isActive(weekday: moment.day.weekday, minute: moment.minute) }
         report.schedule = active.first { $0.apps == nil } ?? active.first
         guard let store else { return report }
@@ -50,8 +64,12 @@ public struct StatusReport: Equatable, Sendable {
                 + (table.gate ? "\"timer_seconds\":\(table.timerSeconds ?? 0)" : "\"gate\":false")
                 + (table.apps.map { ",\"apps\":[" + $0.map(JSONText.string).joined(separator: ",") + "]" } ?? "") + "}"
         }
+        let snooze = self.snooze.map {
+            "{\"until\":\"\(EventTimestamp.format(unixMilliseconds: $0.until, offsetMinutes: offsetMinutes))\",\"apps\":["
+                + $0.apps.map(JSONText.string).joined(separator: ",") + "]}"
+        } ?? "null"
         return "{\"date\":\"\(date)\",\"exits\":\(exits),\"opens\":\(opens),\"streak\":\(streak),"
-            + "\"grace\":[\(grace.joined(separator: ","))],\"schedule\":\(schedule)}"
+            + "\"grace\":[\(grace.joined(separator: ","))],\"schedule\":\(schedule),\"snooze\":\(snooze)}"
     }
 
     /// "miga 3 exits · 1 open · streak 5 · grace discord 4 min · 09:00–17:00 45 s".
@@ -60,6 +78,10 @@ public struct StatusReport: Equatable, Sendable {
         if !grace.isEmpty {
             parts.append("grace " + grace.map { "\($0.app) \(max(1, Int(($0.until - nowMilliseconds + 59_999) / 60_000))) min" }
                 .joined(separator: ", "))
+        }
+        if let snooze {
+            let end = LocalMoment(unixMilliseconds: snooze.until, offsetMinutes: offsetMinutes)
+            parts.append("snoozed " + (snooze.apps.isEmpty ? "" : snooze.apps.joined(separator: ", ") + " ") + "until \(Schedule.clock(end.minute))")
         }
         if let schedule {
             parts.append("\(schedule.hours) " + (schedule.gate ? "\(schedule.timerSeconds ?? 0) s" : "no gate"))
