@@ -523,6 +523,19 @@ class TestAllowance(ChromiumCase, PausePage):
         self.assertEqual(self.notes(), ["2nd time today", "Today's 1 open is used: Open is still yours, after 45 s"])
         self.assertRegex(self.b.script("return document.getElementById('open-label').textContent"), r"^Open anyway in 4[345] s$")
 
+    def test_snooze_lets_the_named_site_through_and_no_other(self):
+        self.h.miga("snooze", "--begin", "20m", "gated.test")  # as its own gate's Open runs it
+        try:
+            mark = self.s.mark()
+            self.b.fresh_tab(self.s.url("gated.test", "/page/snoozed"))
+            self.b.wait_for_page("gated.test", "/page/snoozed", timeout=10)
+            self.assertTrue(self.s.hits("gated.test", "/page/snoozed", mark))
+            self.assertEqual(self.wait_event("grace_pass", "gated.test")["detail"], '{"snooze":true}')
+            self.b.fresh_tab(self.s.url("exit.test", "/page/not-snoozed"))
+            self.b.wait_for_gate(state="counting")
+        finally:
+            self.h.miga("snooze", "--off")
+
 
 class TestScheduleWithoutGate(ScheduleWithoutGate, ChromiumCase):
     """A `[[schedule]]` with `gate = false` in force: the site loads with no pause, and the
