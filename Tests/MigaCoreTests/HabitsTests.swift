@@ -342,7 +342,7 @@ final class HabitsTests: XCTestCase {
             event(.sessionStart, "discord", at: "2026-11-10T10:00:00"),
             event(.exitSelected, "discord", at: "2026-11-10T10:00:20", wait: 20_000),
             event(.sessionStart, "reddit.com", at: "2026-11-14T10:00:00"),
-            event(.openSelected, "reddit.com", at: "2026-11-14T10:00:30", wait: 30_000, detail: Intention.detail("old one")),
+            event(.openSelected, "reddit.com", at: "2026-11-14T10:00:30", wait: 30_000, detail: #"{"intention":"old one","over_allowance":true}"#),
             event(.exitSelected, "discord", at: "2026-11-15T23:50:00", wait: 10_000), // Sunday night, local
             // This week (Mon 16 – today, Wed 18).
             event(.sessionStart, "discord", at: "2026-11-16T00:30:00"), // 15 Nov in UTC, 16th here
@@ -351,7 +351,7 @@ final class HabitsTests: XCTestCase {
             event(.openSelected, "discord", at: "2026-11-17T09:00:31", wait: 31_000, detail: Intention.detail("Reply to Sam")),
             event(.sessionStart, "discord", at: "2026-11-18T09:00:00"),
             event(.contentRead, "discord", at: "2026-11-18T09:00:05"),
-            event(.openSelected, "discord", at: "2026-11-18T09:00:40", wait: 40_000, detail: Intention.detail("reply to sam")),
+            event(.openSelected, "discord", at: "2026-11-18T09:00:40", wait: 40_000, detail: #"{"intention":"reply to sam","over_allowance":true}"#),
             event(.sessionStart, "discord", at: "2026-11-18T10:00:00"),
             event(.abandoned, "discord", at: "2026-11-18T10:00:05", wait: 5_000),
             event(.sessionStart, "reddit.com", at: "2026-11-18T11:00:00"),
@@ -376,8 +376,9 @@ final class HabitsTests: XCTestCase {
             "last_week":{"sessions":1,"exits":2,"opens":0,"reads":0,"exit_rate":1.0,"minutes_waited":0.5}},\
             {"app":"reddit.com","week":{"sessions":1,"exits":1,"opens":0,"reads":0,"exit_rate":1.0,"minutes_waited":0.42},\
             "last_week":{"sessions":1,"exits":0,"opens":1,"reads":0,"exit_rate":0.0,"minutes_waited":0.5}}],\
-            "intentions":[{"text":"reply to sam","count":2}],"streak":{"current":1,"longest":2}}
+            "intentions":[{"text":"reply to sam","count":2}],"over_allowance":1,"streak":{"current":1,"longest":2}}
             """)
+        XCTAssertTrue(WeekView(color: false).render(report, today: today).contains("  Opens past a day's allowance: 1\n"))
         let lastWeek = try WeekReport.build(store: store, weekOf: today.adding(days: -7), today: today)
         XCTAssertEqual(lastWeek.week, report.lastWeek)
         XCTAssertEqual(lastWeek.intentions.map(\.text), ["old one"])

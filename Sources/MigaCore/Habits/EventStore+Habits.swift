@@ -1,3 +1,5 @@
+import JSON
+
 extension EventStore {
     /// What `app`'s gate needs to know about today (`day`, local): one statement, three
     /// lookups on the `(type, app, ts)` index, each bounded to the day (widened by the largest
@@ -27,14 +29,30 @@ extension EventStore {
     /// The intentions given at Opens between two instants (Unix ms) whose local day is in
     /// `days`, newest first.
     public func intentions(from lower: Int64, to upper: Int64, within days: ClosedRange<CivilDay>) throws -> [(app: String, text: String)] {
+        try openDetails(from: lower, to: upper, within: days).compactMap { entry in
+            Intention.from(detail: entry.detail).map { (entry.app, $0) }
+        }
+    }
+
+    /// The Opens past a day's `opens_per_day` (`{"over_allowance":true}`) on those days, per app.
+    public func opensOverAllowance(from lower: Int64, to upper: Int64, within days: ClosedRange<CivilDay>) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for entry in try openDetails(from: lower, to: upper, within: days) where entry.detail.utf8.count <= 64 * 1024 {
+            if case .bool(true)? = (try? JSONValue.parse(entry.detail))?["over_allowance"] { counts[entry.app, default: 0] += 1 }
+        }
+        return counts
+    }
+
+    /// The `open_selected` events with a detail, newest first, whose local day is in `days`.
+    private func openDetails(from lower: Int64, to upper: Int64, within days: ClosedRange<CivilDay>) throws -> [(app: String, detail: String)] {
         try db.rows("""
             SELECT app, detail, (ts + utc_offset_min * 60000) / 86400000 FROM events
             WHERE type = \(EventType.openSelected.sqlLiteral) AND ts BETWEEN ? AND ? AND detail IS NOT NULL
                 AND utc_offset_min BETWEEN -1080 AND 1080 ORDER BY ts DESC
             """, [.integer(lower), .integer(upper)]).compactMap { row in
             guard let day = StoredValue.integer(row[2]), EventBounds.days.contains(day), days.contains(CivilDay(daysSinceEpoch: Int(day))),
-                  let app = StoredValue.text(row[0]), let text = Intention.from(detail: StoredValue.text(row[1])) else { return nil }
-            return (app, text)
+                  let app = StoredValue.text(row[0]), let detail = StoredValue.text(row[1]) else { return nil }
+            return (app, detail)
         }
     }
 

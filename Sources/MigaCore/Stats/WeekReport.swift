@@ -40,6 +40,8 @@ public struct WeekReport: Equatable, Sendable {
     public var lastWeek = Totals()
     public var apps: [AppRow] = []
     public var intentions: [IntentionCount] = []
+    /// Opens this week past a day's `opens_per_day`.
+    public var overAllowance = 0
     public var streak = Streaks(current: 0, longest: 0)
     public var hasHistory = false
 
@@ -75,6 +77,7 @@ public struct WeekReport: Equatable, Sendable {
         }
         report.intentions = counts.values.sorted { ($0.count, -$0.order) > ($1.count, -$1.order) }
             .prefix(intentionLimit).map { IntentionCount(text: $0.text, count: $0.count) }
+        report.overAllowance = try store.opensOverAllowance(from: lower, to: upper, within: monday...monday.adding(days: 6)).values.reduce(0, +)
         report.streak = Streaks(mindfulDays: try store.mindfulDays(), today: today)
         return report
     }
@@ -91,6 +94,7 @@ public struct WeekReport: Equatable, Sendable {
         return "{\"week\":{\(totals(week, range: (from, to)))},"
             + "\"last_week\":{\(totals(lastWeek, range: (from.adding(days: -7), from.adding(days: -1))))},"
             + "\"apps\":[\(apps.joined(separator: ","))],\"intentions\":[\(intentions.joined(separator: ","))],"
+            + "\"over_allowance\":\(overAllowance),"
             + "\"streak\":{\"current\":\(streak.current),\"longest\":\(streak.longest)}}"
     }
 

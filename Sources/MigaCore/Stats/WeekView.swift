@@ -34,6 +34,9 @@ public struct WeekView {
         lines.append(row("Exit rate", Self.rate(week), Self.rate(last)))
         lines.append("  Streak " + green("\(report.streak.current) day\(report.streak.current == 1 ? "" : "s")")
                      + " (longest \(report.streak.longest))")
+        if report.overAllowance > 0 {
+            lines.append("  Opens past a day's allowance: \(report.overAllowance)")
+        }
         if !report.apps.isEmpty {
             lines.append("")
             let width = min(24, max(3, report.apps.map { $0.app.count }.max() ?? 3))
