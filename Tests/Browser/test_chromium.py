@@ -524,8 +524,13 @@ class TestAllowance(ChromiumCase, PausePage):
         self.assertRegex(self.b.script("return document.getElementById('open-label').textContent"), r"^Open anyway in 4[345] s$")
 
     def test_snooze_lets_the_named_site_through_and_no_other(self):
+        self.b.wait_for_rules("gated.test", present=True)
         self.h.miga("snooze", "--begin", "20m", "gated.test")  # as its own gate's Open runs it
         try:
+            # The host watches the snooze as it watches config.toml: the extension lets the
+            # site in within a moment, before any navigation asks.
+            self.b.wait_for_rules("gated.test", present=False, timeout=5)
+            self.b.wait_for_rules("exit.test", present=True, timeout=1)
             mark = self.s.mark()
             self.b.fresh_tab(self.s.url("gated.test", "/page/snoozed"))
             self.b.wait_for_page("gated.test", "/page/snoozed", timeout=10)
@@ -535,6 +540,10 @@ class TestAllowance(ChromiumCase, PausePage):
             self.b.wait_for_gate(state="counting")
         finally:
             self.h.miga("snooze", "--off")
+        # --off ends it in the browser too: the site is gated again at once.
+        self.b.wait_for_rules("gated.test", present=True, timeout=5)
+        self.b.fresh_tab(self.s.url("gated.test", "/page/after-off"))
+        self.b.wait_for_gate(state="counting")
 
 
 class TestScheduleWithoutGate(ScheduleWithoutGate, ChromiumCase):

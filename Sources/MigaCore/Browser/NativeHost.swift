@@ -22,17 +22,20 @@ public struct NativeHost {
         defer { service.finish() }
         var decoder = NativeMessageDecoder()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var watched = ConfigStamp(path: context.paths.configFile)
-        let watch = FileWatch(file: context.paths.configFile)
-        let watching = watch.descriptor >= 0
+        // config.toml, and the snooze (started or ended in a terminal): either changes what
+        // the browser lets through, so the extension hears of it within a moment.
+        let files = [context.paths.configFile, Snooze.path(context.paths)]
+        var watched = files.map(ConfigStamp.init(path:))
+        let watches = files.map(FileWatch.init(file:))
+        let watching = watches.allSatisfy { $0.descriptor >= 0 }
         while true {
-            let ready = LinuxSystem.waitForInput(watching ? [input, watch.descriptor] : [input],
+            let ready = LinuxSystem.waitForInput(watching ? [input] + watches.map(\.descriptor) : [input],
                                                  milliseconds: watching ? -1 : pollMilliseconds)
             if !ready[0].isEmpty, !ready[0].isDisjoint(with: .invalid) { return 1 }
             if ready[0].isEmpty {
-                // Woken by the watch, by a signal or by the poll timer: has config.toml changed?
-                if watching, !watch.drain() { continue }
-                let now = ConfigStamp(path: context.paths.configFile)
+                // Woken by a watch, by a signal or by the poll timer: has either file changed?
+                if watching, !watches.map({ $0.drain() }).contains(true) { continue }
+                let now = files.map(ConfigStamp.init(path:))
                 if now != watched {
                     watched = now
                     guard send(Data(service.state().text.utf8)) else { return 0 }
@@ -68,7 +71,7 @@ public struct NativeHost {
                     guard send(reply) else { return 0 }
                     // A config edit is pushed at once, unless this reply was the state itself;
                     // waiting for a quiet second could wait for ever on a busy page.
-                    let now = ConfigStamp(path: context.paths.configFile)
+                    let now = files.map(ConfigStamp.init(path:))
                     if now != watched {
                         watched = now
                         if !reply.starts(with: Data(#"{"type":"state""#.utf8)) {

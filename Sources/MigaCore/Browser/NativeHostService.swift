@@ -91,7 +91,9 @@ public final class NativeHostService {
             for site in setup.matcher.sites {
                 let app = SiteMatcher.appName(site: site)
                 if service.inGateFreeHours(app) { ungated.append((site, .int(nextMinute))) }
-                if let until = service.graceUntil(app) { grace.append((site, .int(context.clock.milliseconds(until)))) }
+                // A snooze lets the site in as grace does, to its own end (the later of the two).
+                let until = [service.graceUntil(app), service.snoozeUntil(app)].compactMap { $0 }.max()
+                if let until { grace.append((site, .int(context.clock.milliseconds(until)))) }
             }
         }
         // The sites sent are those the host gates: the config's normalised, none while it gates nothing.

@@ -43,11 +43,11 @@ public struct GateService {
             return .schedule
         }
         // A snooze is an Open of everything it names: its gates pass as grace, said so.
-        if let snooze = Snooze.active(paths: context.paths, nowMilliseconds: context.clock.nowMilliseconds()), snooze.covers(app) {
+        if let until = snoozeUntil(app) {
             if let problem = recorder.record(.gracePass, detail: "{\"snooze\":true}") {
                 context.messages.say("miga: could not record the snoozed pass: \(problem)")
             }
-            return .grace(until: Date(timeIntervalSince1970: Double(snooze.until) / 1000))
+            return .grace(until: until)
         }
         if let until = graceUntil(app) {
             if let problem = recorder.record(.gracePass) {
@@ -64,6 +64,12 @@ public struct GateService {
     /// `gate = false`). Schedules are by the minute: this holds at least until the next one.
     public func inGateFreeHours(_ app: String, at moment: LocalMoment? = nil) -> Bool {
         Schedule.matching(config.schedules, app: app, at: moment ?? LocalMoment(clock: context.clock)).map { !$0.gate } ?? false
+    }
+
+    /// When the snooze covering `app` ends, if one does now.
+    public func snoozeUntil(_ app: String) -> Date? {
+        guard let snooze = Snooze.active(paths: context.paths, nowMilliseconds: context.clock.nowMilliseconds()), snooze.covers(app) else { return nil }
+        return Date(timeIntervalSince1970: Double(snooze.until) / 1000)
     }
 
     /// When the grace of `app`'s last Open ends, if it is running now. An Open up to a second
