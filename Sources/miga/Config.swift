@@ -116,6 +116,8 @@ struct Config: ParsableCommand {
 
         func run() throws {
             try CommandSupport.run { context in
+                // `set KEY -- VALUE` is how other tools take a value that starts with a dash.
+                let value = self.value.first == "--" ? Array(self.value.dropFirst()) : self.value
                 guard !value.isEmpty else { throw ValidationError("give a value: miga config set \(key) VALUE") }
                 let file = ConfigFile(path: context.paths.configFile)
                 try Installer(context: context).prepareConfigFolder()

@@ -62,6 +62,7 @@ final class HabitsCLITests: XCTestCase {
             XCTAssertEqual(refused.status, 1, bad)
             XCTAssertTrue(refused.stderr.hasPrefix("miga: apps.discord.opens_per_day must be"), refused.stderr)
         }
+        XCTAssertEqual(try home.miga(["config", "set", "apps.discord.opens_per_day", "--", "3"]).stdout, "apps.discord.opens_per_day = 3\n")
         try home.writeConfig("opens_per_day = -1\n")
         let warned = try home.miga(["config", "show"])
         XCTAssertTrue(warned.stderr.contains("opens_per_day"), warned.stderr)
