@@ -96,11 +96,13 @@ final class HabitsCLITests: XCTestCase {
         let snoozed = try snoozeThroughItsGate("o")
         XCTAssertTrue(snoozed.contains("Snoozed chat, reddit.com until "), snoozed)
 
-        let passed = try home.miga(["gate", "--app", "chat", "--", home.recorder, "x"])
+        let passed = try home.miga(["gate", "--app", "chat", "--", home.recorder, "x"], environment: home.environment(["XDG_RUNTIME_DIR": home.root + "/run"]))
         XCTAssertEqual(passed.status, 0, passed.stderr)
         XCTAssertEqual(home.recordedArguments(), ["x"])
         XCTAssertEqual(try home.events().last?.type, .gracePass)
         XCTAssertEqual(try home.events().last?.detail, #"{"snooze":true}"#)
+        let stamps = FileManager.default.enumerator(atPath: home.root)?.compactMap { $0 as? String }.filter { $0.hasSuffix("chat.until") } ?? []
+        XCTAssertEqual(stamps, [], "a snoozed pass leaves the shim no grace stamp, so --off reaches every launch")
         let status = try home.miga(["status", "--json"]).stdout
         XCTAssertNotNil(status.range(of: #""snooze":\{"until":"[0-9T:.+-]+","apps":\["chat","reddit.com"\]\}"#, options: .regularExpression), status)
         XCTAssertTrue(try home.miga(["status"]).stdout.contains("snoozed chat, reddit.com until "))

@@ -204,7 +204,7 @@ public final class NativeHostService {
             let app = SiteMatcher.appName(site: site)
             let service = GateService(config: setup.config, store: try store(), context: context)
             switch service.admit(app, isSite: true, recorder: GateRecorder(app: app, store: service.store, clock: context.clock)) {
-            case .schedule, .grace: return reply(request.type, [("recorded", .bool(true))])
+            case .schedule, .grace, .snooze: return reply(request.type, [("recorded", .bool(true))])
             case .gate, .handedOver: return reply(request.type, [("recorded", .bool(false))])
             }
 
@@ -244,7 +244,9 @@ public final class NativeHostService {
             return [("action", .string("go")), ("reason", .string("schedule")), ("site", .string(key))]
         case .handedOver:
             return [("action", .string("go")), ("reason", .string("handed_over")), ("site", .string(key))]
-        case .grace(let until):
+        case .grace(let until), .snooze(let until):
+            // The extension lets the site in until then either way; the state message it hears
+            // when a snooze ends early takes that back.
             return [("action", .string("go")), ("reason", .string("grace")), ("site", .string(key)),
                     ("grace_until", .int(context.clock.milliseconds(until)))]
         case .gate(let gatePlan):

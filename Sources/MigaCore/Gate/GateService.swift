@@ -22,6 +22,9 @@ public struct GateService {
         case schedule
         /// No gate: an Open's grace runs until then.
         case grace(until: Date)
+        /// No gate: `miga snooze` covers the app until then. Unlike grace it leaves no stamp
+        /// for the shim, so `miga snooze --off` ends it for every launch at once.
+        case snooze(until: Date)
         /// A gate, with its timer, notes and question.
         case gate(GatePlan)
         /// No gate: another gate of this same attempt just let it through (`open-url` handing a
@@ -47,7 +50,7 @@ public struct GateService {
             if let problem = recorder.record(.gracePass, detail: "{\"snooze\":true}") {
                 context.messages.say("miga: could not record the snoozed pass: \(problem)")
             }
-            return .grace(until: until)
+            return .snooze(until: until)
         }
         if let until = graceUntil(app) {
             if let problem = recorder.record(.gracePass) {

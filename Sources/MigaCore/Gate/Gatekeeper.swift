@@ -129,6 +129,13 @@ public final class Gatekeeper {
             }
             store.closeBeforeExec()
             return launch.run()
+        case .snooze(let until):
+            if context.hasTerminal {
+                let minutes = max(1, Int((until.timeIntervalSince(context.clock.now()) / 60).rounded(.up)))
+                context.messages.say("miga: snoozed: \(app) opens without a pause, \(minutes) min left (`miga snooze --off` ends it)")
+            }
+            store.closeBeforeExec()
+            return launch.run()
         case .handedOver: // only the browser's gate takes these
             store.closeBeforeExec()
             return launch.run()
