@@ -60,3 +60,56 @@ class Entries:
         self.b.click("#open")
         self.b.wait_for_page("swnet.test", "/page/typed")
         self.assertTrue(self.s.hits("swnet.test", "/page/typed", mark), "after Open the worker fetches it")
+
+
+class Allowance:
+    """`opens_per_day = 1`: past today's one Open the page says so before the countdown, waits
+    45 s and calls Open "Open anyway". And `miga snooze` naming one site: the extension hears
+    of it (and of its --off) from the host's watch, before any navigation asks."""
+    sites = ["gated.test", "exit.test"]
+
+    @classmethod
+    def prepare_home(cls):
+        cls.home.extra_config = "opens_per_day = 1\n"
+        cls.home.write_config(grace_minutes=0)
+
+    def test_past_the_allowance_open_says_open_anyway(self):
+        self.b.fresh_tab(self.s.url("exit.test", "/page/first"))
+        self.b.wait_for_gate(state="counting")
+        self.assertEqual(self.notes(), ["1 of 1 open left today"])
+        self.assertRegex(self.b.script("return document.getElementById('open-label').textContent"), r"^Open in \d+ s$")
+        self.b.press("e")
+        wait_for(lambda: self.new_events(app="exit.test", types=["exit_selected"]), 10, message="exit_selected")
+        self.h.import_open("exit.test")
+        self.b.fresh_tab(self.s.url("exit.test", "/page/second"))
+        self.b.wait_for_gate(state="counting")
+        self.assertEqual(self.notes(), ["2nd time today", "Today's 1 open is used: Open is still yours, after 45 s"])
+        self.assertRegex(self.b.script("return document.getElementById('open-label').textContent"), r"^Open anyway in 4[345] s$")
+
+    def test_snooze_lets_the_named_site_through_and_no_other(self):
+        self.b.wait_for_rules("gated.test", present=True)
+        self.h.miga("snooze", "--begin", "20m", "gated.test")  # as its own gate's Open runs it
+        try:
+            # The host watches the snooze as it watches config.toml: the extension lets the
+            # site in within a moment, before any navigation asks.
+            self.b.wait_for_rules("gated.test", present=False, timeout=5)
+            self.b.wait_for_rules("exit.test", present=True, timeout=1)
+            mark = self.s.mark()
+            self.b.fresh_tab(self.s.url("gated.test", "/page/snoozed"))
+            self.b.wait_for_page("gated.test", "/page/snoozed", timeout=10)
+            self.assertTrue(self.s.hits("gated.test", "/page/snoozed", mark))
+            self.assertEqual(self.wait_event("grace_pass", "gated.test")["detail"], '{"snooze":true}')
+            self.b.fresh_tab(self.s.url("exit.test", "/page/not-snoozed"))
+            self.b.wait_for_gate(state="counting")
+        finally:
+            self.h.miga("snooze", "--off")
+        # --off ends it in the browser too: the site is gated again at once.
+        self.b.wait_for_rules("gated.test", present=True, timeout=5)
+        self.b.fresh_tab(self.s.url("gated.test", "/page/after-off"))
+        self.b.wait_for_gate(state="counting")
+
+    def notes(self):
+        """The lines under the site's name, or None while they are hidden."""
+        return self.b.script("""
+            const n = document.getElementById('notes');
+            return n.hidden ? null : [...n.childNodes].filter(c => c.nodeType === 3).map(c => c.data);""")
