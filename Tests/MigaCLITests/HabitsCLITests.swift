@@ -109,6 +109,13 @@ final class HabitsCLITests: XCTestCase {
 
         XCTAssertEqual(try home.miga(["snooze", "--off"]).stdout, "The snooze is over: gates are back.\n")
         XCTAssertEqual(try home.miga(["snooze", "--off"]).stdout, "No snooze is running.\n")
+        // No grace after a snooze's Open: the next snooze waits behind its own pause again.
+        try home.writeConfig("timer_seconds = 15\ngrace_minutes = 30\n[apps.chat]\ncommand = \"true\"\n")
+        let again = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) snooze 5m", environment: home.environment())
+        XCTAssertTrue(again.waitFor("[e] Exit").contains("miga · snooze"))
+        try again.press("e")
+        again.waitFor("STATUS=0")
+        try home.writeConfig("timer_seconds = 15\ngrace_minutes = 0\n[apps.chat]\ncommand = \"true\"\n")
         _ = try home.miga(["gate", "--app", "chat", "--", home.recorder, "y"])
         XCTAssertNotEqual(try home.events().last?.type, .gracePass, "the gate is back (here: no terminal, so it fails open and says so)")
     }

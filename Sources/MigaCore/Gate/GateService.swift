@@ -77,8 +77,9 @@ public struct GateService {
 
     /// When the grace of `app`'s last Open ends, if it is running now. An Open up to a second
     /// ahead of this clock still counts (another process rounded its time).
+    /// A snooze's own gate has none: each snooze waits behind its pause.
     public func graceUntil(_ app: String) -> Date? {
-        guard config.graceMinutes > 0, let last = try? store.lastOpen(app: app) else { return nil }
+        guard config.graceMinutes > 0, app != Snooze.gateName, let last = try? store.lastOpen(app: app) else { return nil }
         let now = context.clock.now()
         let until = last.addingTimeInterval(Double(config.graceMinutes * 60))
         return last <= now.addingTimeInterval(1) && until > now ? until : nil
