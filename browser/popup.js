@@ -37,6 +37,10 @@ async function show() {
   if (!stats.gating) {
     if (stats.reason === "not_set_up") showStatus("miga is installed but not set up for you, so no site is paused. In a terminal:", "miga install");
     else showStatus(`No site is paused: ${stats.message || stats.reason}`);
+  } else if (stats.snooze && Number.isFinite(stats.snooze.until)) {
+    const until = new Date(stats.snooze.until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    const what = Array.isArray(stats.snooze.apps) && stats.snooze.apps.length ? stats.snooze.apps.join(", ") : "every pause";
+    showStatus(`Snoozed until ${until}: ${what}. To end it sooner:`, "miga snooze --off");
   } else {
     showStatus("Sites you listed in miga get a pause first.");
   }

@@ -101,6 +101,10 @@ class Allowance:
             self.assertEqual(self.wait_event("grace_pass", "gated.test")["detail"], '{"snooze":true}')
             self.b.fresh_tab(self.s.url("exit.test", "/page/not-snoozed"))
             self.b.wait_for_gate(state="counting")
+            self.b.go(self.b.extension_url("popup.html"))
+            status = wait_for(lambda: (lambda t: t if t and "Snoozed" in t else None)(
+                self.b.script("return document.getElementById('status').textContent")), 10, message="the popup's snooze line")
+            self.assertIn("gated.test. To end it sooner: miga snooze --off", status)
         finally:
             self.h.miga("snooze", "--off")
         # --off ends it in the browser too: the site is gated again at once.

@@ -217,6 +217,9 @@ public final class NativeHostService {
                 ("exits", .int(report.exits)), ("opens", .int(report.opens)), ("reads", .int(report.reads)),
                 ("streak", .object([("current", .int(report.streak.current)), ("longest", .int(report.streak.longest))])),
                 ("gating", .bool(setup.gating)), ("reason", .optional(setup.reason)), ("message", .optional(setup.message)),
+                ("snooze", Snooze.active(paths: context.paths, nowMilliseconds: context.clock.nowMilliseconds()).map {
+                    .object([("until", .int($0.until)), ("apps", .array($0.apps.map(OrderedJSON.string)))])
+                } ?? .null),
             ])
 
         default:
