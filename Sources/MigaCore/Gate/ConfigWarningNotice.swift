@@ -17,7 +17,7 @@ struct ConfigWarningNotice {
     func due(_ warnings: [String]) -> [String] {
         guard !warnings.isEmpty else {
             // Fixed: the same mistake made again later is news again.
-            if AtomicFile.exists(path) { try? AtomicFile.remove(path) }
+            try? AtomicFile.remove(path) // gone already is fine
             return []
         }
         // A fingerprint, not the text: ten thousand warnings stay a line.

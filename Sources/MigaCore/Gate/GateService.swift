@@ -10,10 +10,15 @@ public struct GateService {
     public let store: EventStore
     let context: MigaContext
 
+    /// The snooze running when this service was made, read once (the browser's state asks
+    /// it of every site).
+    let snooze: Snooze?
+
     public init(config: MigaConfig, store: EventStore, context: MigaContext) {
         self.config = config
         self.store = store
         self.context = context
+        snooze = Snooze.active(paths: context.paths, nowMilliseconds: context.clock.nowMilliseconds())
     }
 
     /// Whether a launch of `app` meets a gate now.
@@ -71,7 +76,7 @@ public struct GateService {
 
     /// When the snooze covering `app` ends, if one does now.
     public func snoozeUntil(_ app: String) -> Date? {
-        guard let snooze = Snooze.active(paths: context.paths, nowMilliseconds: context.clock.nowMilliseconds()), snooze.covers(app) else { return nil }
+        guard let snooze, snooze.covers(app) else { return nil }
         return Date(timeIntervalSince1970: Double(snooze.until) / 1000)
     }
 

@@ -123,16 +123,12 @@ public final class Gatekeeper {
             // The next pass in this grace can be the shim's alone.
             stampGrace(app: app, until: until, config: config, store: store)
             // On a terminal a pass says so (a person might wonder where the pause went).
-            if context.hasTerminal {
-                let minutes = max(1, Int((until.timeIntervalSince(context.clock.now()) / 60).rounded(.up)))
-                context.messages.say("miga: grace for \(app), \(minutes) min left")
-            }
+            if context.hasTerminal { context.messages.say("miga: grace for \(app), \(minutesLeft(until)) min left") }
             store.closeBeforeExec()
             return launch.run()
         case .snooze(let until):
             if context.hasTerminal {
-                let minutes = max(1, Int((until.timeIntervalSince(context.clock.now()) / 60).rounded(.up)))
-                context.messages.say("miga: snoozed: \(app) opens without a pause, \(minutes) min left (`miga snooze --off` ends it)")
+                context.messages.say("miga: snoozed: \(app) opens without a pause, \(minutesLeft(until)) min left (`miga snooze --off` ends it)")
             }
             store.closeBeforeExec()
             return launch.run()
@@ -147,7 +143,7 @@ public final class Gatekeeper {
         GraceStamp.remove(app: app, environment: context.environment)
 
         if config.weeklySummary {
-            WeeklySummary(context: context, resolver: resolver).sendIfDue(store: store, today: LocalMoment(clock: context.clock).day)
+            WeeklySummary(context: context).sendIfDue(store: store, today: LocalMoment(clock: context.clock).day)
         }
 
         // Plain mode reads and writes stdio itself, so through a pipe it has no terminal.
@@ -337,6 +333,11 @@ public final class Gatekeeper {
                             problem: "\(name) did not show the gate within \(Int(handOffSeconds)) s (no display?)", store: store, launch: launch)
         }
         return 0
+    }
+
+    /// Whole minutes until `until`, rounded up, at least 1: what a pass's line says is left.
+    private func minutesLeft(_ until: Date) -> Int {
+        max(1, Int((until.timeIntervalSince(context.clock.now()) / 60).rounded(.up)))
     }
 
     /// miga's own failure never keeps the person from their app.

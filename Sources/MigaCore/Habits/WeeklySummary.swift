@@ -5,7 +5,6 @@ import FoundationEssentials
 /// `~/.local/state/miga/weekly-summary`, so it comes once a week however many gates follow.
 struct WeeklySummary {
     let context: MigaContext
-    let resolver: CommandResolver
 
     var markerPath: String { context.paths.stateDirectory + "/weekly-summary" }
 
@@ -15,8 +14,7 @@ struct WeeklySummary {
         let monday = today.adding(days: -today.weekday)
         let sent = AtomicFile.read(markerPath).map { String(decoding: $0.prefix(64), as: UTF8.self).trimming(.whitespacesAndNewlines) }
         guard sent != monday.description,
-              TerminalEmulators.graphicalSessionPresent(in: context.environment),
-              resolver.lookUp("notify-send") != nil,
+              context.desktopNotifier != nil,
               let report = try? WeekReport.build(store: store, weekOf: monday.adding(days: -7), today: today) else { return }
         try? LinuxSystem.makeDirectories(context.paths.stateDirectory, mode: 0o700)
         guard (try? AtomicFile.write(monday.description + "\n", to: markerPath, mode: 0o600)) != nil else { return }

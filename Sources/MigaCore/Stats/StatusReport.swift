@@ -18,6 +18,8 @@ public struct StatusReport: Equatable, Sendable {
     /// in force for some.
     public var schedule: Schedule?
     /// `miga snooze`, while it runs: until when (Unix ms), and the apps (none: every gate).
+    /// Its own type, not Habits' `Snooze`: Habits already uses Stats, and folders use each
+    /// other one way only.
     public struct Snoozed: Equatable, Sendable {
         public var until: Int64
         public var apps: [String]

@@ -6,9 +6,13 @@ extension MigaContext {
     /// sent, without a graphical session or `notify-send`; never waits for it.
     @discardableResult
     public func notifyDesktop(title: String = "miga", _ body: String) -> Bool {
-        guard TerminalEmulators.graphicalSessionPresent(in: environment),
-              let notifier = commandResolver.lookUp("notify-send") else { return false }
+        guard let notifier = desktopNotifier else { return false }
         let command = ResolvedCommand(executable: notifier, arguments: ["notify-send", "--app-name=miga", title, body])
         return (try? launcher.spawnDetached(command, environment: environment)) != nil
+    }
+
+    /// `notify-send`, when there is a graphical session to show its notifications.
+    public var desktopNotifier: String? {
+        TerminalEmulators.graphicalSessionPresent(in: environment) ? commandResolver.lookUp("notify-send") : nil
     }
 }
