@@ -20,6 +20,10 @@ public enum GateToWindow: Equatable, Sendable {
     /// Open was chosen after the countdown and `intention = true`: ask "What are you here to
     /// do?" in a text field; the answer comes back as `intention`, Esc as `back`.
     case askIntention
+    /// Open was chosen and `ask_minutes = true`: ask "For how long?" with one button per
+    /// choice (keys 1…), Enter taking `defaultMinutes`; the answer comes back as `minutes`,
+    /// Esc as `back`.
+    case askMinutes(choices: [Int], defaultMinutes: Int)
     /// Exit was chosen: show the celebration with this line, then end.
     case celebrate(String)
     /// End now (Open, or the gate going away).
@@ -36,6 +40,8 @@ public enum WindowToGate: Equatable, Sendable {
     case intention(String)
     /// Esc in the answer field: back to the gate.
     case back
+    /// The answer to "For how long?": Open.
+    case minutes(Int)
 }
 
 public enum WindowLine {
@@ -51,6 +57,8 @@ public enum WindowLine {
         case .notes(let text): return line(["notes", text])
         case .openLabel(let text): return line(["open-label", text])
         case .askIntention: return line(["ask-intention"])
+        case .askMinutes(let choices, let defaultMinutes):
+            return line(["ask-minutes", choices.map(String.init).joined(separator: ","), String(defaultMinutes)])
         case .celebrate(let text): return line(["celebrate", text])
         case .close: return line(["close"])
         }
@@ -65,6 +73,7 @@ public enum WindowLine {
         case .closeButton: return "close-button\n"
         case .intention(let text): return line(["intention", text])
         case .back: return "back\n"
+        case .minutes(let minutes): return line(["minutes", String(minutes)])
         }
     }
 
@@ -81,6 +90,10 @@ public enum WindowLine {
         case ("notes", 2): return .notes(fields[1])
         case ("open-label", 2): return .openLabel(fields[1])
         case ("ask-intention", 1): return .askIntention
+        case ("ask-minutes", 3):
+            let choices = fields[1].split(separator: ",").compactMap { Int($0) }.filter { (1...240).contains($0) }
+            guard !choices.isEmpty, choices.count <= 9, let fallback = Int(fields[2]), (1...240).contains(fallback) else { return nil }
+            return .askMinutes(choices: choices, defaultMinutes: fallback)
         case ("celebrate", 2): return .celebrate(fields[1])
         case ("close", 1): return .close
         default: return nil
@@ -91,6 +104,11 @@ public enum WindowLine {
         if line.hasPrefix("intention\t") {
             let fields = split(line)
             return fields.count == 2 ? .intention(fields[1]) : nil
+        }
+        if line.hasPrefix("minutes\t") {
+            let fields = split(line)
+            guard fields.count == 2, let minutes = Int(fields[1]), (1...240).contains(minutes) else { return nil }
+            return .minutes(minutes)
         }
         switch line {
         case "shown": return .shown

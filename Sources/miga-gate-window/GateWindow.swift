@@ -31,6 +31,10 @@ final class GateWindow {
     /// asked: most gates never ask, and a text field (its input method above all) is work the
     /// first frame should not wait for.
     private var question: (box: Widget, entry: Widget)?
+    /// "For how long?" (`ask_minutes`): one button per answer, built when first asked.
+    private var timebox: (box: Widget, buttons: [(button: Widget, minutes: Int)])?
+    private(set) var askingMinutes = false
+    private var defaultMinutes = 10
 
     /// Where the window's messages go (set once the link exists).
     var send: (WindowToGate) -> Void = { _ in }
@@ -202,6 +206,8 @@ final class GateWindow {
             secondsLeft = nil // the next tick relabels the button
         case .askIntention:
             ask()
+        case .askMinutes(let choices, let defaultMinutes):
+            askMinutes(choices: choices, defaultMinutes: defaultMinutes)
         case .celebrate(let text):
             celebrate(text)
         case .close:
@@ -330,8 +336,73 @@ final class GateWindow {
         send(.intention(text))
     }
 
-    /// Esc in the question: the usual choices again, the answer dropped.
+    // MARK: "For how long?"
+
+    /// After the countdown (and any intention): one button per answer, `1`…`4` on the keys,
+    /// and Open (Enter) for the default.
+    private func askMinutes(choices: [Int], defaultMinutes: Int) {
+        guard !celebrating, !askingMinutes else { return }
+        if let (box, _) = question { gtk_widget_set_visible(box, 0) }
+        asking = false
+        self.defaultMinutes = defaultMinutes
+        let (box, buttons) = timebox ?? buildMinutes(choices)
+        askingMinutes = true
+        answered = false
+        showChoices(false)
+        gtk_button_set_label(miga_button(openButton), "\(openLabel) \(defaultMinutes) min (Enter)")
+        gtk_widget_set_visible(box, 1)
+        fitHeight()
+        if let first = buttons.first(where: { $0.minutes == defaultMinutes }) ?? buttons.first { gtk_widget_grab_focus(first.button) }
+    }
+
+    private func buildMinutes(_ choices: [Int]) -> (box: Widget, buttons: [(button: Widget, minutes: Int)]) {
+        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
+        gtk_widget_add_css_class(box, "miga-question")
+        let prompt = Self.label(classes: ["miga-question-label"], wrap: true)
+        gtk_label_set_text(miga_label(prompt), "For how long?")
+        let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
+        gtk_box_set_homogeneous(miga_box(row), 1)
+        var buttons: [(button: Widget, minutes: Int)] = []
+        let clicked: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { button, context in
+            GateWindow.from(context).choose(button: button)
+        }
+        for (index, minutes) in choices.enumerated() {
+            let button = gtk_button_new_with_label("\(minutes) min (\(index + 1))")!
+            gtk_widget_set_hexpand(button, 1)
+            gtk_box_append(miga_box(row), button)
+            connectSignal(UnsafeMutableRawPointer(button), "clicked", clicked, context)
+            buttons.append((button, minutes))
+        }
+        for widget in [prompt, row] { gtk_box_append(miga_box(box), widget) }
+        gtk_box_insert_child_after(miga_box(page), box, countdown)
+        timebox = (box, buttons)
+        return (box, buttons)
+    }
+
+    /// The minutes keyed `index` (0-based), if there is such an answer.
+    func chooseMinutes(index: Int) {
+        guard let buttons = timebox?.buttons, buttons.indices.contains(index) else { return }
+        chooseMinutes(buttons[index].minutes)
+    }
+
+    /// The answer is the Open.
+    func chooseMinutes(_ minutes: Int?) {
+        guard askingMinutes, !answered, !celebrating else { return }
+        answered = true
+        send(.minutes(minutes ?? defaultMinutes))
+    }
+
+    /// Esc in a question: the usual choices again, the answer dropped.
     func goBack() {
+        if askingMinutes, !answered, let (box, _) = timebox {
+            askingMinutes = false
+            gtk_widget_set_visible(box, 0)
+            showChoices(true)
+            fitHeight()
+            gtk_widget_grab_focus(openButton)
+            send(.back)
+            return
+        }
         guard asking, !answered, let (box, _) = question else { return }
         asking = false
         gtk_widget_set_visible(box, 0)
@@ -356,7 +427,9 @@ final class GateWindow {
     private func celebrate(_ text: String) {
         guard !celebrating else { return }
         celebrating = true
-        for widget in [countdown, choices, noticeLabel] + (question.map { [$0.box] } ?? []) { gtk_widget_set_visible(widget, 0) }
+        for widget in [countdown, choices, noticeLabel] + (question.map { [$0.box] } ?? []) + (timebox.map { [$0.box] } ?? []) {
+            gtk_widget_set_visible(widget, 0)
+        }
         gtk_label_set_text(miga_label(celebrationLabel), text)
         gtk_widget_set_visible(celebrationLabel, text.isEmpty ? 0 : 1)
         // Without motion the sparkle stands still rather than vanishing, so the celebration
@@ -417,9 +490,10 @@ final class GateWindow {
         guard !celebrating, let button else { return }
         switch button {
         case UnsafeMutableRawPointer(exitButton): send(.exit)
-        case UnsafeMutableRawPointer(nextButton): asking ? goBack() : send(.readNext)
-        case UnsafeMutableRawPointer(openButton): asking ? answer() : send(.open)
-        default: break
+        case UnsafeMutableRawPointer(nextButton): asking || askingMinutes ? goBack() : send(.readNext)
+        case UnsafeMutableRawPointer(openButton): askingMinutes ? chooseMinutes(nil) : asking ? answer() : send(.open)
+        default:
+            if let answer = timebox?.buttons.first(where: { UnsafeMutableRawPointer($0.button) == button }) { chooseMinutes(answer.minutes) }
         }
     }
 

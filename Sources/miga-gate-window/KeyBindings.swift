@@ -33,6 +33,22 @@ enum KeyBindings {
             gate.goBack()
             return true
         }
+        if gate.askingMinutes {
+            switch Int32(keyval) {
+            case GDK_KEY_Escape: gate.goBack()
+            case GDK_KEY_1...GDK_KEY_9: gate.chooseMinutes(index: Int(Int32(keyval) - GDK_KEY_1))
+            case GDK_KEY_KP_1...GDK_KEY_KP_9: gate.chooseMinutes(index: Int(Int32(keyval) - GDK_KEY_KP_1))
+            case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter:
+                // Enter is the default, unless the person moved onto a button with Tab.
+                guard gate.navigated else { gate.chooseMinutes(nil); return true }
+                return false
+            case GDK_KEY_Tab, GDK_KEY_ISO_Left_Tab, GDK_KEY_KP_Tab, GDK_KEY_Left, GDK_KEY_Right, GDK_KEY_KP_Left, GDK_KEY_KP_Right:
+                gate.navigated = true
+                return false
+            default: break
+            }
+            return true
+        }
         switch action(for: keyval, navigated: gate.navigated) {
         case .send(let message):
             gate.send(message)

@@ -17,7 +17,7 @@ final class EventStoreTests: XCTestCase {
         let stored = try store.allEvents()
         XCTAssertEqual(stored.map { var e = $0; e.id = nil; return e }, events)
         XCTAssertEqual(stored.last?.detail, #"{"reason":"trial_expired"}"#)
-        XCTAssertEqual(try store.lastOpen(app: "discord"), Date(timeIntervalSince1970: 3))
+        XCTAssertEqual(try store.lastOpen(app: "discord")?.at, 3000)
         XCTAssertNil(try store.lastOpen(app: "x"))
         XCTAssertEqual(try store.exitCountInWeek(endingAt: Date(timeIntervalSince1970: 2)), 1)
         XCTAssertEqual(try store.exitCountInWeek(endingAt: Date(timeIntervalSince1970: 7 * 86_400 + 2.5)), 0, "a week later")

@@ -96,6 +96,16 @@ public final class NativeHostService {
                 if let until { grace.append((site, .int(context.clock.milliseconds(until)))) }
             }
         }
+        // The timeboxes of gated sites that are running or over and unanswered: the extension
+        // times their soft ends from these, so a restart of it loses none.
+        var timeboxes: [OrderedJSON] = []
+        if setup.gating, let store = try? store() {
+            let service = GateService(config: setup.config, store: store, context: context)
+            for box in service.openTimeboxes() {
+                guard let site = setup.matcher.sites.first(where: { SiteMatcher.appName(site: $0) == box.app }) else { continue }
+                timeboxes.append(Self.json(box, site: site))
+            }
+        }
         // The sites sent are those the host gates: the config's normalised, none while it gates nothing.
         var sent = setup.config
         sent.sites = setup.matcher.sites
@@ -103,7 +113,7 @@ public final class NativeHostService {
             ("type", .string("state")), ("id", id), ("protocol", .int(Self.protocolVersion)),
             ("version", .string(MigaVersion.current)),
             ("gating", .bool(setup.gating)), ("reason", .optional(setup.reason)), ("message", .optional(setup.message)),
-            ("grace", .object(grace)), ("ungated", .object(ungated)),
+            ("grace", .object(grace)), ("ungated", .object(ungated)), ("timeboxes", .array(timeboxes)),
         ] + ConfigKeys.state(of: sent))
     }
 
@@ -184,10 +194,36 @@ public final class NativeHostService {
             // The answer to "What are you here to do?", cleaned and cut to 120 characters by the
             // session: the page's word is kept only as text.
             if gate.session.askingIntention { gate.driver.answer(request.string("intention", limit: 1 << 16) ?? "", at: now) }
+            // "For how long?": the page's number is taken only if it is one of the answers.
+            if gate.session.askingMinutes { gate.driver.answerMinutes(request.fields["minutes"]?.integer.map { Int(clamping: $0) }, at: now) }
             try throwing(ended(session))
-            let minutes = BrowserSetup.load(context: context).config.graceMinutes
-            let until = minutes > 0 ? OrderedJSON.int(context.clock.nowMilliseconds() + Int64(minutes) * 60_000) : .null
-            return reply("open", [("site", .string(gate.site)), ("grace_until", until)])
+            // The grace this Open started, as every later gate will see it: `grace_minutes`,
+            // or the minutes it declared.
+            let service = GateService(config: BrowserSetup.load(context: context).config, store: try store(), context: context)
+            let until = service.graceUntil(gate.session.app).map { OrderedJSON.int(context.clock.milliseconds($0)) } ?? .null
+            let box = gate.session.chosenMinutes == nil ? nil : service.timebox(session: session)
+            return reply("open", [("site", .string(gate.site)), ("grace_until", until),
+                                  ("timebox", box.map { Self.json($0, site: gate.site) } ?? .null)])
+
+        case "timebox_end":
+            // The soft end's choice in a site's tabs (or `gone`: no tab of it was left).
+            let session = try request.session()
+            guard let choice = request.string("choice", limit: 16) else { throw HostRequest.Problem.badField("choice") }
+            let setup = BrowserSetup.load(context: context)
+            let service = GateService(config: setup.config, store: try store(), context: context)
+            // Only a gated site's: the browser ends no app's timebox.
+            guard setup.gating, let box = service.timebox(session: session),
+                  let site = setup.matcher.sites.first(where: { SiteMatcher.appName(site: $0) == box.app }) else {
+                throw ReplyError(message: "\(GateService.TimeboxProblem.notFound)")
+            }
+            do {
+                let after = try service.endTimebox(box, choice: choice)
+                let until = service.graceUntil(box.app).map { OrderedJSON.int(context.clock.milliseconds($0)) } ?? .null
+                return reply("timebox_end", [("recorded", .bool(true)), ("grace_until", until),
+                                             ("timebox", after.ending == nil ? Self.json(after, site: site) : .null)])
+            } catch let problem as GateService.TimeboxProblem {
+                throw ReplyError(message: "\(problem)")
+            }
 
         case "abandon":
             let (session, _) = try session()
@@ -308,6 +344,9 @@ public final class NativeHostService {
             ("animations", .bool(config.animations)), ("item", Self.json(gate.session.item)),
             ("notes", .array(gate.session.notes.map(OrderedJSON.string))), ("intention", .bool(gate.session.asksIntention)),
             ("open_label", .string(gate.session.openLabel)),
+            ("minutes", gate.session.asksMinutes
+                ? .object([("choices", .array(TimeboxQuestion.choices.map { .int($0) })), ("default", .int(gate.session.defaultMinutes))])
+                : .null),
             ("waited_ms", .int(Int64(gate.session.elapsedMilliseconds(at: now)))),
         ]
     }
@@ -352,6 +391,12 @@ public final class NativeHostService {
     static func json(_ item: ContentItem) -> OrderedJSON {
         .object([("id", .string(item.id)), ("kind", .string(item.kind.rawValue)), ("category", .string(item.category)),
                  ("text", .string(item.text)), ("author", .optional(item.author)), ("title", .optional(item.title))])
+    }
+
+    /// A timebox as the extension times its soft end: Unix ms.
+    static func json(_ box: Timebox, site: String) -> OrderedJSON {
+        .object([("session", .string(box.session)), ("site", .string(site)), ("minutes", .int(box.minutes)),
+                 ("end", .int(box.end)), ("extended", .bool(box.extended))])
     }
 
     static func error(_ message: String, id: OrderedJSON, extra: [(String, OrderedJSON)] = []) -> OrderedJSON {

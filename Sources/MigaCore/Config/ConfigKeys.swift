@@ -189,6 +189,9 @@ public enum ConfigKeys {
         .integer("opens_per_day", MigaConfig.opensPerDayRange, unit: "opens",
                  doc: "opens a day before the gate says so and waits 45 s (0: no allowance; never a lock)",
                  \.opensPerDay, app: \.opensPerDay),
+        .flag("ask_minutes", doc: "Open asks \"For how long?\" (5, 10, 20, 30 min) and ends softly then", \.askMinutes, app: \.askMinutes),
+        .integer("default_minutes", MigaConfig.defaultMinutesRange, unit: "minutes", doc: "what Enter gives at \"For how long?\"",
+                 \.defaultMinutes, app: \.defaultMinutes),
         .flag("weekly_summary", doc: "a notification at the first gate of a week", \.weeklySummary),
         .command("command", doc: "what the app's shims run", \.command),
     ]

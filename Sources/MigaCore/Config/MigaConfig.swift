@@ -5,6 +5,8 @@ public struct MigaConfig: Equatable, Sendable {
     public static let escalateRange = 0...30
     /// Opens a day before the gate says the allowance is used (0: no allowance).
     public static let opensPerDayRange = 0...100
+    /// What Enter gives at "For how long?" (`default_minutes`).
+    public static let defaultMinutesRange = 1...240
     public static let defaultSites = ["reddit.com", "x.com", "twitter.com", "instagram.com",
                                       "facebook.com", "tiktok.com", "youtube.com"]
 
@@ -18,15 +20,20 @@ public struct MigaConfig: Equatable, Sendable {
         public var intention: Bool?
         public var escalateSeconds: Int?
         public var opensPerDay: Int?
+        /// Overrides of the global `ask_minutes` and `default_minutes`.
+        public var askMinutes: Bool?
+        public var defaultMinutes: Int?
 
         public init(name: String, command: String, timerSeconds: Int? = nil, intention: Bool? = nil,
-                    escalateSeconds: Int? = nil, opensPerDay: Int? = nil) {
+                    escalateSeconds: Int? = nil, opensPerDay: Int? = nil, askMinutes: Bool? = nil, defaultMinutes: Int? = nil) {
             self.name = name
             self.command = command
             self.timerSeconds = timerSeconds
             self.intention = intention
             self.escalateSeconds = escalateSeconds
             self.opensPerDay = opensPerDay
+            self.askMinutes = askMinutes
+            self.defaultMinutes = defaultMinutes
         }
     }
 
@@ -41,6 +48,8 @@ public struct MigaConfig: Equatable, Sendable {
     public var intention = false
     public var escalateSeconds = 0
     public var opensPerDay = 0
+    public var askMinutes = false
+    public var defaultMinutes = 10
     public var weeklySummary = false
     /// The `[[schedule]]` tables that read cleanly, in file order.
     public var schedules: [Schedule] = []

@@ -26,6 +26,8 @@ public final class GateDriver {
 
     public func answer(_ intention: String, at now: UInt64) { apply(session.answer(intention, at: now), at: now) }
 
+    public func answerMinutes(_ minutes: Int?, at now: UInt64) { apply(session.answerMinutes(minutes, at: now), at: now) }
+
     public func withdrawQuestion() { session.withdrawQuestion() }
 
     public func resume(afterSuspending nanoseconds: UInt64) { session.resume(afterSuspending: nanoseconds) }

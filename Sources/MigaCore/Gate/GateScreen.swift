@@ -132,6 +132,19 @@ public struct GateScreen {
             add(&layout.bottom, hint, styled: dim(hint))
             return finishLayout(&layout, session: session, now: now, rows: rows, answer: answer)
         }
+        if session.askingMinutes {
+            add(&layout.bottom, TimeboxQuestion.text, styled: bold(TimeboxQuestion.text))
+            let choices = TimeboxQuestion.choices.enumerated().map { "[\($0.offset + 1)] \($0.element) min" }
+            if DisplayWidth.of(choices.joined(separator: "   ")) <= width {
+                let line = choices.joined(separator: "   ")
+                add(&layout.bottom, line, styled: tint(style.palette.accent, line))
+            } else {
+                for choice in choices { add(&layout.bottom, choice, styled: tint(style.palette.accent, choice)) }
+            }
+            let hint = "Enter \(session.defaultMinutes) min · Esc back · Ctrl-C exit"
+            for line in TextLayout.wrap(hint, width: width) { add(&layout.bottom, line, styled: dim(line)) }
+            return finishLayout(&layout, session: session, now: now, rows: rows, answer: nil)
+        }
         let open = left > 0 ? "\(session.openLabel) in \(left) s" : session.openLabel
         let exitKey = "[e] Exit"
         let nextKey = "[n] Read Next"
@@ -194,6 +207,12 @@ public struct GateScreen {
             let field = fit("> " + TextLayout.tail(TerminalText.forScreen(answer), width: width - 3) + "_")
             if rows >= 4 { layout.bottom.append((bold(fit(Intention.question)), DisplayWidth.of(fit(Intention.question)))) }
             layout.bottom.append((tint(style.palette.accent, field), DisplayWidth.of(field)))
+        } else if session.askingMinutes {
+            let question = fit(TimeboxQuestion.text)
+            if rows >= 4 { layout.bottom.append((bold(question), DisplayWidth.of(question))) }
+            let keys = ["1 5 · 2 10 · 3 20 · 4 30 min · Enter \(session.defaultMinutes)", "1-4 · Enter \(session.defaultMinutes) min", "1-4/⏎"]
+                .first { DisplayWidth.of($0) <= width } ?? "1-4"
+            layout.bottom.append((tint(style.palette.accent, keys), DisplayWidth.of(keys)))
         } else {
             layout.bottom.append((tint("1;" + style.palette.good, keys), DisplayWidth.of(keys)))
         }

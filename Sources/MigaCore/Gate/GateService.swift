@@ -80,14 +80,21 @@ public struct GateService {
         return Date(timeIntervalSince1970: Double(snooze.until) / 1000)
     }
 
-    /// When the grace of `app`'s last Open ends, if it is running now. An Open up to a second
-    /// ahead of this clock still counts (another process rounded its time).
+    /// When the grace of `app`'s last Open ends, if it is running now: the minutes that Open
+    /// declared ("For how long?", with any "5 more minutes"), else `grace_minutes`. An Open up
+    /// to a second ahead of this clock still counts (another process rounded its time).
     /// A snooze's own gate has none: each snooze waits behind its pause.
     public func graceUntil(_ app: String) -> Date? {
-        guard config.graceMinutes > 0, app != Snooze.gateName, let last = try? store.lastOpen(app: app) else { return nil }
-        let now = context.clock.now()
-        let until = last.addingTimeInterval(Double(config.graceMinutes * 60))
-        return last <= now.addingTimeInterval(1) && until > now ? until : nil
+        guard app != Snooze.gateName, let last = try? store.lastOpen(app: app) else { return nil }
+        let now = context.clock.nowMilliseconds()
+        var minutes = config.graceMinutes
+        if let declared = last.minutes {
+            let box = (try? store.timebox(session: last.session, app: app, near: last.at))
+                ?? Timebox(app: app, session: last.session, openedAt: last.at, minutes: declared)
+            minutes = declared + (box.extended ? Timebox.extensionMinutes : 0)
+        }
+        let until = last.at + Int64(minutes) * 60_000
+        return minutes > 0 && last.at <= now + 1000 && until > now ? Date(timeIntervalSince1970: Double(until) / 1000) : nil
     }
 
     /// How far back a lost gate is looked for: a gate page left up longer starts afresh.

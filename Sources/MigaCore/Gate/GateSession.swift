@@ -42,15 +42,25 @@ public struct GateSession: Sendable {
     public let asksIntention: Bool
     /// Today's `opens_per_day` is used: Open says so and is recorded so.
     public let overAllowance: Bool
+    /// Open asks "For how long?" after the countdown (and any intention), Enter giving
+    /// `defaultMinutes` (`ask_minutes`).
+    public let asksMinutes: Bool
+    public let defaultMinutes: Int
     /// Open was chosen after the countdown and the question is on screen: the answer (or
     /// going back) comes next.
     public private(set) var askingIntention = false
+    /// The same for "For how long?"; the intention given before it waits here.
+    public private(set) var askingMinutes = false
+    private var givenIntention = ""
+    /// What the Open declared, once it has opened.
+    public private(set) var chosenMinutes: Int?
     /// How much before this countdown's end a countdown shown elsewhere may end and still be
     /// taken as done: the browser's page starts its own after the host's reply.
     public let earlyMilliseconds: Int
 
     public init(app: String, timerSeconds: Int, item: ContentItem, startedAt: UInt64, notes: [String] = [],
-                asksIntention: Bool = false, overAllowance: Bool = false, earlyMilliseconds: Int = 0, completionRecorded: Bool = false) {
+                asksIntention: Bool = false, overAllowance: Bool = false, asksMinutes: Bool = false, defaultMinutes: Int = 10,
+                earlyMilliseconds: Int = 0, completionRecorded: Bool = false) {
         self.app = app
         self.timerSeconds = timerSeconds
         self.item = item
@@ -58,15 +68,18 @@ public struct GateSession: Sendable {
         self.notes = notes
         self.asksIntention = asksIntention
         self.overAllowance = overAllowance
+        self.asksMinutes = asksMinutes
+        self.defaultMinutes = Timebox.minutesRange.contains(defaultMinutes) ? defaultMinutes : 10
         self.earlyMilliseconds = earlyMilliseconds
         self.completionRecorded = completionRecorded
     }
 
-    /// A gate of `plan`'s: its timer, notes, question and allowance.
+    /// A gate of `plan`'s: its timer, notes, questions and allowance.
     public init(app: String, plan: GatePlan, item: ContentItem, startedAt: UInt64, earlyMilliseconds: Int = 0,
                 completionRecorded: Bool = false) {
         self.init(app: app, timerSeconds: plan.timerSeconds, item: item, startedAt: startedAt, notes: plan.notes,
-                  asksIntention: plan.asksIntention, overAllowance: plan.overAllowance, earlyMilliseconds: earlyMilliseconds,
+                  asksIntention: plan.asksIntention, overAllowance: plan.overAllowance, asksMinutes: plan.asksMinutes,
+                  defaultMinutes: plan.defaultMinutes, earlyMilliseconds: earlyMilliseconds,
                   completionRecorded: completionRecorded)
     }
 
@@ -118,7 +131,7 @@ public struct GateSession: Sendable {
             return finish(.exit, type: .exitSelected, at: now)
         case .readNext:
             showsLockedNotice = false
-            askingIntention = false
+            withdrawQuestion()
             return [.fetchNextItem]
         case .open:
             guard isUnlocked(at: now) else {
@@ -129,32 +142,57 @@ public struct GateSession: Sendable {
                 askingIntention = true
                 return tick(at: now)
             }
-            return tick(at: now) + finish(.open, type: .openSelected, at: now, detail: openDetail(intention: ""))
+            if asksMinutes {
+                askingMinutes = true
+                return tick(at: now)
+            }
+            return tick(at: now) + finish(.open, type: .openSelected, at: now, detail: openDetail(intention: "", minutes: nil))
         }
     }
 
     /// The answer to "What are you here to do?" (empty is allowed): opens, keeping it in the
-    /// `open_selected` detail. Only after the question was asked.
+    /// `open_selected` detail, or asks "For how long?" next. Only after the question was asked.
     public mutating func answer(_ intention: String, at now: UInt64) -> [GateEffect] {
         guard outcome == nil, askingIntention else { return [] }
         askingIntention = false
-        return finish(.open, type: .openSelected, at: now, detail: openDetail(intention: intention))
+        if asksMinutes {
+            givenIntention = intention
+            askingMinutes = true
+            return []
+        }
+        return finish(.open, type: .openSelected, at: now, detail: openDetail(intention: intention, minutes: nil))
     }
 
-    /// `open_selected`'s detail: the intention when one was given, and `over_allowance`
-    /// past today's opens; nil when neither.
-    func openDetail(intention: String) -> String? {
+    /// The answer to "For how long?": one of `TimeboxQuestion.choices`, or nil (Enter) for
+    /// the default; any other number is taken as the default too. Opens, the minutes kept in
+    /// the `open_selected` detail. Only after the question was asked.
+    public mutating func answerMinutes(_ minutes: Int?, at now: UInt64) -> [GateEffect] {
+        guard outcome == nil, askingMinutes else { return [] }
+        let chosen = minutes.flatMap { TimeboxQuestion.choices.contains($0) || $0 == defaultMinutes ? $0 : nil } ?? defaultMinutes
+        chosenMinutes = chosen
+        return finish(.open, type: .openSelected, at: now, detail: openDetail(intention: givenIntention, minutes: chosen))
+    }
+
+    /// `open_selected`'s detail: the intention when one was given, the minutes declared, and
+    /// `over_allowance` past today's opens; nil when none.
+    func openDetail(intention: String, minutes: Int?) -> String? {
         var members: [(String, OrderedJSON)] = []
         let answer = Intention.clean(intention)
         if !answer.isEmpty { members.append(("intention", .string(answer))) }
+        if let minutes { members.append(("minutes", .int(minutes))) }
         if overAllowance { members.append(("over_allowance", .bool(true))) }
         return members.isEmpty ? nil : OrderedJSON.object(members).text
     }
 
-    /// Back from the question to the gate, nothing opened.
+    /// Back from a question to the gate, nothing opened.
     public mutating func withdrawQuestion() {
         askingIntention = false
+        askingMinutes = false
+        givenIntention = ""
     }
+
+    /// A question is on screen in place of the choices.
+    public var isAsking: Bool { askingIntention || askingMinutes }
 
     /// The next item drawn after Read Next.
     public mutating func show(_ next: ContentItem, at now: UInt64) -> [GateEffect] {
@@ -181,6 +219,7 @@ public struct GateSession: Sendable {
         outcome = result
         showsLockedNotice = false
         askingIntention = false
+        askingMinutes = false
         return [.record(type, contentID: nil, waitMilliseconds: elapsedMilliseconds(at: now), detail: detail), .finish(result)]
     }
 }

@@ -155,8 +155,7 @@ public final class Gatekeeper {
         }
 
         do {
-            return finish(try runFrontEnd(request, service: service, recorder: recorder, plan: plan), app: app, config: config,
-                          store: store, launch: launch)
+            return finish(try runFrontEnd(request, service: service, recorder: recorder, plan: plan), service: service, launch: launch)
         } catch {
             return failOpen(app: app, reason: "gateway_error", problem: "\(error)", store: store, launch: launch)
         }
@@ -168,13 +167,12 @@ public final class Gatekeeper {
         return request.plain || term.isEmpty || term == "dumb"
     }
 
-    private func finish(_ ending: GateEnding, app: String, config: MigaConfig, store: EventStore, launch: Launch) -> Int32 {
+    private func finish(_ ending: GateEnding, service: GateService, launch: Launch) -> Int32 {
+        let app = launch.app, config = service.config, store = service.store
         switch ending.outcome {
         case .open:
-            if config.graceMinutes > 0 {
-                stampGrace(app: app, until: context.clock.now().addingTimeInterval(Double(config.graceMinutes * 60)),
-                           config: config, store: store)
-            }
+            // The grace this Open started: `grace_minutes`, or the minutes it declared.
+            if let until = service.graceUntil(app) { stampGrace(app: app, until: until, config: config, store: store) }
             store.closeBeforeExec()
             return launch.run()
         case .exit:
@@ -202,7 +200,7 @@ public final class Gatekeeper {
            let window = GateWindowLocator.find(executablePath: context.executablePath, environment: context.environment) {
             do {
                 return finish(try runFrontEnd(request, service: service, recorder: recorder, plan: plan, window: window),
-                              app: app, config: config, store: store, launch: launch)
+                              service: service, launch: launch)
             } catch let unavailable as WindowUnavailable {
                 context.messages.say("miga: \(unavailable); trying a terminal")
             } catch {

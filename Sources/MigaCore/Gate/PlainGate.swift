@@ -107,6 +107,7 @@ public final class PlainGate {
             driver.choose(.open, at: now)
             if let notice = driver.session.notice(at: now) { write(notice + "\n") }
             if driver.session.askingIntention { askIntention() }
+            if driver.session.askingMinutes { askMinutes() }
         case "":
             break
         default:
@@ -125,6 +126,31 @@ public final class PlainGate {
         case .hungUp(let signal):
             abandonSignal = abandonSignal ?? signal ?? Signal.hangUp
             driver.abandon(at: at)
+        }
+    }
+
+    /// "For how long?" on its own prompt: 1…4 or one of the minutes, Enter for the default;
+    /// anything else asks again, saying what to type. Ctrl-C or Ctrl-D leaves as an Exit.
+    private func askMinutes() {
+        let prompt = "\(TimeboxQuestion.text) \(TimeboxQuestion.keyedChoices), Enter \(driver.session.defaultMinutes) min > "
+        let reader = LineReader(signals: signals)
+        while driver.session.askingMinutes, driver.outcome == nil {
+            let reply = reader.read(prompt: prompt)
+            let at = clock.monotonicNanoseconds()
+            switch reply {
+            case .line(let answer):
+                if answer.trimming(.whitespaces).isEmpty {
+                    driver.answerMinutes(nil, at: at)
+                } else if let minutes = TimeboxQuestion.minutes(answer: answer) {
+                    driver.answerMinutes(minutes, at: at)
+                } else {
+                    write("Please type 1, 2, 3 or 4 (5, 10, 20 or 30 minutes), or Enter for \(driver.session.defaultMinutes).\n")
+                }
+            case .endOfInput, .interrupted: driver.choose(.exit, at: at)
+            case .hungUp(let signal):
+                abandonSignal = abandonSignal ?? signal ?? Signal.hangUp
+                driver.abandon(at: at)
+            }
         }
     }
 

@@ -138,6 +138,10 @@ public final class TerminalGate {
                     bytes = answer(bytes, at: at, abandon: abandon)
                     continue
                 }
+                if driver.session.askingMinutes {
+                    bytes = answerMinutes(bytes, at: at, abandon: abandon)
+                    continue
+                }
                 var rest: ArraySlice<UInt8> = []
                 for (key, end) in Self.keysWithEnds(from: Array(bytes)) where driver.outcome == nil {
                     switch key {
@@ -149,7 +153,7 @@ public final class TerminalGate {
                     case .suspend: if !suspend() { abandon(Signal.hangUp) }
                     case .redraw: break
                     }
-                    if driver.session.askingIntention {
+                    if driver.session.isAsking {
                         // What was typed after Open in the same read belongs to the answer.
                         rest = bytes.dropFirst(end)
                         field = IntentionField()
@@ -177,6 +181,36 @@ public final class TerminalGate {
                 driver.withdrawQuestion()
                 field = IntentionField()
             case .suspend: if !suspend() { abandon(Signal.hangUp) }
+            }
+        }
+        return []
+    }
+
+    /// Answering "For how long?": `1`…`4`, Enter for the default, Esc back to the gate,
+    /// Ctrl-C Exit; other keys (and escape sequences) do nothing. What follows the answer is
+    /// left for the gate's keys (after Esc) or dropped (after an Open).
+    private func answerMinutes(_ bytes: ArraySlice<UInt8>, at now: UInt64, abandon: (Int32) -> Void) -> ArraySlice<UInt8> {
+        var index = bytes.startIndex
+        while index < bytes.endIndex, driver.outcome == nil, driver.session.askingMinutes {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "1")...UInt8(ascii: "4"):
+                driver.answerMinutes(TimeboxQuestion.choices[Int(byte - UInt8(ascii: "1"))], at: now)
+            case 0x0D, 0x0A: driver.answerMinutes(nil, at: now)
+            case 0x03: driver.choose(.exit, at: now)
+            case 0x1A: if !suspend() { abandon(Signal.hangUp) }
+            case 0x1B:
+                if index < bytes.endIndex, bytes[index] == UInt8(ascii: "[") || bytes[index] == UInt8(ascii: "O") {
+                    // An arrow or function key: passed over whole.
+                    index += 1
+                    while index < bytes.endIndex, !(0x40...0x7E).contains(bytes[index]) { index += 1 }
+                    index += 1
+                } else {
+                    driver.withdrawQuestion()
+                    return bytes[min(index, bytes.endIndex)...]
+                }
+            default: break
             }
         }
         return []

@@ -79,7 +79,11 @@ public final class WindowGate {
                 case .open:
                     driver.choose(.open, at: now)
                     if driver.session.askingIntention { channel.send(.askIntention) }
-                case .intention(let text): driver.answer(text, at: now)
+                    askMinutesIfAsked()
+                case .intention(let text):
+                    driver.answer(text, at: now)
+                    askMinutesIfAsked()
+                case .minutes(let minutes): driver.answerMinutes(minutes, at: now)
                 case .back: driver.withdrawQuestion()
                 case .shown: break
                 }
@@ -94,6 +98,11 @@ public final class WindowGate {
             channel.finish(within: 1)
         }
         return GateEnding(outcome: driver.outcome ?? .abandoned, signal: abandonSignal)
+    }
+
+    private func askMinutesIfAsked() {
+        guard driver.session.askingMinutes else { return }
+        channel.send(.askMinutes(choices: TimeboxQuestion.choices, defaultMinutes: driver.session.defaultMinutes))
     }
 
     /// nil once the window reports its first frame; a signal that ended the wait. Throws

@@ -28,6 +28,9 @@ public struct GatePlan: Equatable, Sendable {
     /// then the timer is the longest and Open says "Open anyway" (never a lock).
     public var opensPerDay: Int
     public var overAllowance: Bool
+    /// Open asks "For how long?" (`ask_minutes`), Enter giving `defaultMinutes`.
+    public var asksMinutes: Bool
+    public var defaultMinutes: Int
     public var history: AppHistory
     /// The lines under the app's name: how often today, the last intention, why the wait is longer.
     public var notes: [String]
@@ -45,6 +48,8 @@ public struct GatePlan: Equatable, Sendable {
         timerSeconds = overAllowance ? range.upperBound : min(range.upperBound, wanted + step * max(0, history.opensToday))
         escalationSeconds = overAllowance ? 0 : timerSeconds - wanted
         asksIntention = entry?.intention ?? config.intention
+        asksMinutes = entry?.askMinutes ?? config.askMinutes
+        defaultMinutes = entry?.defaultMinutes ?? config.defaultMinutes
         self.history = history
 
         var notes: [String] = []

@@ -14,6 +14,8 @@ public enum EventType: String, CaseIterable, Sendable, Codable {
     case abandoned = "abandoned"
     case gracePass = "grace_pass"
     case gatewaySkipped = "gateway_skipped"
+    /// A timebox's soft end (`{"minutes":…,"choice":"close|extend|keep|gone","used":…}`).
+    case timeboxEnded = "timebox_ended"
 }
 
 extension EventType {

@@ -80,6 +80,7 @@ extension EventType {
         case (9, UInt8(ascii: "a")?): candidate = .abandoned
         case (10, UInt8(ascii: "g")?): candidate = .gracePass
         case (15, UInt8(ascii: "g")?): candidate = .gatewaySkipped
+        case (13, UInt8(ascii: "t")?): candidate = .timeboxEnded
         default: return nil
         }
         var name = candidate.rawValue

@@ -307,14 +307,6 @@ public final class EventStore {
 
     static let walLimit = 256 * 1024
 
-    public func lastOpen(app: String) throws -> Date? {
-        // The bound keeps text and blobs (which sort above every number) out of max(), and
-        // the (type, app, ts) index still answers it in one step.
-        StoredValue.integer(try db.value("SELECT max(ts) FROM events WHERE type = \(EventType.openSelected.sqlLiteral) AND app = ? AND ts BETWEEN ? AND ?",
-                                          [.text(app), .integer(EventBounds.timestamps.lowerBound), .integer(EventBounds.timestamps.upperBound)]))
-            .map { Date(timeIntervalSince1970: Double($0) / 1000) }
-    }
-
     /// Exits (any app) in the seven days up to `now`: for the celebration's "3rd exit this
     /// week". Rows dated after now (an import from a machine whose clock ran ahead, an edited
     /// database) are not this week's; a minute's slack keeps the Exit just recorded.

@@ -1,0 +1,115 @@
+import JSON
+
+/// An Open that said how long (`ask_minutes`: `open_selected` with `{"minutes":N}`), as the
+/// events have it: its grace lasts that long, "5 more minutes" (a `timebox_ended` with choice
+/// `extend`) adds five once, and any other `timebox_ended` in its session closes it.
+/// Times are Unix ms of the wall clock, as every event's: a laptop suspended through a
+/// timebox wakes with it over (DESIGN "Time and friction").
+public struct Timebox: Equatable, Sendable {
+    public var app: String
+    public var session: String
+    public var openedAt: Int64
+    public var minutes: Int
+    /// "5 more minutes" was chosen (it is offered once).
+    public var extended = false
+    /// How it ended (`close`, `keep`, `gone`), once it has.
+    public var ending: String?
+    public var endedAt: Int64?
+
+    public static let extensionMinutes = 5
+    /// The longest an Open may declare (the answers are 5…30; `default_minutes` goes to 240).
+    public static let minutesRange = 1...240
+    /// How far back a timebox is looked for: the longest one, extended, and a day's slack for
+    /// a soft end nobody answered (the machine was off).
+    public static let lookback: Int64 = 24 * 3_600_000
+
+    public init(app: String, session: String, openedAt: Int64, minutes: Int, extended: Bool = false,
+                ending: String? = nil, endedAt: Int64? = nil) {
+        self.app = app
+        self.session = session
+        self.openedAt = openedAt
+        self.minutes = minutes
+        self.extended = extended
+        self.ending = ending
+        self.endedAt = endedAt
+    }
+
+    /// When the time declared (and any extension) is up.
+    public var end: Int64 { openedAt + Int64(minutes + (extended ? Self.extensionMinutes : 0)) * 60_000 }
+
+    /// The minutes an `open_selected` detail declares, if any (and sane).
+    public static func minutes(inDetail detail: String?) -> Int? {
+        guard let detail, detail.utf8.count <= 64 * 1024, detail.contains("\"minutes\""),
+              let number = (try? JSONValue.parse(detail))?["minutes"]?.integer,
+              minutesRange.contains(Int(clamping: number)) else { return nil }
+        return Int(number)
+    }
+
+    /// `timebox_ended`'s detail: the minutes declared (with any extension), the choice, and
+    /// the minutes from Open to this end.
+    public func endingDetail(choice: String, at now: Int64) -> String {
+        let used = max(0, (now - openedAt + 59_999) / 60_000)
+        return OrderedJSON.object([("minutes", .int(minutes + (extended ? Self.extensionMinutes : 0))), ("choice", .string(choice)),
+                                   ("used", .int(Int(min(used, 100_000))))]).text
+    }
+
+    /// The choices a soft end records.
+    public static let choices = ["close", "extend", "keep", "gone"]
+}
+
+extension EventStore {
+    /// The last Open of `app`: when, its session, and the minutes it declared, if any.
+    public func lastOpen(app: String) throws -> (at: Int64, session: String, minutes: Int?)? {
+        // The bound keeps text and blobs (which sort above every number) out of the order, and
+        // the (type, app, ts) index still answers it in one step.
+        guard let row = try db.rows("""
+            SELECT ts, session, detail FROM events WHERE type = \(EventType.openSelected.sqlLiteral) AND app = ? AND ts BETWEEN ? AND ?
+            ORDER BY ts DESC LIMIT 1
+            """, [.text(app), .integer(EventBounds.timestamps.lowerBound), .integer(EventBounds.timestamps.upperBound)]).first,
+              let at = StoredValue.integer(row[0]), let session = StoredValue.text(row[1]) else { return nil }
+        return (at, session, Timebox.minutes(inDetail: StoredValue.text(row[2])))
+    }
+
+    /// The timeboxes opened since `since` (Unix ms), oldest first, each with its extension and
+    /// ending from the `timebox_ended` events of its session.
+    public func timeboxes(since: Int64) throws -> [Timebox] {
+        var boxes: [Timebox] = []
+        for row in try db.rows("""
+            SELECT app, session, ts, detail FROM events WHERE type = \(EventType.openSelected.sqlLiteral) AND ts BETWEEN ? AND ?
+                AND detail LIKE '%"minutes"%' ORDER BY ts
+            """, [.integer(since), .integer(EventBounds.timestamps.upperBound)]) {
+            guard let app = StoredValue.text(row[0]), let session = StoredValue.text(row[1]), let at = StoredValue.integer(row[2]),
+                  let minutes = Timebox.minutes(inDetail: StoredValue.text(row[3])) else { continue }
+            boxes.append(Timebox(app: app, session: session, openedAt: at, minutes: minutes))
+        }
+        guard !boxes.isEmpty else { return [] }
+        var index: [String: Int] = [:]
+        for (position, box) in boxes.enumerated() { index[box.session] = position }
+        for row in try db.rows("""
+            SELECT session, detail, ts FROM events WHERE type = \(EventType.timeboxEnded.sqlLiteral) AND ts BETWEEN ? AND ? ORDER BY ts
+            """, [.integer(since), .integer(EventBounds.timestamps.upperBound)]) {
+            guard let session = StoredValue.text(row[0]), let position = index[session], let at = StoredValue.integer(row[2]),
+                  let detail = StoredValue.text(row[1]), detail.utf8.count <= 64 * 1024,
+                  let choice = (try? JSONValue.parse(detail))?["choice"]?.string else { continue }
+            if choice == "extend" {
+                boxes[position].extended = true
+            } else if boxes[position].ending == nil, Timebox.choices.contains(choice) {
+                boxes[position].ending = choice
+                boxes[position].endedAt = at
+            }
+        }
+        return boxes
+    }
+
+    /// The timebox of the Open in `session`, if that Open declared one.
+    public func timebox(session: String, app: String, near: Int64) throws -> Timebox? {
+        try timeboxes(since: near - Timebox.lookback).last { $0.session == session && $0.app == app }
+    }
+
+    /// Each app's latest timebox still running at `now`, or over and not yet answered.
+    public func openTimeboxes(at now: Int64) throws -> [Timebox] {
+        var latest: [String: Timebox] = [:]
+        for box in try timeboxes(since: now - Timebox.lookback) where box.openedAt <= now + 60_000 { latest[box.app] = box }
+        return latest.values.filter { $0.ending == nil }.sorted { $0.end < $1.end }
+    }
+}
