@@ -113,6 +113,8 @@ function applyState(message) {
     ungated: message.ungated && typeof message.ungated === "object" ? { ...message.ungated } : {},
   };
   rebuildRules();
+  // Every gated site's timebox that runs or has ended unanswered (an older host sends none).
+  if (Array.isArray(message.timeboxes)) syncTimeboxes(message.timeboxes);
 }
 
 function hostOf(url) {
@@ -125,18 +127,23 @@ function hostOf(url) {
   }
 }
 
-// The listed site `url` belongs to: the site itself or a subdomain; `*.x` only subdomains.
+// Whether the host `host` is in the listed site `site`: the site itself or a subdomain; `*.x`
+// only subdomains.
+function hostIn(host, site) {
+  return site.startsWith("*.") ? host.endsWith(site.slice(1)) : host === site || host.endsWith("." + site);
+}
+
+// The listed site `url` belongs to.
 function siteFor(url) {
   const host = hostOf(url);
   if (!host || !state || !state.gating) return null;
-  for (const site of state.sites) {
-    if (site.startsWith("*.")) {
-      if (host.endsWith(site.slice(1))) return site;
-    } else if (host === site || host.endsWith("." + site)) {
-      return site;
-    }
-  }
-  return null;
+  return state.sites.find((site) => hostIn(host, site)) || null;
+}
+
+// Whether `url` belongs to the listed site `site` (the same rule as gating's).
+function belongsTo(url, site) {
+  const host = typeof url === "string" && hostOf(url);
+  return Boolean(host) && hostIn(host, site);
 }
 
 function inGrace(site, now = Date.now()) {
@@ -405,6 +412,8 @@ async function handleGateMessage(page, gate, message) {
       // The answer to "What are you here to do?", when the page asked: miga cleans and cuts it.
       const open = { type: "open", session: gate.session };
       if (typeof message.intention === "string") open.intention = message.intention.slice(0, 1000);
+      // The answer to "For how long?": the host takes it only if it is one of its answers.
+      if (Number.isInteger(message.minutes) && message.minutes > 0) open.minutes = message.minutes;
       let reply;
       try {
         reply = await askAboutGate(gate, open);
@@ -427,6 +436,7 @@ async function handleGateMessage(page, gate, message) {
         state.grace[reply.site] = reply.grace_until;
         await rebuildRules();
       }
+      if (reply.timebox) await learnTimebox(reply.timebox); // before the site loads in this tab
       await allowTab(gate.tabId, gate.url);
       return reply;
     }
@@ -448,6 +458,13 @@ async function handleGateMessage(page, gate, message) {
 // ---- the popup -----------------------------------------------------------------------------
 
 api.runtime.onMessage.addListener((message, sender, sendResponse) => {
+  if (message && message.type === "soft_end") {
+    softEndChosen(message, sender).then(sendResponse, (error) => {
+      console.error("miga: the soft end's choice:", error);
+      sendResponse({ ok: false });
+    });
+    return true;
+  }
   if (!message || message.type !== "popup") return false;
   ask({ type: "stats" }).then(
     (stats) => sendResponse({ stats, state, hostProblem }),
@@ -556,12 +573,497 @@ api.webNavigation.onCompleted.addListener((details) => {
 });
 
 api.tabs.onRemoved.addListener((tabId) => {
+  tabLeftSoftEnd(tabId);
   sentHere.delete(tabId);
   backstopped.delete(tabId);
   if (lastAddress.delete(tabId)) refreshWorkerRules();
   if (api.storage && api.storage.session) api.storage.session.remove("tab:" + tabId).catch(() => {});
   if (bypasses.has(tabId)) endBypass(tabId);
 });
+
+// ---- "For how long?": the soft end ------------------------------------------------------------
+
+// An Open that said how long (ask_minutes) comes with a timebox, from the open reply or, for
+// every gated site, in each state: {session, site, minutes, end (Unix ms), extended}. A quiet
+// notice one minute before its end, in that site's tabs; at the end an overlay in exactly
+// those tabs ("Your 10 minutes on reddit.com are up": Close tab · 5 more minutes · Keep going),
+// whose choice goes to the host as `timebox_end`. The timeboxes are kept in memory and in
+// storage.session (with the tabs that show an overlay), timed by alarms, which wake a stopped
+// worker, and by timers, which are exact while it runs; the states the host sends time them
+// again after a restart of the browser. Nothing here ever blocks a navigation: if anything
+// fails, the person keeps their tab.
+const NOTICE_ALARM = "miga-timebox-notice:";
+const END_ALARM = "miga-timebox-end:";
+const NOTICE_BEFORE_MS = 60000;
+// A notice with less than this left says nothing the overlay will not say a moment later.
+const NOTICE_AT_LEAST_MS = 15000;
+const EXTENSION_MINUTES = 5;
+const CHOICES = ["close", "extend", "keep"];
+// session → { session, site, minutes, end, extended, noticed, fired (the end whose overlay was
+// shown), tabs (ids showing it), answering, settled (a failed answer: no more overlays) }
+const timeboxes = new Map();
+const timeboxTimers = new Map(); // session → timeouts
+
+const timeboxesLoaded = api.storage && api.storage.session
+  ? api.storage.session.get("timeboxes").then((saved) => {
+    for (const box of Array.isArray(saved && saved.timeboxes) ? saved.timeboxes : []) {
+      const valid = timeboxFrom(box);
+      if (valid && !timeboxes.has(valid.session)) {
+        timeboxes.set(valid.session, {
+          ...valid, noticed: box.noticed === true, fired: Number.isFinite(box.fired) ? box.fired : null,
+          tabs: Array.isArray(box.tabs) ? box.tabs.filter(Number.isInteger) : [], answering: false, settled: box.settled === true,
+        });
+      }
+    }
+    for (const box of timeboxes.values()) scheduleTimebox(box);
+  }).catch(() => {})
+  : Promise.resolve();
+
+function saveTimeboxes() {
+  if (!api.storage || !api.storage.session) return;
+  const boxes = [...timeboxes.values()].map(({ answering, ...box }) => box);
+  api.storage.session.set({ timeboxes: boxes }).catch(() => {});
+}
+
+// The host's timebox, checked: null when it is not one.
+function timeboxFrom(box) {
+  if (!box || typeof box !== "object") return null;
+  const { session, site, minutes, end } = box;
+  if (typeof session !== "string" || !session || session.length > 200 || typeof site !== "string" || !site) return null;
+  if (!Number.isInteger(minutes) || minutes <= 0 || !Number.isFinite(end)) return null;
+  return { session, site, minutes, end, extended: box.extended === true };
+}
+
+// What the overlay says: the minutes declared, with the five more if they were given.
+function minutesOf(box) {
+  return box.minutes + (box.extended ? EXTENSION_MINUTES : 0);
+}
+
+// A state's timeboxes are all there are: one no longer listed was answered (here or in
+// another browser) or replaced by a later Open, and its overlays go.
+async function syncTimeboxes(list) {
+  await timeboxesLoaded;
+  const listed = new Set();
+  for (const raw of list) {
+    const box = timeboxFrom(raw);
+    if (box) listed.add(box.session);
+  }
+  for (const box of [...timeboxes.values()]) {
+    if (!listed.has(box.session) && !box.answering) forgetTimebox(box);
+  }
+  for (const raw of list) await learnTimebox(raw);
+}
+
+// A timebox from the host: new, or changed (five more minutes, here or elsewhere), is timed
+// afresh; one already timed stays as it is (its overlay may be up, waiting for an answer).
+async function learnTimebox(raw) {
+  await timeboxesLoaded;
+  const box = timeboxFrom(raw);
+  if (!box) return;
+  // One per site, as the host keeps it: a later Open's replaces the earlier one's.
+  for (const other of [...timeboxes.values()]) {
+    if (other.site === box.site && other.session !== box.session && !other.answering) forgetTimebox(other);
+  }
+  const known = timeboxes.get(box.session);
+  if (known && known.end === box.end && known.extended === box.extended) return;
+  if (known && known.answering) return; // its answer brings the news
+  if (known) {
+    clearTimeboxTimers(known);
+    removeOverlays(known);
+  }
+  const kept = { ...box, noticed: false, fired: null, tabs: [], answering: false, settled: false };
+  timeboxes.set(box.session, kept);
+  saveTimeboxes();
+  scheduleTimebox(kept);
+}
+
+function forgetTimebox(box) {
+  clearTimeboxTimers(box);
+  if (box.tabs.length) removeOverlays(box);
+  timeboxes.delete(box.session);
+  saveTimeboxes();
+}
+
+function clearTimeboxTimers(box) {
+  for (const timer of timeboxTimers.get(box.session) || []) clearTimeout(timer);
+  timeboxTimers.delete(box.session);
+  quietly(() => api.alarms.clear(NOTICE_ALARM + box.session));
+  quietly(() => api.alarms.clear(END_ALARM + box.session));
+}
+
+// Runs `call`, whatever it returns or throws (alarms.create returns no promise everywhere).
+function quietly(call) {
+  try {
+    const result = call();
+    if (result && typeof result.catch === "function") result.catch(() => {});
+  } catch (error) {
+    // nothing to do
+  }
+}
+
+// The notice a minute before the end, and the end: an alarm and a timer each (an alarm in a
+// packed extension fires no sooner than 30 s after it is set); a time already past, at once.
+function scheduleTimebox(box) {
+  clearTimeboxTimers(box);
+  if (box.settled || box.fired === box.end) return;
+  const now = Date.now();
+  const timers = [];
+  const at = (name, when, run) => {
+    const delay = Math.max(0, when - now);
+    timers.push(setTimeout(run, Math.min(delay, 0x7fffffff)));
+    if (delay > 0) quietly(() => api.alarms.create(name + box.session, { when }));
+  };
+  if (!box.noticed && box.end - now > NOTICE_AT_LEAST_MS) {
+    at(NOTICE_ALARM, box.end - NOTICE_BEFORE_MS, () => timeboxNotice(box.session));
+  }
+  at(END_ALARM, box.end, () => timeboxEnd(box.session));
+  timeboxTimers.set(box.session, timers);
+}
+
+// The tabs showing a page of `site` (this browser's, in this worker's windows).
+async function tabsOfSite(site) {
+  const tabs = await api.tabs.query({});
+  return tabs.filter((tab) => belongsTo(tab.url || lastAddress.get(tab.id), site));
+}
+
+async function timeboxNotice(session) {
+  await timeboxesLoaded;
+  const box = timeboxes.get(session);
+  if (!box || box.noticed || box.settled || box.answering) return;
+  if (Date.now() < box.end - NOTICE_BEFORE_MS - 1000) return scheduleTimebox(box); // early: again
+  box.noticed = true;
+  saveTimeboxes();
+  if (box.end - Date.now() <= NOTICE_AT_LEAST_MS) return;
+  try {
+    for (const tab of await tabsOfSite(box.site)) {
+      api.scripting.executeScript({ target: { tabId: tab.id }, func: softEndNotice, args: [{ site: domainOf(box.site) }] })
+        .catch(() => {}); // a tab that cannot show it (discarded, an error page) goes without
+    }
+  } catch (error) {
+    console.warn("miga: the minute's notice:", error);
+  }
+}
+
+async function timeboxEnd(session) {
+  await timeboxesLoaded;
+  const box = timeboxes.get(session);
+  if (!box || box.settled || box.answering || box.fired === box.end) return;
+  if (Date.now() < box.end - 1000) return scheduleTimebox(box); // early: again
+  clearTimeboxTimers(box);
+  box.fired = box.end;
+  box.tabs = [];
+  saveTimeboxes();
+  let tabs = [];
+  try {
+    tabs = await tabsOfSite(box.site);
+  } catch (error) {
+    console.warn("miga: the soft end could not see the tabs:", error);
+    return;
+  }
+  if (!tabs.length) return answerTimebox(box, "gone");
+  await Promise.all(tabs.map((tab) => showOverlay(box, tab.id)));
+}
+
+// The overlay in one tab of the site (again, if it was there: the page went on meanwhile).
+async function showOverlay(box, tabId) {
+  if (box.settled || box.answering || timeboxes.get(box.session) !== box) return false;
+  try {
+    await api.scripting.executeScript({
+      target: { tabId },
+      func: softEndOverlay,
+      args: [{ session: box.session, site: domainOf(box.site), minutes: minutesOf(box), extend: !box.extended }],
+    });
+  } catch (error) {
+    console.warn(`miga: no soft end in tab ${tabId}:`, error && error.message || error);
+    return false;
+  }
+  if (!box.tabs.includes(tabId)) box.tabs.push(tabId);
+  saveTimeboxes();
+  return true;
+}
+
+function removeOverlays(box) {
+  for (const tabId of box.tabs) {
+    api.scripting.executeScript({ target: { tabId }, func: removeSoftEnd, args: [box.session] }).catch(() => {});
+  }
+}
+
+// The overlay says what was chosen. Only a tab it was put in may answer for its timebox, and
+// only the overlay's own script there (the page's scripts cannot reach the extension).
+async function softEndChosen(message, sender) {
+  await timeboxesLoaded;
+  const box = typeof message.session === "string" && timeboxes.get(message.session);
+  const tabId = sender && sender.tab && sender.tab.id;
+  if (!box || sender.id !== api.runtime.id || sender.frameId !== 0 || !box.tabs.includes(tabId) ||
+      (sender.url && !belongsTo(sender.url, box.site)) || !CHOICES.includes(message.choice) ||
+      (message.choice === "extend" && box.extended)) {
+    return { ok: false };
+  }
+  if (box.answering) return { ok: true }; // another tab answered a moment before
+  await answerTimebox(box, message.choice, tabId);
+  return { ok: true, remove: message.choice !== "close" };
+}
+
+// Records the choice, then does it. A host that cannot record it costs the person nothing:
+// the overlays go (and Close still closes, as they asked).
+async function answerTimebox(box, choice, fromTab) {
+  box.answering = true;
+  clearTimeboxTimers(box);
+  let reply;
+  try {
+    reply = await ask({ type: "timebox_end", session: box.session, choice });
+  } catch (error) {
+    reply = { type: "error", error: String(error && error.message || error) };
+  }
+  const failed = !reply || reply.type === "error";
+  if (failed) console.warn(`miga: the soft end's "${choice}" was not recorded:`, reply && reply.error);
+  try {
+    if (choice === "close") await closeSiteTabs(box, fromTab);
+    else if (choice !== "gone") removeOverlays(box);
+  } catch (error) {
+    console.warn("miga: the soft end's choice:", error);
+    removeOverlays(box);
+  }
+  box.answering = false;
+  box.tabs = [];
+  if (failed) {
+    // Kept, so the next state does not show it again; no more overlays for it.
+    box.settled = true;
+    saveTimeboxes();
+    return;
+  }
+  const after = choice === "extend" && timeboxFrom(reply.timebox);
+  if (after && after.session === box.session) {
+    // Five more minutes: the site's grace runs to the new end, and so does the timebox.
+    if (reply.grace_until && state) {
+      state.grace[box.site] = reply.grace_until;
+      await rebuildRules();
+    }
+    Object.assign(box, after, { noticed: false, fired: null, settled: false });
+    saveTimeboxes();
+    scheduleTimebox(box);
+    return;
+  }
+  timeboxes.delete(box.session);
+  saveTimeboxes();
+}
+
+// Close tab: the site's tabs that show the overlay close; were they every tab there is, the
+// last shows the calm page instead (as Exit does), so the browser is not closed under them.
+async function closeSiteTabs(box, fromTab) {
+  const tabs = await api.tabs.query({});
+  const closing = tabs.filter((tab) => box.tabs.includes(tab.id) && belongsTo(tab.url || lastAddress.get(tab.id), box.site));
+  if (!closing.length) return;
+  let calm = null;
+  if (closing.length === tabs.length) calm = closing.find((tab) => tab.id === fromTab) || closing[closing.length - 1];
+  if (calm) await api.tabs.update(calm.id, { url: CALM_PAGE });
+  const ids = closing.filter((tab) => tab !== calm).map((tab) => tab.id);
+  if (ids.length) await api.tabs.remove(ids);
+}
+
+// A tab that showed an overlay closed, or left the site: when no tab of the site is left, no
+// one will answer, and the timebox ended `gone`.
+async function tabLeftSoftEnd(tabId) {
+  await timeboxesLoaded;
+  for (const box of [...timeboxes.values()]) {
+    if (box.answering || box.settled || box.fired !== box.end || !box.tabs.includes(tabId)) continue;
+    box.tabs = box.tabs.filter((id) => id !== tabId);
+    saveTimeboxes();
+    if (box.tabs.length) continue;
+    try {
+      if ((await tabsOfSite(box.site)).length) continue;
+    } catch (error) {
+      continue;
+    }
+    if (!box.answering && !box.tabs.length && timeboxes.get(box.session) === box) answerTimebox(box, "gone");
+  }
+}
+
+// While an overlay waits for its answer, a page of the site that (re)loads shows it too (the
+// person reloaded, went on inside the site, or a tab came back from being discarded); a tab
+// that showed it and went elsewhere no longer counts.
+api.webNavigation.onCommitted.addListener((details) => {
+  if (details.frameId !== 0) return;
+  for (const box of timeboxes.values()) {
+    if (box.tabs.includes(details.tabId) && !belongsTo(details.url, box.site)) tabLeftSoftEnd(details.tabId);
+  }
+});
+api.webNavigation.onCompleted.addListener(async (details) => {
+  if (details.frameId !== 0 || !/^https?:/.test(details.url)) return;
+  await timeboxesLoaded;
+  for (const box of timeboxes.values()) {
+    if (box.fired === box.end && !box.settled && !box.answering && belongsTo(details.url, box.site)) showOverlay(box, details.tabId);
+  }
+});
+
+// ---- what the soft end puts in a page ----------------------------------------------------------
+// These functions run in the page's tab, in the extension's isolated world (scripting), each on
+// its own: they use nothing from this file. What they show lives in a closed shadow root,
+// styled from inside (inline, so a page's style-src policy cannot strip it), so the page's CSS
+// cannot restyle it and its scripts cannot read or click it; the host element's own styles are
+// inline and important. Only its tag name shows that something is there.
+
+function softEndOverlay(options) {
+  const api = globalThis.browser ?? globalThis.chrome;
+  if (globalThis.__migaSoftEnd) globalThis.__migaSoftEnd.remove();
+  if (window.top !== window) return false;
+  const dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+  const color = dark
+    ? { ink: "#e6e2d8", soft: "#9aa5a8", accent: "#6cc3ad", calm: "#1b2224", line: "#34403f", dim: "rgba(8, 12, 13, 0.72)" }
+    : { ink: "#1f2a2e", soft: "#5d6b70", accent: "#2f7d6d", calm: "#f4f1ea", line: "#d9d3c7", dim: "rgba(31, 42, 46, 0.55)" };
+  const style = (element, styles) => {
+    for (const [name, value] of Object.entries(styles)) element.style.setProperty(name, value, "important");
+    return element;
+  };
+  const make = (tag, styles, text) => {
+    const element = style(document.createElement(tag), styles);
+    if (text != null) element.textContent = text;
+    return element;
+  };
+
+  const host = document.createElement("miga-soft-end");
+  style(host, { all: "initial", display: "block", position: "fixed", inset: "0", "z-index": "2147483647", margin: "0",
+    padding: "0", border: "0", width: "auto", height: "auto", "max-width": "none", "max-height": "none",
+    background: "transparent", overflow: "hidden" });
+  const shadow = host.attachShadow({ mode: "closed" });
+  const layer = make("div", { position: "absolute", inset: "0", display: "flex", "align-items": "center",
+    "justify-content": "center", background: color.dim, font: '18px/1.6 system-ui, -apple-system, "Segoe UI", Cantarell, sans-serif',
+    color: color.ink, "text-align": "left", "letter-spacing": "normal", "overscroll-behavior": "contain" });
+  const card = make("div", { background: color.calm, color: color.ink, "max-width": "28rem", margin: "1rem",
+    padding: "1.75rem 2rem", "border-radius": "0.75rem", border: `1px solid ${color.line}`,
+    "box-shadow": "0 1rem 3rem rgba(0, 0, 0, 0.25)", outline: "none" });
+  card.tabIndex = -1;
+  card.setAttribute("role", "alertdialog");
+  card.setAttribute("aria-modal", "true");
+  const header = make("p", { margin: "0", color: color.soft, "font-size": "0.9rem", "letter-spacing": "0.05em" }, "miga");
+  const title = make("p", { margin: "0.5rem 0 0", "font-size": "1.3rem", "line-height": "1.4" },
+    `Your ${options.minutes} minutes on ${options.site} are up`);
+  title.id = "title";
+  card.setAttribute("aria-labelledby", "title");
+  const row = make("div", { display: "flex", gap: "0.75rem", "flex-wrap": "wrap", "margin-top": "1.5rem" });
+  const status = make("p", { margin: "0.75rem 0 0", color: color.soft, "font-size": "0.85rem", "min-height": "1.4em" });
+  status.setAttribute("role", "status");
+  const buttons = [];
+  const button = (id, label, primary) => {
+    const element = make("button", { font: "inherit", padding: "0.55rem 1.1rem", "border-radius": "0.5rem",
+      border: `1px solid ${primary ? color.accent : color.line}`, background: "transparent",
+      color: primary ? color.accent : color.ink, "font-weight": primary ? "600" : "400", cursor: "pointer", outline: "none",
+      "outline-offset": "1px" }, label);
+    element.type = "button";
+    element.id = id;
+    element.addEventListener("focus", () => element.style.setProperty("outline", `2px solid ${color.accent}`, "important"));
+    element.addEventListener("blur", () => element.style.setProperty("outline", "none", "important"));
+    element.addEventListener("click", (event) => choose(id, event));
+    buttons.push(element);
+    row.append(element);
+  };
+  button("close", "Close tab", true);
+  if (options.extend) button("extend", "5 more minutes", false);
+  button("keep", "Keep going", false);
+  card.append(header, title, row, status);
+  layer.append(card);
+  shadow.append(layer);
+
+  let busy = false;
+  async function choose(choice, event) {
+    if (!event.isTrusted || busy) return; // a person's click or key, nothing a page made up
+    busy = true;
+    for (const element of buttons) element.setAttribute("aria-disabled", "true");
+    status.textContent = "…";
+    let reply = null;
+    try {
+      reply = await api.runtime.sendMessage({ type: "soft_end", session: options.session, choice });
+    } catch (error) {
+      reply = null; // the extension is gone, or the tab is closing
+    }
+    // The extension does the rest (closes the tab, or takes the overlay down everywhere);
+    // without its word, the person keeps their page.
+    if (!reply || !reply.ok || reply.remove) remove();
+  }
+
+  // Keys stay inside: Tab goes round the three buttons, nothing reaches the page's shortcuts.
+  const keys = (event) => {
+    if (event.type === "keydown" && event.key === "Tab" && buttons.length) {
+      const index = buttons.indexOf(shadow.activeElement);
+      const next = event.shiftKey ? (index <= 0 ? buttons.length - 1 : index - 1) : (index + 1) % buttons.length;
+      buttons[next].focus();
+      event.preventDefault();
+    }
+    event.stopPropagation();
+  };
+  for (const type of ["keydown", "keyup", "keypress"]) host.addEventListener(type, keys);
+  layer.addEventListener("wheel", (event) => event.preventDefault(), { passive: false });
+  // Focus stays with the overlay while it is up (the card itself: no key acts by accident).
+  let refocusing = false;
+  const keepFocus = (event) => {
+    if (refocusing || event.target === host || !host.isConnected) return;
+    refocusing = true;
+    card.focus({ preventScroll: true });
+    refocusing = false;
+  };
+  const onWindowFocus = () => { if (!shadow.activeElement) card.focus({ preventScroll: true }); };
+  document.addEventListener("focusin", keepFocus, true);
+  window.addEventListener("focus", onWindowFocus);
+
+  function remove() {
+    document.removeEventListener("focusin", keepFocus, true);
+    window.removeEventListener("focus", onWindowFocus);
+    host.remove();
+    if (globalThis.__migaSoftEnd === handle) globalThis.__migaSoftEnd = null;
+  }
+  const handle = { session: options.session, remove };
+  globalThis.__migaSoftEnd = handle;
+
+  if (document.fullscreenElement && document.exitFullscreen) document.exitFullscreen().catch(() => {});
+  document.documentElement.append(host);
+  // Above everything the page put in the top layer, when the browser has one for it.
+  try {
+    host.setAttribute("popover", "manual");
+    host.showPopover();
+  } catch (error) {
+    // an older browser: the z-index does
+  }
+  card.focus({ preventScroll: true });
+  return true;
+}
+
+function removeSoftEnd(session) {
+  const shown = globalThis.__migaSoftEnd;
+  if (shown && shown.session === session) shown.remove();
+}
+
+function softEndNotice(options) {
+  if (window.top !== window) return false;
+  if (globalThis.__migaNotice) globalThis.__migaNotice.remove();
+  const dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+  const host = document.createElement("miga-notice");
+  const style = (element, styles) => {
+    for (const [name, value] of Object.entries(styles)) element.style.setProperty(name, value, "important");
+    return element;
+  };
+  style(host, { all: "initial", display: "block", position: "fixed", inset: "auto 1rem 1rem auto", "z-index": "2147483647",
+    margin: "0", padding: "0", border: "0", width: "auto", height: "auto",
+    background: "transparent", "pointer-events": "none" });
+  const shadow = host.attachShadow({ mode: "closed" });
+  const toast = style(document.createElement("div"), {
+    background: dark ? "#1b2224" : "#f4f1ea", color: dark ? "#e6e2d8" : "#1f2a2e", border: `1px solid ${dark ? "#34403f" : "#d9d3c7"}`,
+    "border-radius": "0.5rem", padding: "0.6rem 1rem", font: '15px/1.4 system-ui, -apple-system, "Segoe UI", Cantarell, sans-serif',
+    "box-shadow": "0 0.5rem 1.5rem rgba(0, 0, 0, 0.18)", opacity: "0.96" });
+  toast.setAttribute("role", "status");
+  toast.textContent = `1 minute left on ${options.site}`;
+  shadow.append(toast);
+  document.documentElement.append(host);
+  try {
+    host.setAttribute("popover", "manual");
+    host.showPopover();
+  } catch (error) {
+    // the z-index does
+  }
+  const timer = setTimeout(() => handle.remove(), 10000);
+  const handle = { remove: () => { clearTimeout(timer); host.remove(); if (globalThis.__migaNotice === handle) globalThis.__migaNotice = null; } };
+  globalThis.__migaNotice = handle;
+  return true;
+}
 
 // ---- start -----------------------------------------------------------------------------------
 
@@ -574,5 +1076,7 @@ api.declarativeNetRequest.getSessionRules().then((rules) => {
 api.alarms.create("miga-refresh", { periodInMinutes: 1 });
 api.alarms.onAlarm.addListener((alarm) => {
   if (alarm.name === "miga-refresh") refresh();
+  else if (alarm.name.startsWith(NOTICE_ALARM)) timeboxNotice(alarm.name.slice(NOTICE_ALARM.length));
+  else if (alarm.name.startsWith(END_ALARM)) timeboxEnd(alarm.name.slice(END_ALARM.length));
 });
 refresh();

@@ -21,6 +21,8 @@ let completedSent = false;
 let finished = false;
 let ticker = null;
 let asking = false; // "What are you here to do?" is showing (intention = true)
+let askingMinutes = false; // "For how long?" is showing (ask_minutes = true)
+let intentionAnswer = null; // the answer to "What are you here to do?", kept while "For how long?" asks
 
 function webAddress(text) {
   try {
@@ -122,6 +124,15 @@ function showNotes(notes) {
   element.hidden = lines.length === 0;
 }
 
+// "Open anyway" past today's opens_per_day: the host names it; an older host names nothing.
+// While "For how long?" asks, Open (and Enter) takes the default.
+function openLabel(left = secondsLeft()) {
+  const open = typeof gate.open_label === "string" && gate.open_label ? gate.open_label : "Open";
+  if (left > 0) return `${open} in ${left} s`;
+  const offer = askingMinutes && minutesOffer();
+  return offer ? `${open} · ${offer.default} min` : open;
+}
+
 function secondsLeft() {
   const left = gate.timer_seconds * 1000 - (performance.now() - startedAt);
   return left <= 0 ? 0 : Math.ceil(left / 1000);
@@ -136,9 +147,7 @@ function tick() {
   $("fill").style.width = `${(fraction * 100).toFixed(1)}%`;
   $("bar").setAttribute("aria-valuenow", String(Math.round(fraction * 100)));
   $("countdown").textContent = left > 0 ? `${left} s` : "ready";
-  // "Open anyway" past today's opens_per_day: the host names it; an older host names nothing.
-  const open = typeof gate.open_label === "string" && gate.open_label ? gate.open_label : "Open";
-  $("open-label").textContent = left > 0 ? `${open} in ${left} s` : open;
+  $("open-label").textContent = openLabel(left);
   if (gate.breathing === "box") {
     const phase = Math.floor(elapsed / 4000) % 4;
     const count = Math.floor(elapsed / 1000) % 4 + 1;
@@ -165,6 +174,7 @@ async function chooseExit() {
     // the choice stands even if it could not be recorded
   }
   hideQuestion();
+  hideMinutes();
   setState("exited");
   $("choices").hidden = true;
   $("timer").hidden = true;
@@ -212,13 +222,76 @@ function hideQuestion() {
   if (document.activeElement === $("intention-text")) $("intention-text").blur();
 }
 
-async function chooseOpen() {
+// ask_minutes = true: after the countdown (and the intention, when asked), Open asks "For
+// how long?": one key per answer (1…4), Enter takes the default, Esc comes back to the three
+// choices. The host's offer: {choices: [5, 10, 20, 30], default: 10}, or null.
+function minutesOffer() {
+  const offer = gate && gate.minutes;
+  if (!offer || typeof offer !== "object" || !Array.isArray(offer.choices)) return null;
+  const choices = offer.choices.filter((minutes) => Number.isInteger(minutes) && minutes > 0).slice(0, 9);
+  const fallback = Number.isInteger(offer.default) && offer.default > 0 ? offer.default : choices[0];
+  return choices.length ? { choices, default: fallback } : null;
+}
+
+function buildMinutes(offer) {
+  const group = $("minutes-choices");
+  group.replaceChildren();
+  offer.choices.forEach((minutes, index) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.id = `minutes-${minutes}`;
+    button.dataset.minutes = String(minutes);
+    if (minutes === offer.default) button.classList.add("default");
+    const key = document.createElement("kbd");
+    key.textContent = String(index + 1);
+    button.append(key, ` ${minutes} min`);
+    button.addEventListener("click", () => chooseOpen(minutes));
+    group.append(button);
+  });
+  $("minutes-default").textContent = `${offer.default} min`;
+}
+
+function showMinutes(offer) {
+  askingMinutes = true;
+  root.dataset.question = "minutes";
+  $("minutes").hidden = false;
+  $("open-key").textContent = "Enter";
+  $("open-label").textContent = openLabel();
+  say("");
+  const focus = $(`minutes-${offer.default}`) || $("minutes-choices").querySelector("button");
+  if (focus) focus.focus();
+}
+
+function hideMinutes() {
+  if (!askingMinutes) return;
+  askingMinutes = false;
+  intentionAnswer = null; // the next Open asks again
+  if (root.dataset.question === "minutes") delete root.dataset.question;
+  $("minutes").hidden = true;
+  $("open-key").textContent = "o";
+  $("open-label").textContent = openLabel();
+  if ($("minutes").contains(document.activeElement)) document.activeElement.blur();
+}
+
+// `minutes`: the answer to "For how long?" when it was given (a key or a button), else the
+// default.
+async function chooseOpen(minutes) {
   if (finished || !gate) return;
   const left = secondsLeft();
   if (left > 0) return say(`Open unlocks in ${left} s. Take this moment; Exit is always free.`);
-  if (gate.intention === true && !asking) return showQuestion();
+  if (gate.intention === true && !asking && !askingMinutes) return showQuestion();
+  const offer = minutesOffer();
+  if (offer && !askingMinutes) {
+    if (asking) {
+      intentionAnswer = $("intention-text").value;
+      hideQuestion();
+    }
+    return showMinutes(offer);
+  }
   const message = { type: "open" };
   if (asking) message.intention = $("intention-text").value;
+  else if (intentionAnswer !== null) message.intention = intentionAnswer;
+  if (offer) message.minutes = Number.isInteger(minutes) && minutes > 0 ? minutes : offer.default;
   finished = true;
   try {
     const reply = await request(message);
@@ -237,6 +310,18 @@ async function chooseOpen() {
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.altKey || event.metaKey) return;
   const key = event.key;
+  if (askingMinutes) {
+    if (event.isComposing) return;
+    const offer = minutesOffer();
+    const focused = Number(event.target && event.target.dataset ? event.target.dataset.minutes : NaN);
+    if (key === "Escape") { if (!finished) hideMinutes(); }
+    else if (key === "Enter") chooseOpen(Number.isInteger(focused) && focused > 0 ? focused : offer.default);
+    else if (/^[1-9]$/.test(key) && Number(key) <= offer.choices.length) chooseOpen(offer.choices[Number(key) - 1]);
+    else if (key === "e" || key === "q") chooseExit();
+    else return; // Tab, and Space on a focused answer, as buttons do
+    event.preventDefault();
+    return;
+  }
   if (asking) {
     // Everything else is typed into the field: the page's keys do not act.
     if (event.isComposing) return;
@@ -254,7 +339,7 @@ document.addEventListener("keydown", (event) => {
 });
 $("exit").addEventListener("click", chooseExit);
 $("next").addEventListener("click", readNext);
-$("open").addEventListener("click", chooseOpen);
+$("open").addEventListener("click", () => chooseOpen());
 
 async function start() {
   // Framed by another page: miga's gate never runs inside someone else's page.
@@ -285,6 +370,8 @@ async function start() {
   $("timer").hidden = false;
   $("choices").hidden = false;
   $("post-note").hidden = !isPost;
+  const offer = minutesOffer();
+  if (offer) buildMinutes(offer);
   setState("counting");
   tick();
   ticker = setInterval(tick, 200);

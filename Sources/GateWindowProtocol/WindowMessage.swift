@@ -24,6 +24,10 @@ public enum GateToWindow: Equatable, Sendable {
     /// choice (keys 1…), Enter taking `defaultMinutes`; the answer comes back as `minutes`,
     /// Esc as `back`.
     case askMinutes(choices: [Int], defaultMinutes: Int)
+    /// Not a gate: a timebox's soft end ("Your 10 minutes in discord are up"), with the
+    /// Close button's label ("Close discord"), and whether "5 more minutes" is offered. The
+    /// answer comes back as `softEndChoice`.
+    case softEnd(text: String, closeLabel: String, canExtend: Bool)
     /// Exit was chosen: show the celebration with this line, then end.
     case celebrate(String)
     /// End now (Open, or the gate going away).
@@ -42,6 +46,8 @@ public enum WindowToGate: Equatable, Sendable {
     case back
     /// The answer to "For how long?": Open.
     case minutes(Int)
+    /// The soft end's answer: `close`, `extend` or `keep` (the window's close button too).
+    case softEndChoice(String)
 }
 
 public enum WindowLine {
@@ -59,6 +65,7 @@ public enum WindowLine {
         case .askIntention: return line(["ask-intention"])
         case .askMinutes(let choices, let defaultMinutes):
             return line(["ask-minutes", choices.map(String.init).joined(separator: ","), String(defaultMinutes)])
+        case .softEnd(let text, let closeLabel, let canExtend): return line(["soft-end", text, closeLabel, canExtend ? "1" : "0"])
         case .celebrate(let text): return line(["celebrate", text])
         case .close: return line(["close"])
         }
@@ -74,6 +81,7 @@ public enum WindowLine {
         case .intention(let text): return line(["intention", text])
         case .back: return "back\n"
         case .minutes(let minutes): return line(["minutes", String(minutes)])
+        case .softEndChoice(let choice): return line(["soft-end-choice", choice])
         }
     }
 
@@ -94,6 +102,7 @@ public enum WindowLine {
             let choices = fields[1].split(separator: ",").compactMap { Int($0) }.filter { (1...240).contains($0) }
             guard !choices.isEmpty, choices.count <= 9, let fallback = Int(fields[2]), (1...240).contains(fallback) else { return nil }
             return .askMinutes(choices: choices, defaultMinutes: fallback)
+        case ("soft-end", 4): return .softEnd(text: fields[1], closeLabel: fields[2], canExtend: fields[3] == "1")
         case ("celebrate", 2): return .celebrate(fields[1])
         case ("close", 1): return .close
         default: return nil
@@ -104,6 +113,11 @@ public enum WindowLine {
         if line.hasPrefix("intention\t") {
             let fields = split(line)
             return fields.count == 2 ? .intention(fields[1]) : nil
+        }
+        if line.hasPrefix("soft-end-choice\t") {
+            let fields = split(line)
+            guard fields.count == 2, ["close", "extend", "keep"].contains(fields[1]) else { return nil }
+            return .softEndChoice(fields[1])
         }
         if line.hasPrefix("minutes\t") {
             let fields = split(line)

@@ -34,6 +34,8 @@ final class GateWindow {
     /// "For how long?" (`ask_minutes`): one button per answer, built when first asked.
     private var timebox: (box: Widget, buttons: [(button: Widget, minutes: Int)])?
     private(set) var askingMinutes = false
+    /// A timebox's soft end is on screen, not a gate: the three buttons are its choices.
+    private(set) var softEnding = false
     private var defaultMinutes = 10
 
     /// Where the window's messages go (set once the link exists).
@@ -208,6 +210,8 @@ final class GateWindow {
             ask()
         case .askMinutes(let choices, let defaultMinutes):
             askMinutes(choices: choices, defaultMinutes: defaultMinutes)
+        case .softEnd(let text, let closeLabel, let canExtend):
+            softEnd(text: text, closeLabel: closeLabel, canExtend: canExtend)
         case .celebrate(let text):
             celebrate(text)
         case .close:
@@ -422,6 +426,24 @@ final class GateWindow {
         gtk_button_set_label(miga_button(openButton), all ? "\(openLabel) (o)" : "\(openLabel) (Enter)")
     }
 
+    // MARK: A timebox's soft end
+
+    /// "Your 10 minutes in discord are up": the card holds the line, and the three buttons
+    /// become Close discord (c), 5 more minutes (m), Keep going (k). No countdown: it asks.
+    private func softEnd(text: String, closeLabel: String, canExtend: Bool) {
+        guard !celebrating else { return }
+        softEnding = true
+        hasItem = true
+        show(kind: "affirmation", text: text, author: "", title: "")
+        gtk_widget_set_visible(countdown, 0)
+        gtk_button_set_label(miga_button(exitButton), "\(closeLabel) (c)")
+        gtk_button_set_label(miga_button(nextButton), "5 more minutes (m)")
+        gtk_widget_set_visible(nextButton, canExtend ? 1 : 0)
+        gtk_button_set_label(miga_button(openButton), "Keep going (k)")
+        gtk_widget_set_sensitive(openButton, 1)
+        fitHeight()
+    }
+
     /// Exit was chosen: the choices and countdown make way for the gate's line and a brief
     /// sparkle, then the window ends by itself (1.5 s, well inside the gate's 3 s wait).
     private func celebrate(_ text: String) {
@@ -460,6 +482,8 @@ final class GateWindow {
             let gate = GateWindow.from(context)
             if gate.celebrating {
                 gate.quit()
+            } else if gate.softEnding {
+                gate.send(.softEndChoice("keep"))
             } else {
                 gate.send(.closeButton)
             }
@@ -488,6 +512,16 @@ final class GateWindow {
 
     func choose(button: UnsafeMutableRawPointer?) {
         guard !celebrating, let button else { return }
+        if softEnding {
+            switch button {
+            case UnsafeMutableRawPointer(exitButton): send(.softEndChoice("close"))
+            case UnsafeMutableRawPointer(nextButton):
+                if gtk_widget_get_visible(nextButton) != 0 { send(.softEndChoice("extend")) }
+            case UnsafeMutableRawPointer(openButton): send(.softEndChoice("keep"))
+            default: break
+            }
+            return
+        }
         switch button {
         case UnsafeMutableRawPointer(exitButton): send(.exit)
         case UnsafeMutableRawPointer(nextButton): asking || askingMinutes ? goBack() : send(.readNext)

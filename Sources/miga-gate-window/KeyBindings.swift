@@ -33,6 +33,20 @@ enum KeyBindings {
             gate.goBack()
             return true
         }
+        if gate.softEnding {
+            switch Int32(keyval) {
+            case GDK_KEY_c, GDK_KEY_C: gate.send(.softEndChoice("close"))
+            case GDK_KEY_m, GDK_KEY_M: gate.choose(button: UnsafeMutableRawPointer(gate.nextButton))
+            case GDK_KEY_k, GDK_KEY_K, GDK_KEY_Escape: gate.send(.softEndChoice("keep"))
+            case GDK_KEY_Tab, GDK_KEY_ISO_Left_Tab, GDK_KEY_KP_Tab, GDK_KEY_Left, GDK_KEY_Right, GDK_KEY_KP_Left, GDK_KEY_KP_Right:
+                gate.navigated = true
+                return false
+            case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter, GDK_KEY_space:
+                return false // the focused button
+            default: break
+            }
+            return true
+        }
         if gate.askingMinutes {
             switch Int32(keyval) {
             case GDK_KEY_Escape: gate.goBack()

@@ -1,6 +1,8 @@
 """Set-ups and steps the Chromium and Firefox tests share, so each scenario is written once;
 mixed in before the browser's own case class (`class T(Entries, ChromiumCase)`)."""
-from harness import original_from_gate, wait_for
+import json, time
+
+from harness import now_iso, original_from_gate, wait_for
 
 
 class ScheduleWithoutGate:
@@ -117,3 +119,343 @@ class Allowance:
         return self.b.script("""
             const n = document.getElementById('notes');
             return n.hidden ? null : [...n.childNodes].filter(c => c.nodeType === 3).map(c => c.data);""")
+
+
+# WebDriver's key codes (the same in selenium and marionette_driver).
+ENTER, ESCAPE, TAB = "\ue007", "\ue00c", "\ue004"
+
+
+class HowLong:
+    """`ask_minutes = true` ("How long?", DESIGN "Time and friction"): after the countdown Open
+    asks "For how long?" (`1`…`4`, Enter the default, Esc back); the answer is kept with the
+    Open, and its grace lasts that long. A minute before the end a quiet notice in the site's
+    tabs; at the end the soft end, an overlay in exactly those tabs: Close tab · 5 more minutes
+    (once) · Keep going, recorded as `timebox_ended`.
+
+    The soft ends come without waiting minutes: an Open that said how long is imported dated
+    minutes ago (`import_open(..., detail={"minutes": 5})`), and rewriting config.toml makes the
+    host send its state, with the timebox, at once (its watch). Where the timebox has ended
+    already, the site's tab is opened before the site is gated (so it is on the site without
+    an entry), and the site is then added to the list: the state that says so carries the
+    ended timebox, whose soft end comes at once. The overlay lives in a closed shadow root:
+    the tests find its host element by its tag name and reach its buttons through WebDriver,
+    which sees into closed roots as a person's input does (a page's scripts cannot: checked)."""
+    sites = ["gated.test", "open.test", "exit.test", "keep.test", "notice.test"]
+    timer = 15
+    config = "ask_minutes = true\ndefault_minutes = 10\n"
+
+    @classmethod
+    def prepare_home(cls):
+        cls.home.extra_config = cls.config
+        cls.home.write_config()
+
+    def tearDown(self):
+        super().tearDown()
+        if self.h.sites != self.sites or self.h.extra_config != self.config:
+            self.h.extra_config = self.config
+            self.h.write_config(sites=self.sites)
+
+    # -- the page's question
+
+    def minutes_question(self):
+        return self.b.script("""
+            const q = document.getElementById('minutes');
+            const shown = id => getComputedStyle(document.getElementById(id)).display !== 'none';
+            const text = e => e.textContent.replace(/\\s+/g, ' ').trim();
+            return {shown: !q.hidden, question: text(document.getElementById('minutes-question')),
+                    choices: [...q.querySelectorAll('button')].map(b => [b.id, text(b)]),
+                    hint: text(document.getElementById('minutes-hint')), open: text(document.getElementById('open')),
+                    buttons: ['exit', 'next', 'open'].filter(shown),
+                    focused: document.activeElement ? document.activeElement.id : null,
+                    state: document.documentElement.dataset.state};""")
+
+    def wait_minutes(self, shown=True):
+        return wait_for(lambda: (lambda q: q if q["shown"] == shown else None)(self.minutes_question()), 5,
+                        message=f"'For how long?' {'shown' if shown else 'hidden'}")
+
+    def open_gate(self, host, path):
+        """Loads a gated page and waits out its countdown; the gate's session."""
+        self.b.go(self.s.url(host, path))
+        self.b.wait_for_gate(state="counting")
+        session = self.session_of(host)
+        self.b.wait_for_gate(state="ready", timeout=self.timer + 10)
+        return session
+
+    def test_how_long_is_asked_after_the_countdown_and_kept_with_the_open(self):
+        target = self.s.url("open.test", "/page/how-long")
+        mark = self.s.mark()
+        self.b.go(target)
+        self.b.wait_for_gate(state="counting")
+        session = self.session_of("open.test")
+        self.assertFalse(self.minutes_question()["shown"], "asked only after Open")
+        self.b.press("o")  # early: locked, and no question
+        self.assertFalse(self.minutes_question()["shown"])
+        self.b.wait_for_gate(state="ready", timeout=self.timer + 10)
+        self.b.press("o")
+        q = self.wait_minutes()
+        self.assertEqual(q["question"], "For how long?")
+        self.assertEqual(q["choices"], [["minutes-5", "1 5 min"], ["minutes-10", "2 10 min"],
+                                        ["minutes-20", "3 20 min"], ["minutes-30", "4 30 min"]])
+        self.assertEqual(q["hint"], "Enter takes 10 min · Esc goes back")
+        self.assertEqual(q["open"], "Enter Open · 10 min", "Open shows the default, on Enter")
+        self.assertEqual(q["buttons"], ["exit", "open"], "Exit stays; Read Next waits behind the question")
+        self.assertEqual(q["focused"], "minutes-10")
+        self.assertEqual(self.new_events(app="open.test", types=["open_selected"]), [])
+        self.assert_nothing_for(["open.test"], mark, "while 'For how long?' asks")
+
+        opened_at = self.s.mark()
+        self.b.press("2")
+        self.b.wait_for_page("open.test", "/page/how-long", timeout=10)
+        self.assertTrue(self.s.hits("open.test", "/page/how-long", opened_at), "the site is fetched after the answer")
+        opened = self.wait_event("open_selected", "open.test")
+        self.assertEqual(opened["session"], session)
+        self.assertEqual(json.loads(opened["detail"]), {"minutes": 10})
+        # The host times it: the timebox ends 10 minutes after the Open, as does its grace.
+        state, = self.h.ask_host({"type": "state"})
+        box = [b for b in state["timeboxes"] if b["site"] == "open.test"]
+        self.assertEqual(len(box), 1, state["timeboxes"])
+        self.assertEqual((box[0]["session"], box[0]["minutes"], box[0]["extended"]), (session, 10, False))
+        self.assertAlmostEqual(box[0]["end"], opened["ts"] + 10 * 60000, delta=1000)
+        self.assertAlmostEqual(state["grace"]["open.test"], box[0]["end"], delta=1000)
+
+        # Its grace: the site again, in another tab, passes without a second gate.
+        last = self.h.last_event_id()
+        self.b.new_tab(self.s.url("www.open.test", "/page/again"))
+        self.b.wait_for_page("www.open.test", "/page/again", timeout=10)
+        wait_for(lambda: [e for e in self.h.events(since_id=last, app="open.test") if e["type"] == "grace_pass"], 10,
+                 message="a grace_pass for open.test")
+        self.assertEqual(self.h.events(since_id=last, types=["session_start"]), [])
+
+    def test_enter_takes_the_default_and_escape_goes_back(self):
+        session = self.open_gate("gated.test", "/page/default")
+        self.b.press("o")
+        self.wait_minutes()
+        self.b.press(ESCAPE)  # back to the three choices: not Exit, nothing opened
+        q = self.wait_minutes(shown=False)
+        self.assertEqual((q["state"], q["buttons"], q["open"]), ("ready", ["exit", "next", "open"], "o Open"))
+        time.sleep(0.5)
+        self.assertTrue(self.b.is_gate(self.b.url()))
+        self.assertEqual([e["type"] for e in self.new_events() if e["session"] == session
+                          and e["type"] in ("open_selected", "exit_selected", "abandoned")], [])
+        self.b.press(ENTER)  # Open: the question again
+        self.assertEqual(self.wait_minutes()["focused"], "minutes-10")
+        self.b.press(ENTER)  # the default
+        self.b.wait_for_page("gated.test", "/page/default", timeout=10)
+        opened = self.wait_event("open_selected", "gated.test")
+        self.assertEqual(opened["session"], session)
+        self.assertEqual(json.loads(opened["detail"]), {"minutes": 10})
+
+    def test_with_an_intention_the_question_comes_first(self):
+        self.h.extra_config = self.config + "intention = true\n"
+        self.h.write_config()
+        time.sleep(0.5)  # each gate reads the config; the host has it at once
+        session = self.open_gate("exit.test", "/page/intent")
+        self.b.press("o")
+        wait_for(lambda: self.b.script("return !document.getElementById('intention').hidden"), 5,
+                 message="the intention question")
+        self.assertFalse(self.minutes_question()["shown"])
+        self.b.keys("reply to Sam")
+        wait_for(lambda: self.b.script("return document.getElementById('intention-text').value") == "reply to Sam", 5,
+                 message="the typed intention")
+        self.b.keys(ENTER)  # then "For how long?"
+        q = self.wait_minutes()
+        self.assertTrue(self.b.script("return document.getElementById('intention').hidden"))
+        self.assertEqual(q["focused"], "minutes-10")
+        self.assertEqual(self.new_events(app="exit.test", types=["open_selected"]), [])
+        self.b.press("3")
+        self.b.wait_for_page("exit.test", "/page/intent", timeout=10)
+        opened = self.wait_event("open_selected", "exit.test")
+        self.assertEqual(opened["session"], session)
+        self.assertEqual(json.loads(opened["detail"]), {"intention": "reply to Sam", "minutes": 20})
+
+    # -- the soft end
+
+    def soft_end(self):
+        """The overlay in the current tab: {"title", "buttons": [ids]}, or None."""
+        elements = self.b.shadow_elements("miga-soft-end", "p, button")
+        if not elements:
+            return None
+        texts = [e.text for e in elements if e.tag_name.lower() == "p"]
+        return {"title": texts[1] if len(texts) > 1 else None,
+                "buttons": [e.get_attribute("id") for e in elements if e.tag_name.lower() == "button"]}
+
+    def soft_end_button(self, name):
+        return [e for e in self.b.shadow_elements("miga-soft-end", "button") if e.get_attribute("id") == name][0]
+
+    def wait_soft_end(self, timeout=25):
+        return wait_for(self.soft_end, timeout, 0.2, message=f"the soft end (tab at {self.b.url()})")
+
+    def assert_no_overlay(self, why):
+        self.assertEqual(self.b.script("return document.querySelectorAll('miga-soft-end, miga-notice').length"), 0, why)
+
+    def assert_closed_to_the_page(self):
+        """The page's own scripts see an element and nothing in it."""
+        self.assertEqual(self.b.script("""
+            const e = document.querySelector('miga-soft-end, miga-notice');
+            return [e.shadowRoot, e.children.length, e.textContent];"""), [None, 0, ""])
+
+    def timebox_endings(self, app):
+        return [json.loads(e["detail"]) for e in self.new_events(app=app, types=["timebox_ended"])]
+
+    def wait_ending(self, app, choice):
+        """The detail of the `timebox_ended` with `choice` for `app`, once it is recorded (once)."""
+        ends = wait_for(lambda: [e for e in self.timebox_endings(app) if e["choice"] == choice], 10,
+                        message=f"timebox_ended {choice} for {app}")
+        self.assertEqual(len(ends), 1, ends)
+        return ends[0]
+
+    def ended_open(self, site, minutes=5, ended_ago=20, extended=False):
+        """An Open of `site` that said `minutes`, its time up `ended_ago` seconds ago (with five
+        more minutes given, when `extended`); its session."""
+        total = minutes + (5 if extended else 0)
+        session = self.h.import_open(site, ts=now_iso(total * 60 + ended_ago), detail={"minutes": minutes})
+        if extended:
+            self.h.import_events({"ts": now_iso(ended_ago + 5 * 60 + 10), "type": "timebox_ended", "app": site, "session": session,
+                                  "detail": {"minutes": minutes, "choice": "extend", "used": minutes}})
+        return session
+
+    def on_site_before_it_is_gated(self, *urls):
+        """This tab at the first of `urls`, a new tab at each other, loaded while their site is
+        not gated; this tab stays current. Its handle."""
+        first = self.tab_handle()
+        for index, url in enumerate(urls):
+            if index == 0:
+                self.b.go(url)
+            else:
+                self.b.new_tab(url)
+            host, path = url.split("://", 1)[1].split("/", 1)
+            self.b.wait_for_page(host.split(":")[0], "/" + path.split("?")[0])
+        self.b.switch(first)
+        return first
+
+    def tab_handle(self):
+        return self.b.driver.current_window_handle if hasattr(self.b, "driver") else self.b.client.current_window_handle
+
+    def test_soft_end_in_the_site_tabs_only_and_keep_going(self):
+        # An Open of 5 minutes whose end is 15 s away: the tab loads in its grace.
+        session = self.h.import_open("keep.test", ts=now_iso(5 * 60 - 15), detail={"minutes": 5})
+        self.h.write_config()  # the host's watch sends the state, with the timebox
+        self.b.wait_for_rules("keep.test", present=False, timeout=10)
+        self.b.go(self.s.url("www.keep.test", "/page/reading"))  # a subdomain is the site
+        self.b.wait_for_page("www.keep.test", "/page/reading")
+        site_tab = self.tab_handle()
+        other_tab = self.b.new_tab(self.s.url("free.test", "/page/elsewhere"))
+        self.b.wait_for_page("free.test", "/page/elsewhere")
+        self.b.switch(site_tab)
+        self.assertEqual(self.wait_soft_end(), {"title": "Your 5 minutes on keep.test are up",
+                                                "buttons": ["close", "extend", "keep"]})
+        self.assert_closed_to_the_page()
+        self.assertEqual(self.timebox_endings("keep.test"), [])
+        self.b.switch(other_tab)
+        self.assert_no_overlay("another site's tab")
+        self.b.switch(site_tab)
+        # By keys: the overlay holds the focus; Tab goes to Close tab, 5 more minutes, Keep going.
+        self.b.keys(TAB, TAB, TAB, ENTER)
+        ending = self.wait_ending("keep.test", "keep")
+        self.assertEqual((ending["minutes"], ending["choice"]), (5, "keep"))
+        self.assertEqual(self.new_events(app="keep.test", types=["timebox_ended"])[0]["session"], session)
+        wait_for(lambda: self.soft_end() is None, 5, message="the overlay to go")
+        self.b.wait_for_page("www.keep.test", "/page/reading")
+        self.assertEqual(len(self.b.handles()), 2)
+        state, = self.h.ask_host({"type": "state"})
+        self.assertEqual([b for b in state["timeboxes"] if b["site"] == "keep.test"], [], "answered")
+
+    def test_five_more_minutes_is_offered_once(self):
+        self.on_site_before_it_is_gated(self.s.url("extend.test", "/page/reading"))
+        session = self.ended_open("extend.test")
+        self.h.write_config(sites=self.sites + ["extend.test"])
+        self.assertEqual(self.wait_soft_end(), {"title": "Your 5 minutes on extend.test are up",
+                                                "buttons": ["close", "extend", "keep"]})
+        self.soft_end_button("extend").click()
+        ending = self.wait_ending("extend.test", "extend")
+        self.assertEqual(ending["minutes"], 5)
+        wait_for(lambda: self.soft_end() is None, 5, message="the overlay to go")
+        self.b.wait_for_page("extend.test", "/page/reading")
+        # Five more minutes from the end: its grace runs again, to the timebox's new end.
+        self.b.wait_for_rules("extend.test", present=False, timeout=10)
+        state, again = self.h.ask_host({"type": "state"}, {"type": "timebox_end", "session": session, "choice": "extend"})
+        box, = [b for b in state["timeboxes"] if b["site"] == "extend.test"]
+        self.assertEqual((box["session"], box["minutes"], box["extended"]), (session, 5, True))
+        self.assertGreater(box["end"], time.time() * 1000)
+        self.assertAlmostEqual(state["grace"]["extend.test"], box["end"], delta=1000)
+        self.assertEqual(again["type"], "error")
+        self.assertIn("offered once", again["error"])
+        self.assertEqual(len(self.timebox_endings("extend.test")), 1, "the refused extension recorded nothing")
+
+    def test_after_five_more_minutes_the_soft_end_offers_no_more_and_close_closes(self):
+        site_tab = self.on_site_before_it_is_gated(self.s.url("close.test", "/page/one"),
+                                                   self.s.url("www.close.test", "/page/two"))
+        other_tab = self.b.new_tab(self.s.url("free.test", "/page/stays"))
+        self.b.wait_for_page("free.test", "/page/stays")
+        self.b.switch(site_tab)
+        self.ended_open("close.test", extended=True)
+        self.h.write_config(sites=self.sites + ["close.test"])
+        self.assertEqual(self.wait_soft_end(), {"title": "Your 10 minutes on close.test are up", "buttons": ["close", "keep"]})
+        second = [h for h in self.b.handles() if h not in (site_tab, other_tab)][0]
+        self.b.switch(second)
+        self.assertEqual(self.wait_soft_end(5)["buttons"], ["close", "keep"], "every tab of the site")
+        self.b.switch(site_tab)
+        self.soft_end_button("close").click()
+        wait_for(lambda: self.b.handles() == [other_tab], 10, message="the site's tabs to close")
+        self.b.switch(other_tab)
+        self.b.wait_for_page("free.test", "/page/stays")
+        self.assert_no_overlay("another site's tab")
+        ending = self.wait_ending("close.test", "close")
+        self.assertEqual(ending["minutes"], 10)
+
+    def test_close_in_every_tab_there_is_leaves_the_calm_page(self):
+        self.on_site_before_it_is_gated(self.s.url("last.test", "/page/only"))
+        self.assertEqual(len(self.b.handles()), 1)
+        self.ended_open("last.test")
+        self.h.write_config(sites=self.sites + ["last.test"])
+        self.wait_soft_end()
+        self.soft_end_button("close").click()
+        self.wait_ending("last.test", "close")
+        wait_for(lambda: self.b.url() == self.b.extension_url("calm.html"), 10, message="the calm page")
+        self.assertEqual(len(self.b.handles()), 1)
+
+    def test_no_tab_of_the_site_at_the_end_is_gone(self):
+        self.b.go(self.s.url("free.test", "/page/elsewhere"))
+        self.b.wait_for_page("free.test", "/page/elsewhere")
+        self.ended_open("gone.test")
+        self.h.write_config(sites=self.sites + ["gone.test"])
+        ending = self.wait_ending("gone.test", "gone")
+        self.assertEqual(ending["minutes"], 5)
+        self.assert_no_overlay("another site's tab")
+
+    def test_closing_the_site_tab_under_the_soft_end_is_gone(self):
+        site_tab = self.on_site_before_it_is_gated(self.s.url("left.test", "/page/leaving"))
+        other_tab = self.b.new_tab(self.s.url("free.test", "/page/elsewhere"))
+        self.b.wait_for_page("free.test", "/page/elsewhere")
+        self.b.switch(site_tab)
+        self.ended_open("left.test")
+        self.h.write_config(sites=self.sites + ["left.test"])
+        self.wait_soft_end()
+        self.assertEqual(self.timebox_endings("left.test"), [])
+        self.b.close_tab()
+        self.b.switch(other_tab)
+        self.wait_ending("left.test", "gone")
+
+    def test_a_minute_before_the_end_a_quiet_notice(self):
+        # An Open of 5 minutes with 75 s left: the notice comes in 15 s, in the site's tab.
+        session = self.h.import_open("notice.test", ts=now_iso(4 * 60 - 15), detail={"minutes": 5})
+        self.h.write_config()
+        try:
+            self.b.wait_for_rules("notice.test", present=False, timeout=10)
+            self.b.go(self.s.url("notice.test", "/page/reading"))
+            self.b.wait_for_page("notice.test", "/page/reading")
+            site_tab = self.tab_handle()
+            other_tab = self.b.new_tab(self.s.url("free.test", "/page/elsewhere"))
+            self.b.wait_for_page("free.test", "/page/elsewhere")
+            self.b.switch(site_tab)
+            notice = wait_for(lambda: self.b.shadow_elements("miga-notice", "div"), 25, 0.2, message="the notice")
+            self.assertEqual(notice[0].text, "1 minute left on notice.test")
+            self.assert_closed_to_the_page()
+            self.assertIsNone(self.soft_end(), "the notice is not the soft end")
+            self.assertEqual(self.b.url(), self.s.url("notice.test", "/page/reading"), "the page goes on")
+            self.b.switch(other_tab)
+            self.assert_no_overlay("another site's tab")
+        finally:
+            # Answered now, and the extension told, so its soft end does not come in a later test.
+            self.h.ask_host({"type": "timebox_end", "session": session, "choice": "keep"})
+            self.h.write_config()

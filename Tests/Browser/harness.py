@@ -8,7 +8,7 @@ Environment: MIGA_BIN (default <repo>/.build/debug/miga), MIGA_BROWSER_EXTENSION
 chromium/ and firefox/ as scripts/build-extension.sh writes them, default
 <repo>/.build/browser), MIGA_BROWSER_KEEP=1 keeps the temporary folders for a look afterwards.
 """
-import datetime, json, os, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, time, unittest
+import datetime, json, os, shutil, signal, socket, sqlite3, struct, subprocess, sys, tempfile, time, unittest, uuid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -104,8 +104,10 @@ def free_port():
         return s.getsockname()[1]
 
 
-def now_iso():
-    return datetime.datetime.now().astimezone().isoformat(timespec="milliseconds")
+def now_iso(ago=0.0):
+    """Now (or `ago` seconds before now) as an event's `ts`: ISO 8601 with the local offset."""
+    moment = datetime.datetime.now().astimezone() - datetime.timedelta(seconds=ago)
+    return moment.isoformat(timespec="milliseconds")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -207,15 +209,45 @@ class TempHome:
                 raise AssertionError(f"miga install wrote no {manifest}\nstdout: {result.stdout}\nstderr: {result.stderr}")
         return result
 
-    def import_open(self, app, ts=None):
-        """Records an Open of `app` (now) from outside the browser, as another browser or
-        `miga open-url` would: grace starts for it."""
+    def import_open(self, app, ts=None, detail=None, session=None):
+        """Records an Open of `app` (now, or at `ts`) from outside the browser, as another
+        browser or `miga open-url` would: grace starts for it. `detail` (a dict) is stored as
+        its detail, e.g. {"minutes": 5} for an Open that said how long. Returns its session (a
+        UUID, as miga's own: the native host names no other in a request)."""
+        session = session or str(uuid.uuid4())
+        self.import_events({"ts": ts or now_iso(), "type": "open_selected", "app": app, "session": session,
+                            "wait_ms": 15000, "detail": detail})
+        return session
+
+    def import_events(self, *events):
+        """Stores `events` (dicts: ts, type, app, session, and optionally content_id, wait_ms and
+        detail, a dict) through `miga events import`."""
         path = os.path.join(self.root, f"import-{time.monotonic_ns()}.jsonl")
         with open(path, "w") as f:
-            f.write(json.dumps({"ts": ts or now_iso(), "type": "open_selected", "app": app,
-                                "session": f"import-{time.monotonic_ns()}", "content_id": None,
-                                "wait_ms": 15000, "detail": None}) + "\n")
+            for event in events:
+                f.write(json.dumps({"ts": event.get("ts") or now_iso(), "type": event["type"], "app": event["app"],
+                                    "session": event["session"], "content_id": event.get("content_id"),
+                                    "wait_ms": event.get("wait_ms"), "detail": event.get("detail")}) + "\n")
         return self.miga("events", "import", path)
+
+    def ask_host(self, *messages, timeout=15):
+        """Talks to `miga native-host` as Chromium does (4-byte native-endian length + JSON),
+        one conversation: each message gets an id; returns the replies to them, in order (what
+        the host sends unasked is left out)."""
+        frames = b""
+        for number, message in enumerate(messages, 1):
+            body = json.dumps({**message, "id": number}).encode()
+            frames += struct.pack("=I", len(body)) + body
+        result = subprocess.run([MIGA_BIN, "native-host", f"chrome-extension://{CHROMIUM_ID}/"], env=self.env, cwd=self.home,
+                                input=frames, capture_output=True, timeout=timeout)
+        out, replies = result.stdout, {}
+        while len(out) >= 4:
+            (length,) = struct.unpack("=I", out[:4])
+            reply = json.loads(out[4:4 + length])
+            out = out[4 + length:]
+            if isinstance(reply.get("id"), int):
+                replies[reply["id"]] = reply
+        return [replies.get(number) for number in range(1, len(messages) + 1)]
 
     def events(self, app=None, types=None, since_id=0):
         """Events as dicts, oldest first (an empty list before the database exists)."""
@@ -542,6 +574,23 @@ class Chromium(PageDriver):
         from selenium.webdriver.common.by import By
         self.driver.find_element(By.CSS_SELECTOR, selector).click()
 
+    def keys(self, *keys):
+        """Types `keys` into whatever has the focus now (press() does too in Chromium)."""
+        from selenium.webdriver.common.action_chains import ActionChains
+        ActionChains(self.driver).send_keys(*keys).perform()
+
+    def close_tab(self):
+        """Closes the current tab (the driver then has none until switch())."""
+        self.driver.close()
+
+    def shadow_elements(self, host, selector):
+        """The elements matching `selector` inside the shadow root of the first `host` element,
+        closed or open (WebDriver reaches into closed roots, as a person's input does; a page's
+        scripts cannot); None when there is no such host."""
+        from selenium.webdriver.common.by import By
+        hosts = self.driver.find_elements(By.CSS_SELECTOR, host)
+        return hosts[0].shadow_root.find_elements(By.CSS_SELECTOR, selector) if hosts else None
+
     def wait_for_url(self, predicate, timeout=10, handle=None, message="URL"):
         if handle:
             self.switch(handle)
@@ -741,6 +790,25 @@ class Firefox(PageDriver):
     def press(self, key):
         from marionette_driver.by import By
         self.client.find_element(By.TAG_NAME, "body").send_keys(key)
+
+    def keys(self, *keys):
+        """Types `keys` into whatever has the focus now (press() focuses the page's body first)."""
+        sequence = self.client.actions.sequence("key", "keyboard")
+        for key in keys:
+            for character in key:
+                sequence.key_down(character).key_up(character)
+        sequence.perform()
+        self.client.actions.release()
+
+    def close_tab(self):
+        """Closes the current tab (the driver then has none until switch())."""
+        self.client.close()
+
+    def shadow_elements(self, host, selector):
+        """As Chromium's: inside the (closed) shadow root of the first `host` element, or None."""
+        from marionette_driver.by import By
+        hosts = self.client.find_elements(By.CSS_SELECTOR, host)
+        return hosts[0].shadow_root.find_elements(By.CSS_SELECTOR, selector) if hosts else None
 
     def quit(self):
         try:

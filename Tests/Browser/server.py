@@ -28,6 +28,8 @@ DEFAULT_HOSTS = [
     "chain.test", "www.chain.test", "open.test", "www.open.test", "import.test", "exit.test", "abandon.test", "post.test",
     "revive.test", "restart.test", "sw.test", "back.test", "private.test", "handed.test", "after.test", "swnet.test",
     "wild.test", "sub.wild.test", "later.test",
+    "keep.test", "www.keep.test", "extend.test", "close.test", "www.close.test", "gone.test", "left.test", "last.test",
+    "notice.test",
     "free.test", "www.free.test", "other.test",
 ]
 

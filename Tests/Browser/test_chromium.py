@@ -7,7 +7,7 @@ import datetime, json, os, shlex, shutil, subprocess, sys, time, unittest, urlli
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cases import Allowance, Entries, ScheduleWithoutGate  # noqa: E402
+from cases import Allowance, Entries, HowLong, ScheduleWithoutGate  # noqa: E402
 from harness import (failed, BrowserCase, Chromium, CHROMIUM_ID, MIGA_BIN, TempHome, TestServer, chromium_missing, original_from_gate, skip_or_fail,  # noqa: E402
                      wait_for, what_is_missing)
 
@@ -502,6 +502,10 @@ class TestHabits(ChromiumCase, PausePage):
 
 class TestAllowance(Allowance, ChromiumCase):
     """`opens_per_day` and `miga snooze` in Chromium (cases.Allowance)."""
+
+
+class TestHowLong(HowLong, ChromiumCase):
+    """"For how long?" and the soft end in Chromium (cases.HowLong)."""
 
 
 class TestScheduleWithoutGate(ScheduleWithoutGate, ChromiumCase):

@@ -7,7 +7,7 @@ import json, os, sys, time, unittest, urllib.parse
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cases import Allowance, Entries, ScheduleWithoutGate  # noqa: E402
+from cases import Allowance, Entries, HowLong, ScheduleWithoutGate  # noqa: E402
 from harness import (failed, BrowserCase, Firefox, TempHome, TestServer, firefox_missing, original_from_gate, skip_or_fail,  # noqa: E402
                      wait_for, what_is_missing)
 
@@ -234,6 +234,10 @@ def popup_private_hint(browser):
 
 class TestFirefoxAllowance(Allowance, FirefoxCase):
     """`opens_per_day` and `miga snooze` in Firefox (cases.Allowance)."""
+
+
+class TestFirefoxHowLong(HowLong, FirefoxCase):
+    """"For how long?" and the soft end in Firefox (cases.HowLong)."""
 
 
 class TestFirefoxPrivateWindows(FirefoxCase):

@@ -285,6 +285,128 @@ final class GateWindowTests: XCTestCase {
         XCTAssertEqual(try openDetails(), "'{\"intention\":\"read the news\"}'")
     }
 
+    /// `ask_minutes`: after the intention, "For how long?" with a button per answer; Esc goes
+    /// back, `3` answers by key, and a click on a button answers too; each is the Open.
+    func testForHowLongAfterTheIntentionByKeyAndByClick() throws {
+        try home.writeConfig("intention = true\nask_minutes = true\ntimer_seconds = 15\n")
+        let gate = try startGate()
+        let id = try window()
+        try eventually(timeout: 30, "the countdown to end") { try home.events().contains { $0.type == .gatewayCompleted } }
+        let ready = try height(id)
+        try press("o", in: id)
+        let asking = try waitForHeight(of: id, otherThan: ready, "the intention question")
+        XCTAssertEqual(try xdotool(["type", "--delay", "20", "one reply"]).status, 0)
+        try press("Return", in: id)
+        try eventually("the minutes question") { try self.height(id) != asking }
+        _ = try screenshot("window-how-long")
+        XCTAssertNil(home.recordedArguments(), "nothing opens before the answer")
+        try press("Escape", in: id)
+        try eventually("the three choices again") { try self.height(id) == ready }
+        try press("o", in: id)
+        try eventually("the intention question again") { try self.height(id) == asking }
+        XCTAssertEqual(try xdotool(["type", "--delay", "20", "one reply"]).status, 0) // going back dropped the answer
+        try press("Return", in: id)
+        try eventually("the minutes question again") { try self.height(id) != asking }
+        try press("3", in: id)
+        eventually("the app to start") { home.recordedInfo() != nil }
+        XCTAssertEqual(gate.wait().status, 0)
+        XCTAssertEqual(try openDetails(), "'{\"intention\":\"one reply\",\"minutes\":20}'")
+
+        // By the mouse: the first of the four buttons, 5 minutes. (The twenty minutes just
+        // declared are chat's grace: the history goes, so the next launch meets a gate.)
+        try home.writeConfig("ask_minutes = true\ntimer_seconds = 15\ngrace_minutes = 0\n")
+        _ = try home.sqlite("DELETE FROM events")
+        for file in ["recorded.argv", "recorded.info"] { try FileManager.default.removeItem(atPath: home.root + "/" + file) }
+        let clicked = try startGate()
+        let second = try window()
+        try eventually(timeout: 30, "the countdown to end") { try home.events().contains { $0.type == .gatewayCompleted } }
+        let before = try height(second)
+        try press("o", in: second)
+        _ = try waitForHeight(of: second, otherThan: before, "the minutes question")
+        try click(second, x: 0.14, y: 0.84)
+        eventually("the app to start") { home.recordedInfo() != nil }
+        XCTAssertEqual(clicked.wait().status, 0)
+        let details = try openDetails()
+        XCTAssertTrue(details.hasSuffix("'{\"minutes\":5}'"), details)
+    }
+
+    /// A desktop app opened for five minutes, still running, with the watch beside it;
+    /// the app's pid.
+    func openForFiveMinutes() throws -> Int32 {
+        try home.writeConfig("ask_minutes = true\ntimer_seconds = 15\ngrace_minutes = 0\n")
+        let gate = try startGate(environment: ["RECORDER_SLEEP": "300"])
+        let id = try window()
+        try eventually(timeout: 30, "the countdown to end") { try home.events().contains { $0.type == .gatewayCompleted } }
+        let ready = try height(id)
+        try press("o", in: id)
+        _ = try waitForHeight(of: id, otherThan: ready, "the minutes question")
+        try press("1", in: id)
+        eventually("the app to start") { home.recordedInfo() != nil }
+        XCTAssertEqual(gate.wait().status, 0, "the gate is done; the watch is not the gate")
+        let info = try XCTUnwrap(home.recordedInfo())
+        return try XCTUnwrap(info.split(separator: " ").first { $0.hasPrefix("pid=") }.flatMap { Int32($0.dropFirst(4)) })
+    }
+
+    /// Moves the Open back by `minutes`, as if they had passed (the watch reads the store, and
+    /// measures by the wall clock, a suspend included).
+    func pass(minutes: Int) throws {
+        _ = try home.sqlite("UPDATE events SET ts = ts - \(minutes * 60_000) WHERE type = 'open_selected'")
+    }
+
+    func timeboxEndings() throws -> [String] {
+        try home.events().filter { $0.type == .timeboxEnded }.compactMap(\.detail)
+    }
+
+    /// The soft end in the window: "5 more minutes" once (the second soft end has no such
+    /// button), then Close, which sends SIGTERM to the app's process group.
+    func testTheSoftEndAsksInTheWindowThenClosesTheApp() throws {
+        let pid = try openForFiveMinutes()
+        defer { kill(pid, SIGKILL) }
+        XCTAssertEqual(try home.events().last { $0.type == .openSelected }?.detail, #"{"minutes":5}"#)
+        try pass(minutes: 5)
+        let first = try window()
+        let picture = try screenshot("window-soft-end")
+        _ = picture
+        try press("m", in: first)
+        try eventually("5 more minutes recorded") { try self.timeboxEndings().count == 1 }
+        let extended = try timeboxEndings()[0]
+        XCTAssertTrue(extended.hasPrefix(#"{"minutes":5,"choice":"extend","used":5"#), extended)
+        try eventually("the window to close") { try self.windowGone(first) }
+        XCTAssertFalse(processEnded(pid), "the app runs on")
+        try pass(minutes: 5)
+        let second = try window()
+        _ = try screenshot("window-soft-end-again")
+        try press("m", in: second)
+        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertEqual(try timeboxEndings().count, 1, "5 more minutes is offered once")
+        try press("c", in: second)
+        eventually("the app to close") { processEnded(pid) }
+        try eventually("Close recorded") { try self.timeboxEndings().count == 2 }
+        let closed = try timeboxEndings()[1]
+        XCTAssertTrue(closed.hasPrefix(#"{"minutes":10,"choice":"close","used":10"#), closed)
+    }
+
+    /// Keep going leaves the app alone; an app closed before its end is recorded as `gone`,
+    /// with no window.
+    func testKeepGoingAndAnAppAlreadyGone() throws {
+        let pid = try openForFiveMinutes()
+        defer { kill(pid, SIGKILL) }
+        try pass(minutes: 5)
+        try press("k", in: try window())
+        try eventually("Keep going recorded") { try self.timeboxEndings().count == 1 }
+        XCTAssertTrue(try timeboxEndings()[0].contains(#""choice":"keep""#))
+        XCTAssertFalse(processEnded(pid))
+        kill(pid, SIGKILL)
+
+        for file in ["recorded.argv", "recorded.info"] { try FileManager.default.removeItem(atPath: home.root + "/" + file) }
+        _ = try home.sqlite("DELETE FROM events")
+        let second = try openForFiveMinutes()
+        kill(-second, SIGTERM)
+        try eventually("gone recorded") { try self.timeboxEndings().count == 1 }
+        let gone = try timeboxEndings()[0]
+        XCTAssertTrue(gone.contains(#""choice":"gone""#), gone)
+    }
+
     func testEscInTheQuestionGoesBackAndAnEmptyAnswerStillOpens() throws {
         let (gate, id, (ready, asking)) = try openTheQuestion()
         try press("Escape", in: id)

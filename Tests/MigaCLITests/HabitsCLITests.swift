@@ -163,6 +163,73 @@ final class HabitsCLITests: XCTestCase {
         next.waitFor("STATUS=0")
     }
 
+    /// `ask_minutes` on the terminal: "For how long?" after the countdown; `2` opens for ten
+    /// minutes (the detail, and the grace the next launch gets whatever `grace_minutes` is);
+    /// the app is waited for, and when it ends past its minutes (here the app moves its Open
+    /// back twelve minutes, the wall clock the timebox is measured by), one line says so and
+    /// `timebox_ended` is recorded as `gone`, and the app's status is passed on.
+    func testForHowLongOnTheTerminalThenTheLineWhenTheAppRanOver() throws {
+        try home.writeConfig("timer_seconds = 15\ngrace_minutes = 0\n[apps.discord]\nask_minutes = true\n")
+        let overrun = try home.writeFile("bin/overrun", mode: 0o755, """
+            #!/bin/sh
+            /usr/bin/sqlite3 \(shellQuote(home.database)) "UPDATE events SET ts = ts - 720000 WHERE type = 'open_selected'"
+            echo "app ran: $*"
+            exit 3
+            """)
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) gate --app discord -- \(shellQuote(overrun)) x",
+                                        environment: home.environment(["TZ": "UTC"]))
+        terminal.waitFor("━  ready", timeout: 40)
+        try terminal.press("o")
+        let asked = terminal.waitFor("For how long?")
+        XCTAssertTrue(asked.contains("[1] 5 min   [2] 10 min   [3] 20 min   [4] 30 min"), asked)
+        XCTAssertTrue(asked.contains("Enter 10 min · Esc back · Ctrl-C exit"), asked)
+        try terminal.press("Escape")
+        terminal.waitFor("[o] Open")
+        XCTAssertFalse(terminal.screen().contains("For how long?"), "Esc goes back")
+        try terminal.press("o")
+        terminal.waitFor("For how long?")
+        try terminal.press("2")
+        let ended = terminal.waitFor("STATUS=3")
+        terminal.assertTerminalRestored()
+        XCTAssertTrue(ended.contains("app ran: x"), ended)
+        XCTAssertTrue(ended.contains("miga: 12 min in discord; you said 10."), ended)
+        let events = try home.events()
+        XCTAssertEqual(events.first { $0.type == .openSelected }?.detail, #"{"minutes":10}"#)
+        XCTAssertEqual(events.last?.type, .timeboxEnded)
+        XCTAssertEqual(events.last?.detail, #"{"minutes":10,"choice":"gone","used":12}"#)
+
+        // Within its minutes: the next launch passes as grace, and nothing is said at its end.
+        try home.writeConfig("timer_seconds = 15\ngrace_minutes = 0\n[apps.discord]\nask_minutes = true\ndefault_minutes = 30\n")
+        let again = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) gate --app discord -- \(shellQuote(home.recorder)) y",
+                                     environment: home.environment(["TZ": "UTC"]))
+        again.waitFor("━  ready", timeout: 40)
+        try again.press("o")
+        again.waitFor("Enter 30 min")
+        try again.press("Enter")
+        let quiet = again.waitFor("STATUS=0")
+        XCTAssertFalse(quiet.contains("you said"), quiet)
+        XCTAssertEqual(try home.events().last?.detail, #"{"minutes":30,"choice":"gone","used":0}"#)
+        let passed = try home.miga(["gate", "--app", "discord", "--", home.recorder, "z"])
+        XCTAssertEqual(passed.status, 0, passed.stderr)
+        XCTAssertEqual(home.recordedArguments(), ["z"])
+        XCTAssertEqual(try home.events().last?.type, .gracePass, "thirty minutes of grace though grace_minutes = 0")
+    }
+
+    func testPlainModeAsksHowLongOnItsOwnLine() throws {
+        try home.writeConfig("timer_seconds = 15\nask_minutes = true\n")
+        let terminal = try gate("chat", plain: true)
+        terminal.waitForPrompt(PlainModeTests.prompt, timeout: 40)
+        try terminal.enter("o")
+        let prompt = "For how long? 1 5 min · 2 10 min · 3 20 min · 4 30 min, Enter 10 min > "
+        terminal.waitForPrompt(prompt)
+        try terminal.enter("an hour")
+        terminal.waitFor("Please type 1, 2, 3 or 4 (5, 10, 20 or 30 minutes), or Enter for 10.")
+        try terminal.enter("20m")
+        terminal.waitFor("STATUS=0")
+        XCTAssertEqual(home.recordedArguments(), ["x"])
+        XCTAssertEqual(try home.events().first { $0.type == .openSelected }?.detail, #"{"minutes":20}"#)
+    }
+
     func testPlainModeAsksOnItsOwnLine() throws {
         try home.writeConfig("timer_seconds = 15\nintention = true\n")
         try importToday([(.sessionStart, "chat", 30, nil)])
@@ -221,7 +288,7 @@ final class HabitsCLITests: XCTestCase {
         let shown = try home.miga(["config", "show"])
         XCTAssertEqual(shown.status, 0)
         XCTAssertTrue(shown.stderr.contains("config.toml:5: [[schedule]] 1: from must be a local time like \"09:00\""), shown.stderr)
-        XCTAssertTrue(shown.stdout.contains("intention = true\nescalate_seconds = 0\nopens_per_day = 0\nweekly_summary = false\n"), shown.stdout)
+        XCTAssertTrue(shown.stdout.contains("intention = true\nescalate_seconds = 0\nopens_per_day = 0\nask_minutes = false\ndefault_minutes = 10\nweekly_summary = false\n"), shown.stdout)
         XCTAssertFalse(shown.stdout.contains("[[schedule]]"), "a table that cannot be read is not shown as if in force")
         let set = try home.miga(["config", "set", "escalate_seconds", "45"])
         XCTAssertEqual(set.status, 1)

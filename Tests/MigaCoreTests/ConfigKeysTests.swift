@@ -69,8 +69,9 @@ final class ConfigKeysTests: XCTestCase {
                                             + "belongs to it), so it is ignored; move it above the first [apps.*] table, or use `miga config set grace_minutes VALUE`",
                                           "config.toml:5: unknown key \"colour\" in [apps.chat] ignored"])
         XCTAssertEqual(ConfigKeys.topLevel, ["timer_seconds", "grace_minutes", "categories", "breathing", "animations", "terminal", "sites",
-                                             "intention", "escalate_seconds", "opens_per_day", "weekly_summary"])
-        XCTAssertEqual(ConfigKeys.perApp, ["command", "timer_seconds", "intention", "escalate_seconds", "opens_per_day"])
+                                             "intention", "escalate_seconds", "opens_per_day", "ask_minutes", "default_minutes", "weekly_summary"])
+        XCTAssertEqual(ConfigKeys.perApp, ["command", "timer_seconds", "intention", "escalate_seconds", "opens_per_day", "ask_minutes",
+                                           "default_minutes"])
     }
 
     /// A new entry of the table needs nothing else: for every key, in each scope it has, a
@@ -243,7 +244,8 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertEqual(shell.completions(before: [], word: "s", installedNames: installed), ["save", "set", "show", "site"])
         XCTAssertEqual(shell.completions(before: ["add"], word: "hex", installedNames: installed), ["hexchat", "hexedit"])
         XCTAssertEqual(shell.completions(before: ["remove"], word: "", installedNames: installed), ["matrix", "signal"])
-        XCTAssertEqual(shell.completions(before: ["set"], word: "apps.s", installedNames: installed), ["apps.signal.command", "apps.signal.escalate_seconds", "apps.signal.intention",
+        XCTAssertEqual(shell.completions(before: ["set"], word: "apps.s", installedNames: installed), ["apps.signal.ask_minutes", "apps.signal.command", "apps.signal.default_minutes",
+                                                                                                         "apps.signal.escalate_seconds", "apps.signal.intention",
                                                                                                          "apps.signal.opens_per_day", "apps.signal.timer_seconds"])
         XCTAssertEqual(shell.completions(before: ["set"], word: "w", installedNames: installed), ["weekly_summary"])
         XCTAssertEqual(shell.completions(before: ["set", "intention"], word: "", installedNames: installed), ["false", "true"])

@@ -288,6 +288,56 @@ final class NativeHostServiceTests: XCTestCase {
         XCTAssertEqual(try events().last?.detail, #"{"over_allowance":true}"#)
     }
 
+    /// "For how long?" reaches the page: the choices and default with the gate; the page's
+    /// answer, taken only if it is one, in the Open's detail; the grace and the timebox in the
+    /// reply; the state's timeboxes; `timebox_end` once per choice, "5 more minutes" once,
+    /// and never for an app's timebox.
+    func testHowLongAndTheSoftEndThroughTheHost() throws {
+        try config("timer_seconds = 15\ngrace_minutes = 0\nask_minutes = true\ndefault_minutes = 20\nsites = [\"reddit.com\"]\n")
+        let gate = try ask(["type": "gate", "id": 1, "url": "https://www.reddit.com/r/x"])
+        let minutes = try XCTUnwrap(gate["minutes"] as? [String: Any])
+        XCTAssertEqual(minutes["choices"] as? [Int], [5, 10, 20, 30])
+        XCTAssertEqual(minutes["default"] as? Int, 20)
+        let session = try XCTUnwrap(gate["session"] as? String)
+        clock.advance(seconds: 15)
+        let opened = try ask(["type": "open", "id": 2, "session": session, "minutes": 10])
+        XCTAssertEqual(try events().last?.detail, #"{"minutes":10}"#)
+        let now = Int(clock.nowMilliseconds())
+        XCTAssertEqual(opened["grace_until"] as? Int, now + 600_000)
+        let box = try XCTUnwrap(opened["timebox"] as? [String: Any])
+        XCTAssertEqual(box["site"] as? String, "reddit.com")
+        XCTAssertEqual(box["end"] as? Int, now + 600_000)
+        XCTAssertEqual(box["extended"] as? Bool, false)
+        let state = try ask(["type": "state", "id": 3])
+        XCTAssertEqual((state["timeboxes"] as? [[String: Any]])?.map { $0["session"] as? String }, [session])
+
+        clock.advance(seconds: 600)
+        let extended = try ask(["type": "timebox_end", "id": 4, "session": session, "choice": "extend"])
+        XCTAssertEqual((extended["timebox"] as? [String: Any])?["end"] as? Int, now + 900_000)
+        XCTAssertEqual(extended["grace_until"] as? Int, now + 900_000)
+        let again = try ask(["type": "timebox_end", "id": 5, "session": session, "choice": "extend"])
+        XCTAssertEqual(again["error"] as? String, "“5 more minutes” is offered once per open")
+        XCTAssertEqual(try ask(["type": "timebox_end", "id": 6, "session": session, "choice": "nap"])["error"] as? String,
+                       "unknown choice \"nap\" (one of close, extend, keep, gone)")
+        clock.advance(seconds: 300)
+        let closed = try ask(["type": "timebox_end", "id": 7, "session": session, "choice": "close"])
+        XCTAssertEqual(closed["recorded"] as? Bool, true)
+        XCTAssertTrue(closed["timebox"] is NSNull)
+        XCTAssertEqual(try events().last?.type, .timeboxEnded)
+        XCTAssertEqual(try events().last?.detail, #"{"minutes":15,"choice":"close","used":15}"#)
+        XCTAssertEqual((try ask(["type": "state", "id": 8])["timeboxes"] as? [[String: Any]])?.count, 0)
+
+        // A number that is not an answer is the default; an app's timebox is not the browser's.
+        let next = try ask(["type": "gate", "id": 9, "url": "https://reddit.com/"])
+        clock.advance(seconds: 15)
+        _ = try ask(["type": "open", "id": 10, "session": try XCTUnwrap(next["session"] as? String), "minutes": 999_999])
+        XCTAssertEqual(try events().last?.detail, #"{"minutes":20}"#)
+        let store = try EventStore(path: paths.database)
+        try store.record(GateRecorder.event(.openSelected, app: "discord", session: "abc123", clock: clock, detail: #"{"minutes":5}"#))
+        XCTAssertEqual(try ask(["type": "timebox_end", "id": 11, "session": "abc123", "choice": "close"])["error"] as? String,
+                       "no such timebox (its Open is not in the last day's events)")
+    }
+
     /// The habits reach the page: how often today, the last intention, escalation, the
     /// question before Open (the answer is cleaned here, not trusted), and schedules.
     func testNotesIntentionEscalationAndSchedulesForSites() throws {

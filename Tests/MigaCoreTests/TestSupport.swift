@@ -42,9 +42,11 @@ final class FakeLauncher: ProcessLauncher {
     /// What a started program does at once (a terminal emulator showing the gate, say).
     var onSpawn: ((ResolvedCommand) -> Void)?
 
-    func spawnDetached(_ command: ResolvedCommand, environment: [String: String]) throws {
+    @discardableResult
+    func spawnDetached(_ command: ResolvedCommand, environment: [String: String]) throws -> Int32 {
         calls.append(Call(command: command, environment: environment, detached: true))
         onSpawn?(command)
+        return 0
     }
 
     func spawnDetachedKeepingErrors(_ command: ResolvedCommand, environment: [String: String]) throws {
@@ -56,6 +58,13 @@ final class FakeLauncher: ProcessLauncher {
     func spawnDetachedWatching(_ command: ResolvedCommand, environment: [String: String], seconds: Double) throws -> Int32? {
         try spawnDetached(command, environment: environment)
         return watchedStatus
+    }
+
+    /// What an app run in the foreground returns.
+    var foregroundStatus: Int32 = 0
+    func runInForeground(_ command: ResolvedCommand, environment: [String: String]) throws -> Int32 {
+        calls.append(Call(command: command, environment: environment, detached: false))
+        return foregroundStatus
     }
 
     var ranHelpers: [ResolvedCommand] = []

@@ -173,6 +173,9 @@ public final class Gatekeeper {
         case .open:
             // The grace this Open started: `grace_minutes`, or the minutes it declared.
             if let until = service.graceUntil(app) { stampGrace(app: app, until: until, config: config, store: store) }
+            if let box = service.timebox(session: sessionID) {
+                return launch.detach ? watchTimeboxed(launch, box: box, service: service) : runTimeboxed(launch, box: box, service: service)
+            }
             store.closeBeforeExec()
             return launch.run()
         case .exit:
@@ -180,6 +183,39 @@ public final class Gatekeeper {
         case .abandoned:
             LinuxSystem.dieBySignal(ending.signal ?? Signal.hangUp)
         }
+    }
+
+    /// A terminal app opened for so many minutes: miga waits for it instead of exec, and
+    /// when it ends records the timebox as `gone` and, if it ran over, says so in one line.
+    /// Its status is passed on (a signal that ended it ends miga too).
+    private func runTimeboxed(_ launch: Launch, box: Timebox, service: GateService) -> Int32 {
+        let status = launch.run(waiting: true)
+        // As the store has it now: the wall clock's minutes, a suspended laptop's included.
+        let box = service.timebox(session: box.session) ?? box
+        if box.ending == nil { _ = try? service.endTimebox(box, choice: "gone") }
+        let now = context.clock.nowMilliseconds()
+        if now > box.end {
+            context.messages.say("miga: \(box.usedMinutes(at: now)) min in \(box.app); you said \(box.declaredMinutes).")
+        }
+        if status > 128, status < 128 + 65 { LinuxSystem.dieBySignal(status - 128) }
+        return status
+    }
+
+    /// A desktop app opened for so many minutes: started detached as ever, with a watch
+    /// beside it (`miga timebox-watch`) that asks in the gate window when they are up. No
+    /// watch, no soft end: the app is never held back for it.
+    private func watchTimeboxed(_ launch: Launch, box: Timebox, service: GateService) -> Int32 {
+        var group: Int32 = 0
+        let status = launch.run(group: &group)
+        guard status == 0, group > 1 else { return status }
+        let watch = ResolvedCommand(executable: context.executablePath,
+                                    arguments: ["miga", TimeboxWatch.commandName, box.session, String(group)])
+        do {
+            try context.launcher.spawnDetached(watch, environment: context.environment)
+        } catch {
+            context.messages.say("miga: no soft end for \(box.app) (\(error)); it is open for your \(box.minutes) minutes")
+        }
+        return status
     }
 
     /// Lets the PATH shim decide the rest of a grace alone (see `GraceStamp`): not while hours
@@ -384,7 +420,15 @@ struct Launch {
 
     /// The app inherits MIGA_GATED=APP: when it starts itself again through a shim or a gate,
     /// that passes straight through; any other gated app it starts meets its own gate.
-    func run() -> Int32 {
+    /// `waiting`: on the terminal, run it and wait (its timebox is reported when it ends)
+    /// rather than exec.
+    func run(waiting: Bool = false) -> Int32 {
+        var group: Int32 = 0
+        return run(waiting: waiting, group: &group)
+    }
+
+    /// The same, with the process group of a detached app in `group`.
+    func run(waiting: Bool = false, group: inout Int32) -> Int32 {
         var environment = environment
         environment[Gatekeeper.gatedVariable] = app
         do {
@@ -392,10 +436,11 @@ struct Launch {
                 if command.executable == ownProgram {
                     try launcher.spawnDetachedKeepingErrors(command, environment: environment)
                 } else {
-                    try launcher.spawnDetached(command, environment: environment)
+                    group = try launcher.spawnDetached(command, environment: environment)
                 }
                 return 0
             }
+            if waiting { return try launcher.runInForeground(command, environment: environment) }
             try launcher.exec(command, environment: environment)
         } catch {
             messages.say("miga: \(error)")

@@ -85,7 +85,7 @@ public final class WindowGate {
                     askMinutesIfAsked()
                 case .minutes(let minutes): driver.answerMinutes(minutes, at: now)
                 case .back: driver.withdrawQuestion()
-                case .shown: break
+                case .shown, .softEndChoice: break
                 }
             }
         }

@@ -48,9 +48,15 @@ public struct Timebox: Equatable, Sendable {
     /// `timebox_ended`'s detail: the minutes declared (with any extension), the choice, and
     /// the minutes from Open to this end.
     public func endingDetail(choice: String, at now: Int64) -> String {
-        let used = max(0, (now - openedAt + 59_999) / 60_000)
-        return OrderedJSON.object([("minutes", .int(minutes + (extended ? Self.extensionMinutes : 0))), ("choice", .string(choice)),
-                                   ("used", .int(Int(min(used, 100_000))))]).text
+        OrderedJSON.object([("minutes", .int(declaredMinutes)), ("choice", .string(choice)), ("used", .int(usedMinutes(at: now)))]).text
+    }
+
+    /// The minutes declared, with any extension.
+    public var declaredMinutes: Int { minutes + (extended ? Self.extensionMinutes : 0) }
+
+    /// Whole minutes from the Open to `now`, to the nearest.
+    public func usedMinutes(at now: Int64) -> Int {
+        Int(min(max(0, now - openedAt) / 1000 + 30, 6_000_000) / 60)
     }
 
     /// The choices a soft end records.

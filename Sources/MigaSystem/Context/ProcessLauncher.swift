@@ -16,14 +16,19 @@ public struct ResolvedCommand: Equatable, Sendable {
 public protocol ProcessLauncher {
     /// Replaces this process with `command`. Only returns by throwing.
     func exec(_ command: ResolvedCommand, environment: [String: String]) throws -> Never
-    /// Starts `command` in its own session with stdio on /dev/null and does not wait for it.
-    func spawnDetached(_ command: ResolvedCommand, environment: [String: String]) throws
+    /// Starts `command` in its own session with stdio on /dev/null and does not wait for it:
+    /// its pid, which is its process group's id.
+    @discardableResult
+    func spawnDetached(_ command: ResolvedCommand, environment: [String: String]) throws -> Int32
     /// The same with this process's stderr: for miga's own helpers, whose only output is a
     /// line about a failure the person should see.
     func spawnDetachedKeepingErrors(_ command: ResolvedCommand, environment: [String: String]) throws
     /// The same as spawnDetached, then waits up to `seconds`: the program's exit status if it
     /// ended by then, nil if it is still running (a browser that failed to start).
     func spawnDetachedWatching(_ command: ResolvedCommand, environment: [String: String], seconds: Double) throws -> Int32?
+    /// Runs `command` on this terminal with the signal handling exec would give it, waits for
+    /// it, and returns its status (128+N if signal N ended it): an app whose end miga reports.
+    func runInForeground(_ command: ResolvedCommand, environment: [String: String]) throws -> Int32
     /// Runs a helper (such as update-desktop-database) with stdio on /dev/null, waits for it
     /// and returns its exit status.
     func run(_ command: ResolvedCommand, environment: [String: String]) throws -> Int32
@@ -36,7 +41,8 @@ public struct SystemLauncher: ProcessLauncher {
         try LinuxSystem.exec(command, environment: environment)
     }
 
-    public func spawnDetached(_ command: ResolvedCommand, environment: [String: String]) throws {
+    @discardableResult
+    public func spawnDetached(_ command: ResolvedCommand, environment: [String: String]) throws -> Int32 {
         try LinuxSystem.spawnDetached(command, environment: environment)
     }
 
@@ -50,6 +56,10 @@ public struct SystemLauncher: ProcessLauncher {
 
     public func run(_ command: ResolvedCommand, environment: [String: String]) throws -> Int32 {
         try LinuxSystem.spawnAndWait(command, environment: environment)
+    }
+
+    public func runInForeground(_ command: ResolvedCommand, environment: [String: String]) throws -> Int32 {
+        try LinuxSystem.runInForeground(command, environment: environment)
     }
 }
 

@@ -34,6 +34,41 @@ public enum LinuxSystem {
         return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
     }
 
+    /// Sleeps `milliseconds` of real time, time suspended included (CLOCK_BOOTTIME): a wait
+    /// for a timebox's end wakes when the minutes have passed on the wall, not `milliseconds`
+    /// of the machine being awake (CLOCK_MONOTONIC stops in suspend, so a laptop closed for an
+    /// hour would put the soft end an hour late). A signal ends the sleep early.
+    public static func sleepCountingSuspend(milliseconds: Int) {
+        guard milliseconds > 0 else { return }
+        var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
+        _ = clock_nanosleep(CLOCK_BOOTTIME, 0, &request, nil)
+    }
+
+    /// Whether any process of the group `group` (a detached app's: its pid) is still there.
+    /// A zombie is not there: it has ended, and only waits for a parent that may never reap
+    /// it (the gate that started it is long gone, and a container's init may not).
+    public static func processGroupAlive(_ group: Int32) -> Bool {
+        guard group > 1, kill(-group, 0) == 0 || errno == EPERM else { return false }
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return true }
+        for entry in entries where entry.first?.isNumber == true {
+            // /proc/PID/stat: "pid (comm) state ppid pgrp …"; comm may hold anything but ends at the last ')'.
+            guard let data = FileManager.default.contents(atPath: "/proc/\(entry)/stat"),
+                  let close = data.lastIndex(of: UInt8(ascii: ")")) else { continue }
+            let fields = data[(close + 1)...].split(separator: UInt8(ascii: " "))
+            guard fields.count > 3, let pgrp = Int32(String(decoding: fields[2], as: UTF8.self)), pgrp == group else { continue }
+            if fields[0].first != UInt8(ascii: "Z") { return true }
+        }
+        return false
+    }
+
+    /// SIGTERM to every process of the group `group`: the app miga started detached, and the
+    /// helpers it started, asked to close.
+    @discardableResult
+    public static func terminateProcessGroup(_ group: Int32) -> Bool {
+        guard group > 1 else { return false }
+        return kill(-group, SIGTERM) == 0
+    }
+
     /// The local offset from UTC at a Unix time, honouring $TZ, via the C library: it costs
     /// microseconds, where Foundation's TimeZone loads ICU's zone data on the gate's hot path.
     public static func utcOffsetSeconds(at unixTime: Double) -> Int {
@@ -128,8 +163,10 @@ public enum LinuxSystem {
     /// posix_spawn with a new session (no controlling terminal), stdio on /dev/null (stderr
     /// kept when asked), default signal handling; returns without waiting, so the gate's
     /// window can close at once.
-    public static func spawnDetached(_ command: ResolvedCommand, environment: [String: String], keepingStandardError: Bool = false) throws {
-        _ = try spawn(command, environment: environment, newSession: true, keepingStandardError: keepingStandardError)
+    /// Its pid, which is its process group's and session's id.
+    @discardableResult
+    public static func spawnDetached(_ command: ResolvedCommand, environment: [String: String], keepingStandardError: Bool = false) throws -> Int32 {
+        try spawn(command, environment: environment, newSession: true, keepingStandardError: keepingStandardError)
     }
 
     /// As spawnDetached, then waits up to `seconds` for the program to end: its status if it
@@ -182,6 +219,35 @@ public enum LinuxSystem {
         var result: Int32 = 0
         while waitpid(pid, &result, 0) < 0 {
             guard errno == EINTR else { throw LaunchError.spawnFailed(command: command.executable, code: errno) }
+        }
+        return (result & 0x7f) == 0 ? (result >> 8) & 0xff : 128 + (result & 0x7f)
+    }
+
+    /// Runs an app on this terminal as exec would have (the signal handling miga's parent gave
+    /// it, miga's own undone) and waits for it, as `sh -c` waits for its last command:
+    /// meanwhile Ctrl-C and Ctrl-\ are the app's alone, and Ctrl-Z stops both.
+    public static func runInForeground(_ command: ResolvedCommand, environment: [String: String]) throws -> Int32 {
+        SignalDispositions.restoreOriginals()
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var pid = pid_t()
+        let spawned = withCStrings(command.arguments) { argv in
+            withCStrings(environmentStrings(environment)) { envp in
+                posix_spawn(&pid, command.executable, nil, &attributes, argv, envp)
+            }
+        }
+        SignalDispositions.ignoreBrokenPipes()
+        guard spawned == 0 else { throw LaunchError.execFailed(command: command.arguments.first ?? command.executable, code: spawned) }
+        SignalDispositions.set(SIGINT, handler: SIG_IGN)
+        SignalDispositions.set(SIGQUIT, handler: SIG_IGN)
+        var result: Int32 = 0
+        while waitpid(pid, &result, 0) < 0 {
+            guard errno == EINTR else { return 0 } // not ours to wait for any more: it ran
         }
         return (result & 0x7f) == 0 ? (result >> 8) & 0xff : 128 + (result & 0x7f)
     }

@@ -1,0 +1,109 @@
+import GateWindowProtocol
+
+/// The soft end of a desktop app opened "for 10 minutes" (`miga timebox-watch`, started
+/// detached by the gate beside the app): a quiet notification a minute before, then the gate
+/// window asks "Your 10 minutes in discord are up" — Close discord (SIGTERM to the process
+/// group miga started), 5 more minutes (once), Keep going. An app already gone is recorded as
+/// `gone`. The timebox is read from the store at every step, so an answer given elsewhere, or
+/// a clock that moved, is seen; a failure here ends the watch and never touches the app.
+public struct TimeboxWatch {
+    /// The hidden command the gate starts it with: `miga timebox-watch SESSION GROUP`.
+    public static let commandName = "timebox-watch"
+    let context: MigaContext
+    /// How often, at most, the watch looks at the store and the app while it waits.
+    public var pollMilliseconds = 5_000
+    /// How long a closed app has to go after SIGTERM before it is said to be still running.
+    public var closeSeconds = 5.0
+
+    public init(context: MigaContext) {
+        self.context = context
+    }
+
+    /// Watches the timebox of the Open in `session` over the process group `group`.
+    public func run(session: String, group: Int32) -> Int32 {
+        var noticed = false
+        while true {
+            guard let service = service(), let box = service.timebox(session: session), box.ending == nil else { return 0 }
+            guard LinuxSystem.processGroupAlive(group) else {
+                _ = try? service.endTimebox(box, choice: "gone")
+                return 0
+            }
+            let now = context.clock.nowMilliseconds()
+            if now < box.end {
+                if !noticed, now >= box.end - 60_000 {
+                    noticed = true
+                    context.notifyDesktop(title: "miga · \(box.app)", "1 minute left of your \(box.declaredMinutes) in \(box.app)")
+                }
+                let until = now < box.end - 60_000 ? box.end - 60_000 : box.end
+                LinuxSystem.sleepCountingSuspend(milliseconds: Int(min(until - now, Int64(pollMilliseconds))))
+                continue
+            }
+            switch ask(box) {
+            case "close"?:
+                _ = try? service.endTimebox(box, choice: "close")
+                close(group, app: box.app)
+                return 0
+            case "extend"?:
+                if (try? service.endTimebox(box, choice: "extend")) == nil { return 0 }
+                noticed = false
+            case "keep"?:
+                _ = try? service.endTimebox(box, choice: "keep")
+                return 0
+            default:
+                // No window to ask in: said once, as a notification; nothing is recorded, since
+                // nobody chose.
+                context.notifyDesktop(title: "miga · \(box.app)", "Your \(box.declaredMinutes) minutes in \(box.app) are up")
+                return 0
+            }
+        }
+    }
+
+    /// A service as a gate would have it now (config and store read afresh); nil when
+    /// neither can be read, which ends the watch.
+    private func service() -> GateService? {
+        guard let loaded = try? ConfigLoader().load(path: context.paths.configFile),
+              let store = try? EventStore(paths: context.paths) else { return nil }
+        return GateService(config: loaded.config, store: store, context: context)
+    }
+
+    /// The soft end in the gate window: the choice, or nil when the window could not show.
+    private func ask(_ box: Timebox) -> String? {
+        guard let executable = GateWindowLocator.find(executablePath: context.executablePath, environment: context.environment),
+              let window = try? WindowProcess(executable: executable, environment: context.environment) else { return nil }
+        defer { window.finish(within: 1) }
+        window.send(.setUp(app: box.app, animations: false, breathing: false))
+        window.send(.softEnd(text: "Your \(box.declaredMinutes) minutes in \(box.app) are up", closeLabel: "Close \(box.app)",
+                             canExtend: !box.extended))
+        var shown = false
+        while true {
+            let ready = LinuxSystem.waitForInput([window.readFD], milliseconds: shown ? 60_000 : Int32(WindowGate.showSeconds * 1000))
+            if ready[0].isEmpty {
+                if shown { continue } // asked, and waiting for the person
+                return nil
+            }
+            guard let messages = window.receive() else { return shown ? "keep" : nil } // closed: as Keep going
+            for message in messages {
+                switch message {
+                case .shown: shown = true
+                case .softEndChoice(let choice):
+                    window.send(.close)
+                    return choice
+                default: break
+                }
+            }
+        }
+    }
+
+    /// SIGTERM to the app's process group; if it is still there after `closeSeconds`, says so
+    /// (it may be asking to save something): miga never forces it.
+    private func close(_ group: Int32, app: String) {
+        LinuxSystem.terminateProcessGroup(group)
+        let deadline = context.clock.monotonicNanoseconds() + UInt64(closeSeconds * 1e9)
+        while LinuxSystem.processGroupAlive(group), context.clock.monotonicNanoseconds() < deadline {
+            LinuxSystem.sleepCountingSuspend(milliseconds: 100)
+        }
+        if LinuxSystem.processGroupAlive(group) {
+            context.notifyDesktop(title: "miga · \(app)", "\(app) did not close when asked; it is still running")
+        }
+    }
+}
