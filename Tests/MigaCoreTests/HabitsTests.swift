@@ -376,7 +376,8 @@ final class HabitsTests: XCTestCase {
             "last_week":{"sessions":1,"exits":2,"opens":0,"reads":0,"exit_rate":1.0,"minutes_waited":0.5}},\
             {"app":"reddit.com","week":{"sessions":1,"exits":1,"opens":0,"reads":0,"exit_rate":1.0,"minutes_waited":0.42},\
             "last_week":{"sessions":1,"exits":0,"opens":1,"reads":0,"exit_rate":0.0,"minutes_waited":0.5}}],\
-            "intentions":[{"text":"reply to sam","count":2}],"over_allowance":1,"streak":{"current":1,"longest":2}}
+            "intentions":[{"text":"reply to sam","count":2}],"over_allowance":1,"timeboxes":0,"minutes_declared":0,"minutes_used":0,\
+            "streak":{"current":1,"longest":2}}
             """)
         XCTAssertTrue(WeekView(color: false).render(report, today: today).contains("  Opens past a day's allowance: 1\n"))
         let lastWeek = try WeekReport.build(store: store, weekOf: today.adding(days: -7), today: today)
@@ -400,10 +401,41 @@ final class HabitsTests: XCTestCase {
                             Schedule(index: 2, daysText: "daily", days: 0x7F, from: 660, to: 780, gate: false)]
         let now = ms("2026-11-18T12:00:00")
         let report = try StatusReport.build(store: store, config: config, nowMilliseconds: now, offsetMinutes: 60)
-        XCTAssertEqual(report.json, #"{"date":"2026-11-18","exits":2,"opens":2,"streak":2,"grace":[{"app":"discord","until":"2026-11-18T12:03:00.000+01:00"}],"schedule":{"index":2,"from":"11:00","to":"13:00","gate":false},"snooze":null}"#)
+        XCTAssertEqual(report.json, #"{"date":"2026-11-18","exits":2,"opens":2,"streak":2,"grace":[{"app":"discord","until":"2026-11-18T12:03:00.000+01:00"}],"schedule":{"index":2,"from":"11:00","to":"13:00","gate":false},"snooze":null,"timeboxes":[]}"#)
         XCTAssertEqual(report.line, "miga 2 exits · 2 opens · streak 2 · grace discord 3 min · 11:00–13:00 no gate")
         let empty = try StatusReport.build(store: nil, config: MigaConfig(), nowMilliseconds: now, offsetMinutes: 60)
-        XCTAssertEqual(empty.json, #"{"date":"2026-11-18","exits":0,"opens":0,"streak":0,"grace":[],"schedule":null,"snooze":null}"#)
+        XCTAssertEqual(empty.json, #"{"date":"2026-11-18","exits":0,"opens":0,"streak":0,"grace":[],"schedule":null,"snooze":null,"timeboxes":[]}"#)
+    }
+
+    /// "For how long?" in the week: the timeboxes that ended this week (by the Open's local
+    /// day), the minutes they declared with any extension, and the minutes to each end.
+    func testTheWeekCountsMinutesDeclaredAndUsed() throws {
+        let store = try store()
+        func box(_ session: String, _ app: String, opened: String, minutes: Int, ends: [(String, String)]) -> [Event] {
+            var open = event(.openSelected, app, at: opened, wait: 15_000, detail: #"{"minutes":\#(minutes)}"#)
+            open.session = session
+            return [open] + ends.map { end in
+                var ended = event(.timeboxEnded, app, at: end.0, detail: #"{"choice":"\#(end.1)"}"#)
+                ended.session = session
+                return ended
+            }
+        }
+        try store.record(box("a", "discord", opened: "2026-11-15T23:00:00", minutes: 30, ends: [("2026-11-15T23:40:00", "close")]) // last week
+            + box("b", "discord", opened: "2026-11-16T09:00:00", minutes: 10, ends: [("2026-11-16T09:10:00", "extend"), ("2026-11-16T09:17:00", "close")])
+            + box("c", "reddit.com", opened: "2026-11-17T21:00:00", minutes: 20, ends: [("2026-11-17T21:08:00", "gone")])
+            + box("d", "reddit.com", opened: "2026-11-18T11:50:00", minutes: 30, ends: [])) // running: not counted yet
+        let today = CivilDay(year: 2026, month: 11, day: 18)
+        let report = try WeekReport.build(store: store, weekOf: today, today: today)
+        XCTAssertEqual([report.timeboxes, report.minutesDeclared, report.minutesUsed], [2, 35, 25])
+        XCTAssertTrue(report.json.contains(#""timeboxes":2,"minutes_declared":35,"minutes_used":25"#), report.json)
+        XCTAssertTrue(WeekView(color: false).render(report, today: today).contains("  Minutes you said: 35, minutes used: 25 (2 timeboxes)\n"))
+
+        // And `status`: the running one, its grace, and the line.
+        var config = MigaConfig()
+        config.graceMinutes = 5
+        let status = try StatusReport.build(store: store, config: config, nowMilliseconds: ms("2026-11-18T12:00:00"), offsetMinutes: 60)
+        XCTAssertTrue(status.json.hasSuffix(#""grace":[{"app":"reddit.com","until":"2026-11-18T12:20:00.000+01:00"}],"schedule":null,"snooze":null,"timeboxes":[{"app":"reddit.com","minutes":30,"until":"2026-11-18T12:20:00.000+01:00"}]}"#), status.json)
+        XCTAssertTrue(status.line.hasSuffix("streak 0 · reddit.com 20 of 30 min left"), status.line)
     }
 
     // MARK: - Hostile input

@@ -136,16 +136,37 @@ final class WindowGateTests: XCTestCase {
             .setUp(app: "My-App", animations: false, breathing: true),
             .item(kind: "article", text: "Para one.\n\nPara\ttwo \\ back\\slash\r", author: "", title: "T"),
             .tick(secondsLeft: 12, permille: 200, breath: "Hold ●●○○"), .notice(""), .celebrate("✦ yes"), .close,
+            .askMinutes(choices: [5, 10, 20, 30], defaultMinutes: 45),
+            .softEnd(text: "Your 10 minutes in chat are up", closeLabel: "Close chat", canExtend: false),
         ]
         var splitter = LineSplitter()
         let bytes = messages.map(WindowLine.encode).joined().utf8
         var decoded: [GateToWindow] = []
         for byte in bytes { decoded += splitter.append([byte]).compactMap(WindowLine.gateMessage) }
         XCTAssertEqual(decoded, messages)
-        for message in [WindowToGate.shown, .exit, .readNext, .open, .closeButton] {
+        for message in [WindowToGate.shown, .exit, .readNext, .open, .closeButton, .minutes(20), .softEndChoice("extend")] {
             XCTAssertEqual(WindowLine.windowMessage(WindowLine.encode(message).dropLast()), message)
         }
         XCTAssertNil(WindowLine.gateMessage("tick\tx\t1\t"))
         XCTAssertNil(WindowLine.gateMessage("launch-missiles"))
+        for bad in ["minutes\t0", "minutes\t241", "minutes\tx", "minutes\t1\t2", "soft-end-choice\tnuke", "soft-end-choice\t"] {
+            XCTAssertNil(WindowLine.windowMessage(Substring(bad)), bad)
+        }
+        XCTAssertNil(WindowLine.gateMessage("ask-minutes\t\t10"), "no choices")
+        XCTAssertNil(WindowLine.gateMessage("ask-minutes\t5,10\t0"), "no default")
+    }
+
+    /// "For how long?" in the window: asked after Open, answered with a choice; Back withdraws.
+    func testTheWindowAsksHowLongAndTheAnswerOpens() throws {
+        let items = [ContentItem(id: "a", kind: .quote, category: "calm", text: "A", author: nil)]
+        let session = GateSession(app: "chat", timerSeconds: 15, item: items[0], startedAt: clock.monotonicNanoseconds(), asksMinutes: true,
+                                  defaultMinutes: 30)
+        let driver = GateDriver(session: session, record: { [self] in recorded.append(($0, $1, $2)); details.append($3) }, nextItem: { nil })
+        let window = ScriptedWindow(clock: clock, steps: [(0.1, [.shown]), (15, [.open]), (1, [.back]), (1, [.open]), (1, [.minutes(10)])])
+        let ending = try WindowGate(driver: driver, channel: window, signals: try SignalPipe(), clock: clock,
+                                    style: GateStyle(color: false, breathing: false, animations: false)).run(celebration: { "" })
+        XCTAssertEqual(ending.outcome, .open)
+        XCTAssertEqual(window.sent.filter { $0 == .askMinutes(choices: [5, 10, 20, 30], defaultMinutes: 30) }.count, 2)
+        XCTAssertEqual(details.last, #"{"minutes":10}"#)
     }
 }

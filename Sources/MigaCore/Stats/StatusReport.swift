@@ -31,6 +31,15 @@ public struct StatusReport: Equatable, Sendable {
     }
 
     public var snooze: Snoozed?
+    /// Each timebox running now ("For how long?"): its app or site, the minutes declared
+    /// (with any extension), and its end (Unix ms).
+    public struct Timeboxed: Equatable, Sendable {
+        public var app: String
+        public var minutes: Int
+        public var until: Int64
+    }
+
+    public var timeboxes: [Timeboxed] = []
     /// For the ISO 8601 times of `grace`.
     public var offsetMinutes: Int
     public var nowMilliseconds: Int64
@@ -47,11 +56,16 @@ public struct StatusReport: Equatable, Sendable {
         report.exits = today.exits
         report.opens = today.opens
         report.streak = today.streak.current
-        if config.graceMinutes > 0 {
-            let span = Int64(config.graceMinutes) * 60_000
-            report.grace = try store.lastOpens(since: nowMilliseconds - span)
-                .filter { $0.at <= nowMilliseconds }
-                .map { Grace(app: $0.app, until: $0.at + span) }
+        // Grace as the gate decides it: an Open's declared minutes, else `grace_minutes`.
+        let boxes = try store.timeboxes(since: nowMilliseconds - Timebox.lookback)
+        let span = Int64(config.graceMinutes) * 60_000
+        for last in try store.lastOpens(since: nowMilliseconds - max(span, Timebox.lookback)) where last.at <= nowMilliseconds + 1000 {
+            let box = boxes.last { $0.app == last.app && $0.openedAt == last.at }
+            let until = box?.end ?? (span > 0 ? last.at + span : 0)
+            if until > nowMilliseconds { report.grace.append(Grace(app: last.app, until: until)) }
+            if let box, box.ending == nil, box.end > nowMilliseconds {
+                report.timeboxes.append(Timeboxed(app: box.app, minutes: box.declaredMinutes, until: box.end))
+            }
         }
         return report
     }
@@ -70,16 +84,26 @@ public struct StatusReport: Equatable, Sendable {
             "{\"until\":\"\(EventTimestamp.format(unixMilliseconds: $0.until, offsetMinutes: offsetMinutes))\",\"apps\":["
                 + $0.apps.map(JSONText.string).joined(separator: ",") + "]}"
         } ?? "null"
+        let timeboxes = self.timeboxes.map {
+            "{\"app\":\(JSONText.string($0.app)),\"minutes\":\($0.minutes),"
+                + "\"until\":\"\(EventTimestamp.format(unixMilliseconds: $0.until, offsetMinutes: offsetMinutes))\"}"
+        }
         return "{\"date\":\"\(date)\",\"exits\":\(exits),\"opens\":\(opens),\"streak\":\(streak),"
-            + "\"grace\":[\(grace.joined(separator: ","))],\"schedule\":\(schedule),\"snooze\":\(snooze)}"
+            + "\"grace\":[\(grace.joined(separator: ","))],\"schedule\":\(schedule),\"snooze\":\(snooze),"
+            + "\"timeboxes\":[\(timeboxes.joined(separator: ","))]}"
     }
 
     /// "miga 3 exits · 1 open · streak 5 · grace discord 4 min · 09:00–17:00 45 s".
     public var line: String {
         var parts = ["\(exits) exit\(exits == 1 ? "" : "s")", "\(opens) open\(opens == 1 ? "" : "s")", "streak \(streak)"]
-        if !grace.isEmpty {
-            parts.append("grace " + grace.map { "\($0.app) \(max(1, Int(($0.until - nowMilliseconds + 59_999) / 60_000))) min" }
-                .joined(separator: ", "))
+        func minutesLeft(_ until: Int64) -> Int { max(1, Int((until - nowMilliseconds + 59_999) / 60_000)) }
+        let boxed = Set(timeboxes.map(\.app))
+        let graced = grace.filter { !boxed.contains($0.app) }
+        if !graced.isEmpty {
+            parts.append("grace " + graced.map { "\($0.app) \(minutesLeft($0.until)) min" }.joined(separator: ", "))
+        }
+        if !timeboxes.isEmpty {
+            parts.append(timeboxes.map { "\($0.app) \(minutesLeft($0.until)) of \($0.minutes) min left" }.joined(separator: ", "))
         }
         if let snooze {
             let end = LocalMoment(unixMilliseconds: snooze.until, offsetMinutes: offsetMinutes)

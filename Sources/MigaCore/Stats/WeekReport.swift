@@ -42,6 +42,11 @@ public struct WeekReport: Equatable, Sendable {
     public var intentions: [IntentionCount] = []
     /// Opens this week past a day's `opens_per_day`.
     public var overAllowance = 0
+    /// "For how long?" this week: the timeboxes that have ended, the minutes they declared
+    /// (with "5 more minutes") and the minutes from each Open to its end.
+    public var timeboxes = 0
+    public var minutesDeclared = 0
+    public var minutesUsed = 0
     public var streak = Streaks(current: 0, longest: 0)
     public var hasHistory = false
 
@@ -78,6 +83,12 @@ public struct WeekReport: Equatable, Sendable {
         report.intentions = counts.values.sorted { ($0.count, -$0.order) > ($1.count, -$1.order) }
             .prefix(intentionLimit).map { IntentionCount(text: $0.text, count: $0.count) }
         report.overAllowance = try store.opensOverAllowance(from: lower, to: upper, within: monday...monday.adding(days: 6)).values.reduce(0, +)
+        for box in try store.timeboxes(since: lower) where (monday...monday.adding(days: 6)).contains(box.day) {
+            guard box.ending != nil, let end = box.endedAt else { continue }
+            report.timeboxes += 1
+            report.minutesDeclared += box.declaredMinutes
+            report.minutesUsed += box.usedMinutes(at: end)
+        }
         report.streak = Streaks(mindfulDays: try store.mindfulDays(), today: today)
         return report
     }
@@ -95,6 +106,7 @@ public struct WeekReport: Equatable, Sendable {
             + "\"last_week\":{\(totals(lastWeek, range: (from.adding(days: -7), from.adding(days: -1))))},"
             + "\"apps\":[\(apps.joined(separator: ","))],\"intentions\":[\(intentions.joined(separator: ","))],"
             + "\"over_allowance\":\(overAllowance),"
+            + "\"timeboxes\":\(timeboxes),\"minutes_declared\":\(minutesDeclared),\"minutes_used\":\(minutesUsed),"
             + "\"streak\":{\"current\":\(streak.current),\"longest\":\(streak.longest)}}"
     }
 

@@ -37,6 +37,10 @@ public struct WeekView {
         if report.overAllowance > 0 {
             lines.append("  Opens past a day's allowance: \(report.overAllowance)")
         }
+        if report.timeboxes > 0 {
+            let boxes = report.timeboxes == 1 ? "1 timebox" : "\(report.timeboxes) timeboxes"
+            lines.append("  Minutes you said: \(report.minutesDeclared), minutes used: \(report.minutesUsed) (\(boxes))")
+        }
         if !report.apps.isEmpty {
             lines.append("")
             let width = min(24, max(3, report.apps.map { $0.app.count }.max() ?? 3))

@@ -9,6 +9,8 @@ public struct Timebox: Equatable, Sendable {
     public var app: String
     public var session: String
     public var openedAt: Int64
+    /// The local offset at the Open, for its local day.
+    public var offsetMinutes = 0
     public var minutes: Int
     /// "5 more minutes" was chosen (it is offered once).
     public var extended = false
@@ -59,6 +61,9 @@ public struct Timebox: Equatable, Sendable {
         Int(min(max(0, now - openedAt) / 1000 + 30, 6_000_000) / 60)
     }
 
+    /// The local day of the Open.
+    public var day: CivilDay { CivilDay(unixMilliseconds: openedAt, offsetMinutes: offsetMinutes) }
+
     /// The choices a soft end records.
     public static let choices = ["close", "extend", "keep", "gone"]
 }
@@ -81,12 +86,14 @@ extension EventStore {
     public func timeboxes(since: Int64) throws -> [Timebox] {
         var boxes: [Timebox] = []
         for row in try db.rows("""
-            SELECT app, session, ts, detail FROM events WHERE type = \(EventType.openSelected.sqlLiteral) AND ts BETWEEN ? AND ?
+            SELECT app, session, ts, detail, utc_offset_min FROM events WHERE type = \(EventType.openSelected.sqlLiteral) AND ts BETWEEN ? AND ?
                 AND detail LIKE '%"minutes"%' ORDER BY ts
             """, [.integer(since), .integer(EventBounds.timestamps.upperBound)]) {
             guard let app = StoredValue.text(row[0]), let session = StoredValue.text(row[1]), let at = StoredValue.integer(row[2]),
                   let minutes = Timebox.minutes(inDetail: StoredValue.text(row[3])) else { continue }
-            boxes.append(Timebox(app: app, session: session, openedAt: at, minutes: minutes))
+            var box = Timebox(app: app, session: session, openedAt: at, minutes: minutes)
+            box.offsetMinutes = StoredValue.integer(row[4]).map { Int(max(-1080, min(1080, $0))) } ?? 0
+            boxes.append(box)
         }
         guard !boxes.isEmpty else { return [] }
         var index: [String: Int] = [:]
