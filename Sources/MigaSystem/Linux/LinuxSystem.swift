@@ -177,10 +177,7 @@ public enum LinuxSystem {
         var status: Int32 = 0
         while true {
             let ended = waitpid(pid, &status, WNOHANG)
-            if ended == pid {
-                let signal = status & 0x7f
-                return signal == 0 ? (status >> 8) & 0xff : 128 + signal
-            }
+            if ended == pid { return exitStatus(status) }
             if ended < 0, errno != EINTR { return nil }
             if monotonicNanoseconds() >= deadline { return nil }
             usleep(20_000)
@@ -190,37 +187,17 @@ public enum LinuxSystem {
     /// Runs a helper with stdio on /dev/null and returns its exit status (128+N if signal N ended it).
     public static func spawnAndWait(_ command: ResolvedCommand, environment: [String: String]) throws -> Int32 {
         let pid = try spawn(command, environment: environment, newSession: false)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { throw LaunchError.spawnFailed(command: command.executable, code: errno) }
-        }
-        let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        guard let status = waitForExit(pid) else { throw LaunchError.spawnFailed(command: command.executable, code: errno) }
+        return status
     }
 
     /// Runs an interactive program (an editor) on this terminal and waits for it.
     public static func runInTerminal(_ command: ResolvedCommand, environment: [String: String]) throws -> Int32 {
         // The caller may be ignoring Ctrl-C while the program has the terminal (as system(3)
         // does); an ignored signal would stay ignored across exec, so the child gets defaults.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
-        var pid = pid_t()
-        let status = withCStrings(command.arguments) { argv in
-            withCStrings(environmentStrings(environment)) { envp in
-                posix_spawn(&pid, command.executable, nil, &attributes, argv, envp)
-            }
-        }
-        guard status == 0 else { throw LaunchError.spawnFailed(command: command.arguments.first ?? command.executable, code: status) }
-        var result: Int32 = 0
-        while waitpid(pid, &result, 0) < 0 {
-            guard errno == EINTR else { throw LaunchError.spawnFailed(command: command.executable, code: errno) }
-        }
-        return (result & 0x7f) == 0 ? (result >> 8) & 0xff : 128 + (result & 0x7f)
+        let pid = try spawnOnTerminal(command, environment: environment, defaultSignals: true)
+        guard let status = waitForExit(pid) else { throw LaunchError.spawnFailed(command: command.executable, code: errno) }
+        return status
     }
 
     /// Runs an app on this terminal as exec would have (the signal handling miga's parent gave
@@ -228,28 +205,49 @@ public enum LinuxSystem {
     /// meanwhile Ctrl-C and Ctrl-\ are the app's alone, and Ctrl-Z stops both.
     public static func runInForeground(_ command: ResolvedCommand, environment: [String: String]) throws -> Int32 {
         SignalDispositions.restoreOriginals()
+        defer { SignalDispositions.ignoreBrokenPipes() }
+        let pid = try spawnOnTerminal(command, environment: environment, defaultSignals: false)
+        SignalDispositions.set(SIGINT, handler: SIG_IGN)
+        SignalDispositions.set(SIGQUIT, handler: SIG_IGN)
+        return waitForExit(pid) ?? 0 // not ours to wait for any more: it ran
+    }
+
+    /// posix_spawn on this terminal, in miga's process group; `defaultSignals`: every signal's
+    /// handling back to its default, else inherited.
+    private static func spawnOnTerminal(_ command: ResolvedCommand, environment: [String: String], defaultSignals: Bool) throws -> pid_t {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         var emptyMask = sigset_t()
         sigemptyset(&emptyMask)
         posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | (defaultSignals ? POSIX_SPAWN_SETSIGDEF : 0)))
         var pid = pid_t()
-        let spawned = withCStrings(command.arguments) { argv in
+        let status = withCStrings(command.arguments) { argv in
             withCStrings(environmentStrings(environment)) { envp in
                 posix_spawn(&pid, command.executable, nil, &attributes, argv, envp)
             }
         }
-        SignalDispositions.ignoreBrokenPipes()
-        guard spawned == 0 else { throw LaunchError.execFailed(command: command.arguments.first ?? command.executable, code: spawned) }
-        SignalDispositions.set(SIGINT, handler: SIG_IGN)
-        SignalDispositions.set(SIGQUIT, handler: SIG_IGN)
-        var result: Int32 = 0
-        while waitpid(pid, &result, 0) < 0 {
-            guard errno == EINTR else { return 0 } // not ours to wait for any more: it ran
+        guard status == 0 else { throw LaunchError.spawnFailed(command: command.arguments.first ?? command.executable, code: status) }
+        return pid
+    }
+
+    /// Waits for `pid`: its exit status, 128+N if signal N ended it; nil if it cannot be
+    /// waited for (errno says why).
+    private static func waitForExit(_ pid: pid_t) -> Int32? {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { return nil }
         }
-        return (result & 0x7f) == 0 ? (result >> 8) & 0xff : 128 + (result & 0x7f)
+        return exitStatus(status)
+    }
+
+    private static func exitStatus(_ status: Int32) -> Int32 {
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 
     private static func spawn(_ command: ResolvedCommand, environment: [String: String], newSession: Bool,
