@@ -100,6 +100,7 @@ struct Config: ParsableCommand {
                 Examples:
                   miga config set timer_seconds 20
                   miga config set apps.discord.timer_seconds 40
+                  miga config set site.reddit.com.ask_minutes true
                   miga config set breathing off
                   miga config set categories quotes,articles
                 """

@@ -115,7 +115,7 @@ final class ConfigCLITests: XCTestCase {
         let shown = try miga("config", "show")
         XCTAssertEqual(shown.status, 0)
         XCTAssertTrue(shown.stderr.contains("config.toml:6: grace_minutes is a global key but sits in [apps.signal] (every line below a table header "
-                                            + "belongs to it), so it is ignored; move it above the first [apps.*] table, or use `miga config set grace_minutes VALUE`"),
+                                            + "belongs to it), so it is ignored; move it above the first table, or use `miga config set grace_minutes VALUE`"),
                       shown.stderr)
         XCTAssertEqual(try miga("config", "get", "grace_minutes").stdout, "5\n", "ignored, as it says")
         XCTAssertEqual(try miga("config", "set", "grace_minutes", "10").status, 0)

@@ -215,6 +215,20 @@ final class HabitsCLITests: XCTestCase {
         XCTAssertEqual(try home.events().last?.type, .gracePass, "thirty minutes of grace though grace_minutes = 0")
     }
 
+    /// `config set site.NAME.KEY`: the table is made, `get` and `show` read it, and a site
+    /// that is not gated is one clear line.
+    func testASitesOwnSettingsThroughConfig() throws {
+        try home.writeConfig("sites = [\"reddit.com\"]\n")
+        let set = try home.miga(["config", "set", "site.reddit.com.ask_minutes", "true"])
+        XCTAssertEqual(set.status, 0, set.stderr)
+        XCTAssertEqual(set.stdout, "site.reddit.com.ask_minutes = true\n")
+        XCTAssertEqual(try home.miga(["config", "get", "site.reddit.com.ask_minutes"]).stdout, "true\n")
+        XCTAssertTrue(try home.miga(["config", "show"]).stdout.hasSuffix("[site.\"reddit.com\"]\nask_minutes = true\n"))
+        let refused = try home.miga(["config", "set", "site.x.com.ask_minutes", "true"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.stderr, "miga: no site \"x.com\" in sites (reddit.com); add it with `miga config sites add x.com`\n")
+    }
+
     func testPlainModeAsksHowLongOnItsOwnLine() throws {
         try home.writeConfig("timer_seconds = 15\nask_minutes = true\n")
         let terminal = try gate("chat", plain: true)

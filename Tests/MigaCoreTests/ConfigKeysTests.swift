@@ -66,7 +66,7 @@ final class ConfigKeysTests: XCTestCase {
         let unknown = try ConfigLoader().parse("command = \"x\"\nsnooze = 5\n[apps.chat]\ngrace_minutes = 3\ncolour = 1\n", path: "config.toml")
         XCTAssertEqual(unknown.warnings, ["config.toml:1: unknown key \"command\" ignored", "config.toml:2: unknown key \"snooze\" ignored",
                                           "config.toml:4: grace_minutes is a global key but sits in [apps.chat] (every line below a table header "
-                                            + "belongs to it), so it is ignored; move it above the first [apps.*] table, or use `miga config set grace_minutes VALUE`",
+                                            + "belongs to it), so it is ignored; move it above the first table, or use `miga config set grace_minutes VALUE`",
                                           "config.toml:5: unknown key \"colour\" in [apps.chat] ignored"])
         XCTAssertEqual(ConfigKeys.topLevel, ["timer_seconds", "grace_minutes", "categories", "breathing", "animations", "terminal", "sites",
                                              "intention", "escalate_seconds", "opens_per_day", "ask_minutes", "default_minutes", "weekly_summary"])
@@ -236,6 +236,44 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertTrue(shell.editor.text.hasPrefix("# my settings\ntimer_seconds   = 20   # a bit shorter\n"), shell.editor.text)
         shell.saved()
         XCTAssertEqual(shell.execute("quit"), .quit)
+    }
+
+    /// `[site."NAME"]`: a site's own values of the keys an app may set (no command), read,
+    /// set (the table made when it is not there), shown and used by the site's gate plan; a
+    /// table of a site not in `sites`, or holding a command, is said.
+    func testASiteHasItsOwnTable() throws {
+        let text = "sites = [\"reddit.com\", \"x.com\"]\n"
+        var written = try set("site.reddit.com.ask_minutes", "on", in: text)
+        written = try set("site.Reddit.com.opens_per_day", "3", in: written)
+        XCTAssertEqual(written, text + "\n[site.\"reddit.com\"]\nask_minutes = true\nopens_per_day = 3\n")
+        let loaded = try ConfigLoader().parse(written, path: "c")
+        XCTAssertEqual(loaded.warnings, [])
+        XCTAssertEqual(loaded.config.siteSettings["reddit.com"]?.askMinutes, true)
+        XCTAssertEqual(ConfigKeys.display(try ConfigKeys.resolve("site.reddit.com.opens_per_day", in: loaded.config), in: loaded.config), "3")
+        XCTAssertEqual(ConfigKeys.display(try ConfigKeys.resolve("site.x.com.opens_per_day", in: loaded.config), in: loaded.config), "0",
+                       "unset: the global value")
+        XCTAssertTrue(ConfigFile.show(loaded.config).hasSuffix("\n[site.\"reddit.com\"]\nopens_per_day = 3\nask_minutes = true\n"))
+        XCTAssertEqual(try ConfigLoader().parse(ConfigFile.show(loaded.config), path: "c").config, loaded.config, "show reads back the same")
+
+        let moment = LocalMoment(unixMilliseconds: 1_795_000_000_000, offsetMinutes: 0)
+        let reddit = GatePlan(config: loaded.config, app: "reddit.com", isSite: true, at: moment, history: AppHistory())
+        let x = GatePlan(config: loaded.config, app: "x.com", isSite: true, at: moment, history: AppHistory())
+        XCTAssertEqual([reddit.asksMinutes, x.asksMinutes], [true, false])
+        XCTAssertEqual([reddit.opensPerDay, x.opensPerDay], [3, 0])
+
+        XCTAssertThrowsError(try ConfigKeys.resolve("site.news.example.timer_seconds", in: loaded.config)) {
+            XCTAssertEqual("\($0)", "no site \"news.example\" in sites (reddit.com, x.com); add it with `miga config sites add news.example`")
+        }
+        XCTAssertThrowsError(try ConfigKeys.resolve("site.reddit.com.command", in: loaded.config))
+        let odd = try ConfigLoader().parse(text + "[site.\"news.example\"]\nintention = true\n[site.\"x.com\"]\ncommand = \"x\"\ngrace_minutes = 3\n[site.\"a\"]\n",
+                                           path: "c")
+        XCTAssertEqual(odd.warnings, [
+            "c:5: unknown key \"command\" in [site.\"x.com\"] ignored",
+            "c:6: grace_minutes is a global key but sits in [site.\"x.com\"] (every line below a table header belongs to it), so it is ignored; "
+                + "move it above the first table, or use `miga config set grace_minutes VALUE`",
+            "c: [site.\"a\"]: " + SiteMatcher.problem(with: "a") + "; ignoring it",
+            "c: [site.\"news.example\"] is not in sites, so it applies to nothing; add it with `miga config sites add news.example`",
+        ])
     }
 
     func testCompletionOfCommandsKeysAppsAndSites() throws {

@@ -338,6 +338,18 @@ final class NativeHostServiceTests: XCTestCase {
                        "no such timebox (its Open is not in the last day's events)")
     }
 
+    /// A site's own table: reddit.com asks "For how long?" and has its own allowance; x.com
+    /// takes the global values.
+    func testASitesOwnTableShapesItsGateOnly() throws {
+        try config("timer_seconds = 15\nsites = [\"reddit.com\", \"x.com\"]\n[site.\"reddit.com\"]\nask_minutes = true\nopens_per_day = 2\n")
+        let reddit = try ask(["type": "gate", "id": 1, "url": "https://reddit.com/"])
+        XCTAssertEqual((reddit["minutes"] as? [String: Any])?["default"] as? Int, 10)
+        XCTAssertEqual(reddit["notes"] as? [String], ["2 of 2 opens left today"])
+        let x = try ask(["type": "gate", "id": 2, "url": "https://x.com/"])
+        XCTAssertTrue(x["minutes"] is NSNull)
+        XCTAssertEqual(x["notes"] as? [String], [])
+    }
+
     /// The habits reach the page: how often today, the last intention, escalation, the
     /// question before Open (the answer is cleaned here, not trusted), and schedules.
     func testNotesIntentionEscalationAndSchedulesForSites() throws {

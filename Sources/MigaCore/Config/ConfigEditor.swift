@@ -50,12 +50,17 @@ public struct ConfigEditor: Equatable {
         setValue("[" + sites.map(Self.string).joined(separator: ", ") + "]", forKey: "sites")
     }
 
-    /// Sets `key` to `value` (TOML text) at the top level (`table` nil) or in `[apps.NAME]`
-    /// (`table` ["apps", NAME], which must exist): in place when the key is written, keeping
-    /// the spacing before the value and any comment after it; otherwise added where it belongs.
-    /// False when the table is not written as a table header.
+    /// Sets `key` to `value` (TOML text) at the top level (`table` nil), in `[apps.NAME]`
+    /// (`table` ["apps", NAME], which must exist) or in `[site."NAME"]` (made at the end when
+    /// it is not there): in place when the key is written, keeping the spacing before the value
+    /// and any comment after it; otherwise added where it belongs. False when the table is not
+    /// written as a table header.
     @discardableResult
     public mutating func setValue(_ value: String, forKey key: String, table: [String]? = nil) -> Bool {
+        if let table, table.first == "site", !lines.contains(where: { Self.headerPath($0) == table }) {
+            if !lines.isEmpty, lines.last?.trimming(.whitespaces).isEmpty == false { lines.append("") }
+            lines.append("[" + table.map(Self.key).joined(separator: ".") + "]")
+        }
         let firstTable = lines.firstIndex { Self.isHeader($0) } ?? lines.count
         let range: Range<Int>
         if let table {

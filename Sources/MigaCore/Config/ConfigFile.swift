@@ -92,6 +92,13 @@ extension ConfigFile {
                 }
             }
         }
+        for entry in config.siteSettings.values.sorted(by: { $0.name < $1.name }) {
+            let keys = ConfigKeys.perSite.compactMap(ConfigKeys.key(named:)).filter { $0.setByApp(entry) }
+            guard !keys.isEmpty else { continue }
+            lines.append("")
+            lines.append("[site.\(ConfigEditor.key(entry.name))]")
+            for key in keys { lines.append("\(key.name) = \(ConfigKeys.toml(ConfigKeyPath(app: nil, key: key.name, site: entry.name), in: config))") }
+        }
         for schedule in config.schedules {
             lines.append("")
             lines.append("[[schedule]]")

@@ -7,9 +7,17 @@ public struct ConfigKeyPath: Equatable, Sendable {
     /// nil for a top-level key, else the app of `[apps.NAME]`.
     public var app: String?
     public var key: String
+    /// The site of `[site."NAME"]` (`site.reddit.com.ask_minutes`), for a site's own value.
+    public var site: String?
 
-    public var table: [String]? { app.map { ["apps", $0] } }
-    public var name: String { app.map { "apps.\($0).\(key)" } ?? key }
+    public init(app: String?, key: String, site: String? = nil) {
+        self.app = app
+        self.key = key
+        self.site = site
+    }
+
+    public var table: [String]? { site.map { ["site", $0] } ?? app.map { ["apps", $0] } }
+    public var name: String { site.map { "site.\($0).\(key)" } ?? app.map { "apps.\($0).\(key)" } ?? key }
 }
 
 /// One key of `config.toml`: what it takes, one line saying what it does, and how it is read,
@@ -199,18 +207,22 @@ public enum ConfigKeys {
     public static let topLevel = table.filter { $0.scope != .app }.map(\.name)
     /// `command` first: it is what makes an app.
     public static let perApp = (table.filter { $0.scope == .app } + table.filter { $0.scope == .globalAndApp }).map(\.name)
+    /// What a `[site."NAME"]` table may hold: an app's keys but its command.
+    public static let perSite = table.filter { $0.scope == .globalAndApp }.map(\.name)
 
     public static func key(named name: String) -> ConfigKey? { table.first { $0.name == name } }
 
     /// The keys as `--help` lists them.
     public static var helpSummary: String {
         "Keys: " + table.filter { $0.scope != .app }.map { "\($0.summary): \($0.doc)" }.joined(separator: "; ")
-            + ". Per app, in [apps.NAME]: " + perApp.joined(separator: ", ") + "."
+            + ". Per app, in [apps.NAME]: " + perApp.joined(separator: ", ")
+            + ". Per site, in [site.\"NAME\"]: " + perSite.joined(separator: ", ") + "."
     }
 
     /// Every key that can be set now, for completion and suggestions.
     public static func all(in config: MigaConfig) -> [String] {
         topLevel + config.apps.keys.sorted().flatMap { app in perApp.map { "apps.\(app).\($0)" } }
+            + SiteMatcher(sites: config.sites).sites.flatMap { site in perSite.map { "site.\(site).\($0)" } }
     }
 
     public static func resolve(_ name: String, in config: MigaConfig) throws -> ConfigKeyPath {
@@ -228,12 +240,26 @@ public enum ConfigKeys {
                 return ConfigKeyPath(app: app, key: key)
             }
         }
+        if name.hasPrefix("site.") {
+            let rest = name.dropFirst("site.".count)
+            if let dot = rest.lastIndex(of: ".") {
+                let typed = String(rest[..<dot]), key = String(rest[rest.index(after: dot)...])
+                let gated = SiteMatcher(sites: config.sites).sites
+                guard let site = SiteMatcher.normalizedSite(typed), gated.contains(site) else {
+                    throw ConfigValueError.unknownSite(typed, configured: gated)
+                }
+                guard perSite.contains(key) else {
+                    throw ConfigValueError.unknownKey(name, suggestion: suggestion(for: name, in: config))
+                }
+                return ConfigKeyPath(app: nil, key: key, site: site)
+            }
+        }
         throw ConfigValueError.unknownKey(name, suggestion: suggestion(for: name, in: config))
     }
 
     /// The value as `get` prints it: plain text for scripts, lists one item per line.
     public static func display(_ path: ConfigKeyPath, in config: MigaConfig) -> String {
-        key(named: path.key)?.text(config, path.app.flatMap { config.apps[$0] }) ?? ""
+        key(named: path.key)?.text(config, path.site.flatMap { config.siteSettings[$0] } ?? path.app.flatMap { config.apps[$0] }) ?? ""
     }
 
     /// The keys the browser host's `state` message carries, with their values.
@@ -320,6 +346,7 @@ public enum ConfigKeys {
 public enum ConfigValueError: Error, CustomStringConvertible, Equatable {
     case unknownKey(String, suggestion: String?)
     case unknownApp(String, configured: [String])
+    case unknownSite(String, configured: [String])
     case outOfRange(String, ClosedRange<Int>)
     case wrongType(String, expected: String)
     case badChoice(String, choices: [String])
@@ -339,6 +366,9 @@ public enum ConfigValueError: Error, CustomStringConvertible, Equatable {
         case .unknownApp(let app, let configured):
             return "no app \"\(app)\" in the config (" + (configured.isEmpty ? "none yet" : configured.joined(separator: ", "))
                 + "); add it with `miga config apps add \(app)`"
+        case .unknownSite(let site, let configured):
+            return "no site \"\(site)\" in sites (" + (configured.isEmpty ? "none yet" : configured.joined(separator: ", "))
+                + "); add it with `miga config sites add \(site)`"
         case .outOfRange(let key, let range):
             return "\(key) must be between \(range.lowerBound) and \(range.upperBound)"
         case .wrongType(let key, let expected):

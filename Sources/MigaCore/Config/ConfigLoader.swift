@@ -54,6 +54,8 @@ public struct ConfigLoader {
                 reader.schedules(value, into: &config)
             case "apps":
                 reader.apps(value, into: &config)
+            case "site":
+                reader.siteTables(value, into: &config)
             default:
                 guard let read = ConfigKeys.key(named: key)?.readGlobal else {
                     reader.warn(key, "unknown key \"\(TerminalText.excerpt(key))\" ignored")
@@ -63,6 +65,7 @@ public struct ConfigLoader {
             }
         }
         reader.checkScheduledNames(config)
+        reader.checkSiteTables(config)
         // Keys come in document order, but a table's own problems are found at its header.
         let ordered = reader.warnings.enumerated().sorted {
             ($0.element.line ?? .max, $0.offset) < ($1.element.line ?? .max, $1.offset)
@@ -105,26 +108,66 @@ private extension ConfigValueReader {
             warnFile("[apps.\(shown)] must be a table; ignoring it")
             return nil
         }
-        var app = MigaConfig.App(name: name, command: name)
+        return entry(MigaConfig.App(name: name, command: name), table, header: "apps.\(shown)", keys: ConfigKeys.perApp)
+    }
+
+    /// `[site."reddit.com"]` tables: a site's own values of the keys an app may set, but a
+    /// command. Keyed by the site as `sites` writes it.
+    mutating func siteTables(_ value: TOMLValue, into config: inout MigaConfig) {
+        guard let sites = value.table else {
+            warn("site", "site must be tables like [site.\"reddit.com\"]; ignoring it")
+            return
+        }
+        for name in sites.keys {
+            table = sites
+            let shown = TerminalText.excerpt(name)
+            guard let site = SiteMatcher.addableSite(name) else {
+                warnFile("[site.\"\(shown)\"]: \(SiteMatcher.problem(with: name)); ignoring it")
+                continue
+            }
+            guard let table = sites[name]?.table else {
+                warnFile("[site.\"\(shown)\"] must be a table; ignoring it")
+                continue
+            }
+            if let read = entry(MigaConfig.App(name: site, command: ""), table, header: "site.\"\(shown)\"", keys: ConfigKeys.perSite) {
+                config.siteSettings[site] = read
+            }
+        }
+    }
+
+    /// Reads the keys of one `[apps.NAME]` or `[site."NAME"]` table (`keys`: those it may hold)
+    /// into `entry`; nil when a value leaves an app ungated (its command).
+    mutating func entry(_ entry: MigaConfig.App, _ table: TOMLTable, header: String, keys: [String]) -> MigaConfig.App? {
+        var entry = entry
         self.table = table
         for key in table.keys {
-            guard let entry = table[key] else { continue }
-            let named = "apps.\(shown).\(key)"
-            guard let read = ConfigKeys.key(named: key)?.readApp else {
+            guard let value = table[key] else { continue }
+            let named = "\(header).\(key)"
+            guard keys.contains(key), let read = ConfigKeys.key(named: key)?.readApp else {
                 // A line added at the end of the file lands in the last table: say where it goes.
                 if ConfigKeys.topLevel.contains(key) {
-                    warn(named, "\(key) is a global key but sits in [apps.\(shown)] (every line below a table header belongs to it), "
-                        + "so it is ignored; move it above the first [apps.*] table, or use `miga config set \(key) VALUE`")
+                    warn(named, "\(key) is a global key but sits in [\(header)] (every line below a table header belongs to it), "
+                        + "so it is ignored; move it above the first table, or use `miga config set \(key) VALUE`")
                     continue
                 }
-                warn(named, "unknown key \"\(TerminalText.excerpt(key))\" in [apps.\(shown)] ignored")
+                warn(named, "unknown key \"\(TerminalText.excerpt(key))\" in [\(header)] ignored")
                 continue
             }
             // A value can leave the whole app ungated (its command): then it is not an app.
-            guard let next = read(entry, named, app, &self) else { return nil }
-            app = next
+            guard let next = read(value, named, entry, &self) else { return nil }
+            entry = next
         }
-        return app
+        return entry
+    }
+
+    /// A `[site."NAME"]` table of a site that is not in `sites` applies to nothing: said, so a
+    /// typo does not pass for a setting.
+    mutating func checkSiteTables(_ config: MigaConfig) {
+        let gated = SiteMatcher(sites: config.sites).sites
+        for site in config.siteSettings.keys.sorted() where !gated.contains(site) {
+            warnings.append((nil, "\(path): [site.\"\(TerminalText.excerpt(site))\"] is not in sites, so it applies to nothing; "
+                                 + "add it with `miga config sites add \(site)`"))
+        }
     }
 
     /// Names a schedule narrows to: a name that is neither an app nor a site is most likely a

@@ -51,6 +51,9 @@ public struct MigaConfig: Equatable, Sendable {
     public var askMinutes = false
     public var defaultMinutes = 10
     public var weeklySummary = false
+    /// `[site."reddit.com"]` tables: a site's own values of the per-app keys (no `command`),
+    /// keyed by the site as `sites` writes it (normalised); `name` is the site.
+    public var siteSettings: [String: App] = [:]
     /// The `[[schedule]]` tables that read cleanly, in file order.
     public var schedules: [Schedule] = []
 
@@ -59,6 +62,11 @@ public struct MigaConfig: Equatable, Sendable {
     /// The countdown for `app`: its own override when it has one, else the global timer.
     public func timerSeconds(for app: String?) -> Int {
         app.flatMap { apps[$0]?.timerSeconds } ?? timerSeconds
+    }
+
+    /// The settings of the site whose events are recorded under `app` (its app name).
+    public func siteEntry(app: String) -> App? {
+        siteSettings.values.first { SiteMatcher.appName(site: $0.name) == app }
     }
 
     /// App names are file names (shims, grace stamps); the rule is AppCheck's.

@@ -35,9 +35,10 @@ public struct GatePlan: Equatable, Sendable {
     /// The lines under the app's name: how often today, the last intention, why the wait is longer.
     public var notes: [String]
 
-    /// `app` is the gated app's name or, for a site, its app name (`isSite`: no per-app keys).
+    /// `app` is the gated app's name or, for a site, its app name (`isSite`: the site's own
+    /// `[site."NAME"]` table rather than an app's).
     public init(config: MigaConfig, app: String, isSite: Bool = false, at moment: LocalMoment, history: AppHistory) {
-        let entry = isSite ? nil : config.apps[app]
+        let entry = isSite ? config.siteEntry(app: app) : config.apps[app]
         schedule = Schedule.matching(config.schedules, app: app, at: moment)
         let base = schedule?.timerSeconds ?? entry?.timerSeconds ?? config.timerSeconds
         let step = entry?.escalateSeconds ?? config.escalateSeconds
