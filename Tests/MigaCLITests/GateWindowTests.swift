@@ -386,6 +386,48 @@ final class GateWindowTests: XCTestCase {
         XCTAssertTrue(closed.hasPrefix(#"{"minutes":10,"choice":"close","used":10"#), closed)
     }
 
+    /// A minute before the end, a quiet notification; and an app that ignores SIGTERM is not
+    /// forced: the person is told it is still running. (notify-send is a stand-in that keeps
+    /// what it was asked to say.)
+    func testANoticeAMinuteBeforeAndAnAppThatWillNotClose() throws {
+        let said = home.root + "/notified"
+        try home.writeFile("notify/notify-send", mode: 0o755, "#!/bin/sh\nprintf '%s\\n' \"$*\" >> \(shellQuote(said))\n")
+        try home.writeFile("bin/stubborn", mode: 0o755, """
+            #!/bin/sh
+            trap '' TERM
+            echo $$ > "$(dirname "$0")/../stubborn.pid"
+            while :; do sleep 1; done
+            """)
+        environment["PATH"] = home.root + "/notify:" + (environment["PATH"] ?? "/usr/bin:/bin")
+        try home.writeConfig("ask_minutes = true\ntimer_seconds = 15\ngrace_minutes = 0\n")
+        let gate = try home.start(home.binary, ["gate", "--app", "chat", "--detach", "--", home.root + "/bin/stubborn"], environment: environment)
+        let id = try window()
+        try eventually(timeout: 30, "the countdown to end") { try home.events().contains { $0.type == .gatewayCompleted } }
+        let ready = try height(id)
+        try press("o", in: id)
+        _ = try waitForHeight(of: id, otherThan: ready, "the minutes question")
+        try press("1", in: id)
+        XCTAssertEqual(gate.wait().status, 0)
+        var pid: Int32 = 0
+        eventually("the app to start") {
+            pid = Int32((try? String(contentsOfFile: self.home.root + "/stubborn.pid", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+            return pid > 0
+        }
+        defer { kill(-pid, SIGKILL) }
+        try pass(minutes: 4)
+        eventually("the notice a minute before") {
+            ((try? String(contentsOfFile: said, encoding: .utf8)) ?? "").contains("1 minute left of your 5 in chat")
+        }
+        try pass(minutes: 1)
+        try press("c", in: try window())
+        eventually(timeout: 20, "word that it did not close") {
+            ((try? String(contentsOfFile: said, encoding: .utf8)) ?? "").contains("chat did not close when asked; it is still running")
+        }
+        XCTAssertFalse(processEnded(pid), "never forced")
+        XCTAssertTrue(try timeboxEndings().last?.contains(#""choice":"close""#) ?? false)
+    }
+
     /// Keep going leaves the app alone; an app closed before its end is recorded as `gone`,
     /// with no window.
     func testKeepGoingAndAnAppAlreadyGone() throws {
