@@ -741,4 +741,26 @@ final class InterceptionTests: XCTestCase {
         XCTAssertEqual(home.recordedArguments(), ["--new-window", "https://old.reddit.com/r/linux"])
         XCTAssertEqual(try home.events().last?.type, .gracePass)
     }
+
+    /// A site opened "for 10 minutes" through `open-url`'s gate: the browser gets the link,
+    /// and the timebox is left running for the browser's extension to end softly (the link's
+    /// own forwarder ending is not the site closing).
+    func testASiteOpenedForSomeMinutesThroughOpenURL() throws {
+        XCTAssertEqual(try miga("install").status, 0)
+        try home.writeConfig("timer_seconds = 15\ngrace_minutes = 0\nsites = [\"reddit.com\"]\n[site.\"reddit.com\"]\nask_minutes = true\n")
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) open-url https://reddit.com/r/linux",
+                                        environment: environment(["DISPLAY": ""]))
+        terminal.waitFor("━  ready", timeout: 40)
+        try terminal.press("o")
+        terminal.waitFor("For how long?")
+        try terminal.press("2")
+        terminal.waitFor("STATUS=0")
+        eventually { home.recordedInfo() != nil }
+        XCTAssertEqual(home.recordedArguments(), ["--new-window", "https://reddit.com/r/linux"])
+        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertEqual(try home.events().filter { $0.type == .openSelected }.map(\.detail), [#"{"minutes":10}"#])
+        XCTAssertFalse(try home.events().contains { $0.type == .timeboxEnded })
+        let status = try miga("status", "--json").stdout
+        XCTAssertNotNil(status.range(of: #""timeboxes":\[\{"app":"reddit.com","minutes":10,"until":"[^"]+"\}\]"#, options: .regularExpression), status)
+    }
 }

@@ -68,6 +68,12 @@ public struct GateService {
         return .gate(GatePlan(config: config, app: app, isSite: isSite, at: moment, history: history))
     }
 
+    /// Whether a gate of `app` is a site's (a link `open-url` gates): a gated site's name
+    /// that is no app's. Its plan then takes the site's `[site."NAME"]` table.
+    public func isSite(_ app: String) -> Bool {
+        config.apps[app] == nil && config.sites.contains { SiteMatcher.normalizedSite($0).map(SiteMatcher.appName(site:)) == app }
+    }
+
     /// Whether `app` is in hours the person chose to have no gate (`[[schedule]]` with
     /// `gate = false`). Schedules are by the minute: this holds at least until the next one.
     public func inGateFreeHours(_ app: String, at moment: LocalMoment? = nil) -> Bool {

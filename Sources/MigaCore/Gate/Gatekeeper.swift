@@ -114,7 +114,7 @@ public final class Gatekeeper {
         let app = launch.app, config = service.config, store = service.store
         let recorder = GateRecorder(app: app, session: sessionID, store: store, clock: context.clock)
         let plan: GatePlan
-        switch service.admit(app, recorder: recorder) {
+        switch service.admit(app, isSite: service.isSite(app), recorder: recorder) {
         case .schedule:
             // Hours the person chose to have no gate: not a fault, so nothing is said.
             store.closeBeforeExec()
@@ -173,7 +173,9 @@ public final class Gatekeeper {
         case .open:
             // The grace this Open started: `grace_minutes`, or the minutes it declared.
             if let until = service.graceUntil(app) { stampGrace(app: app, until: until, config: config, store: store) }
-            if let box = service.timebox(session: sessionID) {
+            // An app's soft end is miga's to give here; a site's (`open-url` handing a link on
+            // to the browser through miga itself) is the browser extension's.
+            if let box = service.timebox(session: sessionID), launch.command.executable != context.executablePath {
                 return launch.detach ? watchTimeboxed(launch, box: box, service: service) : runTimeboxed(launch, box: box, service: service)
             }
             store.closeBeforeExec()
