@@ -347,10 +347,10 @@ final class GateWindowTests: XCTestCase {
         return try XCTUnwrap(info.split(separator: " ").first { $0.hasPrefix("pid=") }.flatMap { Int32($0.dropFirst(4)) })
     }
 
-    /// Moves the Open back by `minutes`, as if they had passed (the watch reads the store, and
-    /// measures by the wall clock, a suspend included).
+    /// Moves the Open (and any answer to its soft end) back by `minutes`, as if they had
+    /// passed (the watch reads the store, and measures by the wall clock, a suspend included).
     func pass(minutes: Int) throws {
-        _ = try home.sqlite("UPDATE events SET ts = ts - \(minutes * 60_000) WHERE type = 'open_selected'")
+        _ = try home.sqlite("UPDATE events SET ts = ts - \(minutes * 60_000) WHERE type IN ('open_selected', 'timebox_ended')")
     }
 
     func timeboxEndings() throws -> [String] {

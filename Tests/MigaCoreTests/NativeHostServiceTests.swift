@@ -336,6 +336,9 @@ final class NativeHostServiceTests: XCTestCase {
         try store.record(GateRecorder.event(.openSelected, app: "discord", session: "abc123", clock: clock, detail: #"{"minutes":5}"#))
         XCTAssertEqual(try ask(["type": "timebox_end", "id": 11, "session": "abc123", "choice": "close"])["error"] as? String,
                        "no such timebox (its Open is not in the last day's events)")
+        // A session no `timebox_end` could name (an import's) is not offered to the browser.
+        try store.record(GateRecorder.event(.openSelected, app: "reddit.com", session: "Imported Session", clock: clock, detail: #"{"minutes":5}"#))
+        XCTAssertEqual((try ask(["type": "state", "id": 12])["timeboxes"] as? [[String: Any]])?.count, 0)
     }
 
     /// A site's own table: reddit.com asks "For how long?" and has its own allowance; x.com

@@ -111,7 +111,7 @@ final class TimeboxTests: XCTestCase {
         let box = try XCTUnwrap(service.timebox(session: "s1"))
         let extended = try service.endTimebox(box, choice: "extend")
         XCTAssertTrue(extended.extended)
-        XCTAssertEqual(service.graceUntil("chat"), Date(timeIntervalSince1970: Double(box.openedAt) / 1000 + 900))
+        XCTAssertEqual(service.graceUntil("chat"), clock.now().addingTimeInterval(300), "five more from the answer")
         XCTAssertThrowsError(try service.endTimebox(try XCTUnwrap(service.timebox(session: "s1")), choice: "extend")) {
             XCTAssertEqual($0 as? GateService.TimeboxProblem, .extendedOnce)
         }
@@ -133,6 +133,28 @@ final class TimeboxTests: XCTestCase {
         // An Open without minutes goes back to `grace_minutes`.
         try recordOpen("chat", minutes: nil, session: "s2", minutesAgo: 0, store: service.store)
         XCTAssertNil(service.graceUntil("chat"))
+    }
+
+    /// "5 more minutes" answered late still gives five; a later Open (with minutes or
+    /// without) replaces a timebox; an unanswered one is let go an hour after its end.
+    func testLateAnswersLaterOpensAndForgottenSoftEnds() throws {
+        let service = GateService(config: MigaConfig(), store: try EventStore(paths: context.paths), context: context)
+        try recordOpen("chat", minutes: 5, session: "s1", minutesAgo: 30, store: service.store)
+        XCTAssertEqual(service.openTimeboxes().map(\.session), ["s1"], "over and unanswered")
+        let box = try service.endTimebox(try XCTUnwrap(service.timebox(session: "s1")), choice: "extend")
+        XCTAssertEqual(box.end, clock.nowMilliseconds() + 300_000)
+        XCTAssertEqual(try XCTUnwrap(service.timebox(session: "s1")).end, clock.nowMilliseconds() + 300_000, "as the store reads it back")
+        XCTAssertEqual(service.graceUntil("chat"), clock.now().addingTimeInterval(300))
+
+        try recordOpen("chat", minutes: nil, session: "s2", minutesAgo: 0, store: service.store)
+        XCTAssertEqual(service.openTimeboxes(), [], "a later Open without minutes replaces it")
+        try recordOpen("chat", minutes: 10, session: "s3", minutesAgo: 0, store: service.store)
+        XCTAssertEqual(service.openTimeboxes().map(\.session), ["s3"])
+
+        clock.advance(seconds: 10 * 60 + 3599)
+        XCTAssertEqual(service.openTimeboxes().map(\.session), ["s3"])
+        clock.advance(seconds: 2)
+        XCTAssertEqual(service.openTimeboxes(), [], "an hour past its end, unanswered: let go")
     }
 
     /// A laptop closed through a timebox wakes with it over: the end is wall-clock time from

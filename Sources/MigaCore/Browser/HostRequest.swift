@@ -56,10 +56,12 @@ struct HostRequest {
 
     /// A session id the host gave out: hexadecimal digits and hyphens.
     func session() throws -> String {
-        guard let text = string("session", limit: 64),
-              text.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || $0 == 45 }) else {
-            throw Problem.badField("session")
-        }
+        guard let text = string("session", limit: 64), Self.isSession(text) else { throw Problem.badField("session") }
         return text
+    }
+
+    /// Hexadecimal digits and hyphens, at most 64: the form of the session ids gates give out.
+    static func isSession(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 64 && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || $0 == 45 }
     }
 }

@@ -101,7 +101,9 @@ public final class NativeHostService {
         var timeboxes: [OrderedJSON] = []
         if setup.gating, let store = try? store() {
             let service = GateService(config: setup.config, store: store, context: context)
-            for box in service.openTimeboxes() {
+            // Only those a `timebox_end` can name (a session the host gives out, not any text an
+            // import brought).
+            for box in service.openTimeboxes() where HostRequest.isSession(box.session) {
                 guard let site = setup.matcher.sites.first(where: { SiteMatcher.appName(site: $0) == box.app }) else { continue }
                 timeboxes.append(Self.json(box, site: site))
             }

@@ -45,6 +45,7 @@ extension GateService {
         var after = box
         if choice == "extend" {
             after.extended = true
+            after.extendedAt = now
         } else {
             after.ending = choice
             after.endedAt = now

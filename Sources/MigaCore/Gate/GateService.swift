@@ -93,14 +93,12 @@ public struct GateService {
     public func graceUntil(_ app: String) -> Date? {
         guard app != Snooze.gateName, let last = try? store.lastOpen(app: app) else { return nil }
         let now = context.clock.nowMilliseconds()
-        var minutes = config.graceMinutes
+        var until = last.at + Int64(config.graceMinutes) * 60_000
         if let declared = last.minutes {
-            let box = (try? store.timebox(session: last.session, app: app, near: last.at))
-                ?? Timebox(app: app, session: last.session, openedAt: last.at, minutes: declared)
-            minutes = declared + (box.extended ? Timebox.extensionMinutes : 0)
+            until = ((try? store.timebox(session: last.session, app: app, near: last.at))
+                ?? Timebox(app: app, session: last.session, openedAt: last.at, minutes: declared)).end
         }
-        let until = last.at + Int64(minutes) * 60_000
-        return minutes > 0 && last.at <= now + 1000 && until > now ? Date(timeIntervalSince1970: Double(until) / 1000) : nil
+        return last.at <= now + 1000 && until > now ? Date(timeIntervalSince1970: Double(until) / 1000) : nil
     }
 
     /// How far back a lost gate is looked for: a gate page left up longer starts afresh.

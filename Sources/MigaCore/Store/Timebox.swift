@@ -12,8 +12,9 @@ public struct Timebox: Equatable, Sendable {
     /// The local offset at the Open, for its local day.
     public var offsetMinutes = 0
     public var minutes: Int
-    /// "5 more minutes" was chosen (it is offered once).
+    /// "5 more minutes" was chosen (it is offered once), and when.
     public var extended = false
+    public var extendedAt: Int64?
     /// How it ended (`close`, `keep`, `gone`), once it has.
     public var ending: String?
     public var endedAt: Int64?
@@ -36,8 +37,17 @@ public struct Timebox: Equatable, Sendable {
         self.endedAt = endedAt
     }
 
-    /// When the time declared (and any extension) is up.
-    public var end: Int64 { openedAt + Int64(minutes + (extended ? Self.extensionMinutes : 0)) * 60_000 }
+    /// When the time declared is up: the minutes from the Open, and "5 more minutes" from
+    /// when it was chosen (a soft end answered late still gives five).
+    public var end: Int64 {
+        let declared = openedAt + Int64(minutes) * 60_000
+        guard extended else { return declared }
+        return max(declared, extendedAt ?? declared) + Int64(Self.extensionMinutes) * 60_000
+    }
+
+    /// How long after its end an unanswered soft end is still asked (the browser was closed,
+    /// the machine off): later, it is let go rather than asked out of the blue.
+    public static let unansweredLimit: Int64 = 3_600_000
 
     /// The minutes an `open_selected` detail declares, if any (and sane).
     public static func minutes(inDetail detail: String?) -> Int? {
@@ -105,6 +115,7 @@ extension EventStore {
                   let detail = StoredValue.text(row[1]), detail.utf8.count <= 64 * 1024,
                   let choice = (try? JSONValue.parse(detail))?["choice"]?.string else { continue }
             if choice == "extend" {
+                if !boxes[position].extended { boxes[position].extendedAt = at }
                 boxes[position].extended = true
             } else if boxes[position].ending == nil, Timebox.choices.contains(choice) {
                 boxes[position].ending = choice
@@ -119,10 +130,16 @@ extension EventStore {
         try timeboxes(since: near - Timebox.lookback).last { $0.session == session && $0.app == app }
     }
 
-    /// Each app's latest timebox still running at `now`, or over and not yet answered.
+    /// Each app's timebox still running at `now`, or over by at most `Timebox.unansweredLimit`
+    /// and not yet answered; only one that belongs to the app's last Open (a later Open,
+    /// with minutes or without, replaces it).
     public func openTimeboxes(at now: Int64) throws -> [Timebox] {
+        let since = now - Timebox.lookback
+        let lastOpens = Dictionary(try lastOpens(since: since).map { ($0.app, $0.at) }, uniquingKeysWith: max)
         var latest: [String: Timebox] = [:]
-        for box in try timeboxes(since: now - Timebox.lookback) where box.openedAt <= now + 60_000 { latest[box.app] = box }
-        return latest.values.filter { $0.ending == nil }.sorted { $0.end < $1.end }
+        for box in try timeboxes(since: since) where box.openedAt <= now + 60_000 && lastOpens[box.app] == box.openedAt {
+            latest[box.app] = box
+        }
+        return latest.values.filter { $0.ending == nil && $0.end > now - Timebox.unansweredLimit }.sorted { $0.end < $1.end }
     }
 }
