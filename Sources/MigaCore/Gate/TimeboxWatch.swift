@@ -61,7 +61,8 @@ public struct TimeboxWatch {
     /// A service as a gate would have it now (config and store read afresh); nil when
     /// neither can be read, which ends the watch.
     private func service() -> GateService? {
-        guard let loaded = try? ConfigLoader().load(path: context.paths.configFile),
+        // No database, no timebox: the watch makes none.
+        guard AtomicFile.exists(context.paths.database), let loaded = try? ConfigLoader().load(path: context.paths.configFile),
               let store = try? EventStore(paths: context.paths) else { return nil }
         return GateService(config: loaded.config, store: store, context: context)
     }
