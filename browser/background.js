@@ -819,11 +819,11 @@ async function answerTimebox(box, choice, fromTab) {
   if (failed) console.warn(`miga: the soft end's "${choice}" was not recorded:`, reply && reply.error);
   try {
     if (choice === "close") await closeSiteTabs(box, fromTab);
-    else if (choice !== "gone") removeOverlays(box);
   } catch (error) {
     console.warn("miga: the soft end's choice:", error);
-    removeOverlays(box);
   }
+  // Whatever is left of the overlays goes (a tab Close did not close, as it left the site).
+  if (choice !== "gone") removeOverlays(box);
   box.answering = false;
   box.tabs = [];
   if (failed) {
@@ -929,7 +929,7 @@ function softEndOverlay(options) {
   const layer = make("div", { position: "absolute", inset: "0", display: "flex", "align-items": "center",
     "justify-content": "center", background: color.dim, font: '18px/1.6 system-ui, -apple-system, "Segoe UI", Cantarell, sans-serif',
     color: color.ink, "text-align": "left", "letter-spacing": "normal", "overscroll-behavior": "contain" });
-  const card = make("div", { background: color.calm, color: color.ink, "max-width": "28rem", margin: "1rem",
+  const card = make("div", { background: color.calm, color: color.ink, "max-width": "34rem", margin: "1rem",
     padding: "1.75rem 2rem", "border-radius": "0.75rem", border: `1px solid ${color.line}`,
     "box-shadow": "0 1rem 3rem rgba(0, 0, 0, 0.25)", outline: "none" });
   card.tabIndex = -1;
@@ -941,7 +941,7 @@ function softEndOverlay(options) {
   title.id = "title";
   card.setAttribute("aria-labelledby", "title");
   const row = make("div", { display: "flex", gap: "0.75rem", "flex-wrap": "wrap", "margin-top": "1.5rem" });
-  const status = make("p", { margin: "0.75rem 0 0", color: color.soft, "font-size": "0.85rem", "min-height": "1.4em" });
+  const status = make("p", { margin: "0.5rem 0 0", color: color.soft, "font-size": "0.85rem", "min-height": "1.2em" });
   status.setAttribute("role", "status");
   const buttons = [];
   const button = (id, label, primary) => {

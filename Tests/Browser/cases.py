@@ -290,7 +290,7 @@ class HowLong:
 
     def assert_closed_to_the_page(self):
         """The page's own scripts see an element and nothing in it."""
-        self.assertEqual(self.b.script("""
+        self.assertEqual(self.b.page_script("""
             const e = document.querySelector('miga-soft-end, miga-notice');
             return [e.shadowRoot, e.children.length, e.textContent];"""), [None, 0, ""])
 
@@ -366,6 +366,16 @@ class HowLong:
         self.h.write_config(sites=self.sites + ["extend.test"])
         self.assertEqual(self.wait_soft_end(), {"title": "Your 5 minutes on extend.test are up",
                                                 "buttons": ["close", "extend", "keep"]})
+        # Only the overlay's own script, in a tab it was put in, answers for it: not the page
+        # (it has no way to the extension), not another of the extension's own tabs.
+        self.assertFalse(self.b.page_script("return Boolean(window.browser || (window.chrome && chrome.runtime && chrome.runtime.sendMessage))"))
+        forged = self.b.extension_eval(
+            "const done = arguments[arguments.length - 1];"
+            f"(globalThis.browser ?? chrome).runtime.sendMessage({json.dumps({'type': 'soft_end', 'session': session, 'choice': 'keep'})})"
+            ".then(done, e => done(String(e)));")
+        self.assertEqual(forged, {"ok": False})
+        self.assertEqual(self.timebox_endings("extend.test"), [])
+        self.assertIsNotNone(self.soft_end())
         self.soft_end_button("extend").click()
         ending = self.wait_ending("extend.test", "extend")
         self.assertEqual(ending["minutes"], 5)

@@ -506,6 +506,10 @@ class Chromium(PageDriver):
     def script(self, source):
         return self.driver.execute_script(source)
 
+    def page_script(self, source):
+        """`source` run as the page's own scripts are (selenium's are)."""
+        return self.driver.execute_script(source)
+
     def current_url(self):
         return self.driver.current_url
 
@@ -754,6 +758,10 @@ class Firefox(PageDriver):
 
     def script(self, source):
         return self.client.execute_script(source)
+
+    def page_script(self, source):
+        """`source` run as the page's own scripts are (no Marionette sandbox)."""
+        return self.client.execute_script(source, sandbox=None)
 
     def current_url(self):
         return self.client.get_url()

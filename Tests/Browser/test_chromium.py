@@ -8,8 +8,8 @@ import datetime, json, os, shlex, shutil, subprocess, sys, time, unittest, urlli
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cases import Allowance, Entries, HowLong, ScheduleWithoutGate  # noqa: E402
-from harness import (failed, BrowserCase, Chromium, CHROMIUM_ID, MIGA_BIN, TempHome, TestServer, chromium_missing, original_from_gate, skip_or_fail,  # noqa: E402
-                     wait_for, what_is_missing)
+from harness import (failed, BrowserCase, Chromium, CHROMIUM_ID, MIGA_BIN, TempHome, TestServer, chromium_missing, now_iso, original_from_gate,  # noqa: E402
+                     skip_or_fail, wait_for, what_is_missing)
 
 TIMER = 15
 SITES = ["reddit.com", "gated.test", "open.test", "chain.test", "import.test", "exit.test", "abandon.test", "post.test",
@@ -505,7 +505,29 @@ class TestAllowance(Allowance, ChromiumCase):
 
 
 class TestHowLong(HowLong, ChromiumCase):
-    """"For how long?" and the soft end in Chromium (cases.HowLong)."""
+    """"For how long?" and the soft end in Chromium (cases.HowLong); and a worker that stops."""
+
+    def stop_the_worker(self):
+        hosts = self.h.native_hosts()
+        self.b.driver.execute_cdp_cmd("ServiceWorker.enable", {})
+        self.b.driver.execute_cdp_cmd("ServiceWorker.stopAllWorkers", {})
+        wait_for(lambda: not set(hosts) & set(self.h.native_hosts()), 10, message="the host to end with the worker")
+
+    def test_a_worker_that_stops_loses_no_soft_end(self):
+        # Chromium stops the extension's worker (idle, an update) while a timebox runs: its
+        # alarm brings it back for the end; stopped again under the overlay, the worker that
+        # the choice wakes knows the tab it put the overlay in, and records the choice.
+        self.h.import_open("restart.test", ts=now_iso(5 * 60 - 15), detail={"minutes": 5})
+        self.h.write_config(sites=self.sites + ["restart.test"])
+        self.b.wait_for_rules("restart.test", present=False, timeout=10)
+        self.b.go(self.s.url("restart.test", "/page/reading"))
+        self.b.wait_for_page("restart.test", "/page/reading")
+        self.stop_the_worker()
+        self.assertEqual(self.wait_soft_end(30)["title"], "Your 5 minutes on restart.test are up")
+        self.stop_the_worker()
+        self.soft_end_button("keep").click()
+        self.assertEqual(self.wait_ending("restart.test", "keep")["minutes"], 5)
+        wait_for(lambda: self.soft_end() is None, 5, message="the overlay to go")
 
 
 class TestScheduleWithoutGate(ScheduleWithoutGate, ChromiumCase):
