@@ -1,6 +1,9 @@
 """Set-ups and steps the Chromium and Firefox tests share, so each scenario is written once;
 mixed in before the browser's own case class (`class T(Entries, ChromiumCase)`)."""
-import json, time
+import base64
+import json
+import os
+import time
 
 from harness import now_iso, original_from_gate, wait_for
 
@@ -294,6 +297,18 @@ class HowLong:
             const e = document.querySelector('miga-soft-end, miga-notice');
             return [e.shadowRoot, e.children.length, e.textContent];"""), [None, 0, ""])
 
+    def keep_screenshot(self, name):
+        """With MIGA_SCREENSHOTS set (a folder), the tab as the person sees it, to look at."""
+        folder = os.environ.get("MIGA_SCREENSHOTS")
+        if not folder:
+            return
+        path = os.path.join(folder, f"{name}-{type(self).__name__}.png")
+        if hasattr(self.b, "driver"):
+            self.b.driver.save_screenshot(path)
+        else:
+            with open(path, "wb") as out:
+                out.write(base64.b64decode(self.b.client.screenshot()))
+
     def timebox_endings(self, app):
         return [json.loads(e["detail"]) for e in self.new_events(app=app, types=["timebox_ended"])]
 
@@ -344,6 +359,7 @@ class HowLong:
         self.b.switch(site_tab)
         self.assertEqual(self.wait_soft_end(), {"title": "Your 5 minutes on keep.test are up",
                                                 "buttons": ["close", "extend", "keep"]})
+        self.keep_screenshot("soft-end")
         self.assert_closed_to_the_page()
         self.assertEqual(self.timebox_endings("keep.test"), [])
         self.b.switch(other_tab)
