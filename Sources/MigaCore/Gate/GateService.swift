@@ -71,7 +71,10 @@ public struct GateService {
     /// Whether a gate of `app` is a site's (a link `open-url` gates): a gated site's name
     /// that is no app's. Its plan then takes the site's `[site."NAME"]` table.
     public func isSite(_ app: String) -> Bool {
-        config.apps[app] == nil && config.sites.contains { SiteMatcher.normalizedSite($0).map(SiteMatcher.appName(site:)) == app }
+        // A site's name has a dot: an app's (discord) rarely does, and then no site is parsed
+        // before its first frame.
+        guard config.apps[app] == nil, app.contains(".") else { return false }
+        return config.sites.contains { SiteMatcher.normalizedSite($0).map(SiteMatcher.appName(site:)) == app }
     }
 
     /// Whether `app` is in hours the person chose to have no gate (`[[schedule]]` with
