@@ -163,6 +163,7 @@ private extension ConfigValueReader {
     /// A `[site."NAME"]` table of a site that is not in `sites` applies to nothing: said, so a
     /// typo does not pass for a setting.
     mutating func checkSiteTables(_ config: MigaConfig) {
+        guard !config.siteSettings.isEmpty else { return } // no site parsed on a gate's way
         let gated = SiteMatcher(sites: config.sites).sites
         for site in config.siteSettings.keys.sorted() where !gated.contains(site) {
             warnings.append((nil, "\(path): [site.\"\(TerminalText.excerpt(site))\"] is not in sites, so it applies to nothing; "
