@@ -98,8 +98,12 @@ public struct GateService {
         let now = context.clock.nowMilliseconds()
         var until = last.at + Int64(config.graceMinutes) * 60_000
         if let declared = last.minutes {
-            until = ((try? store.timebox(session: last.session, app: app, near: last.at))
-                ?? Timebox(app: app, session: last.session, openedAt: last.at, minutes: declared)).end
+            var box = Timebox(app: app, session: last.session, openedAt: last.at, minutes: declared)
+            if let extended = try? store.extensionTime(session: last.session, openedAt: last.at) {
+                box.extended = true
+                box.extendedAt = extended
+            }
+            until = box.end
         }
         return last.at <= now + 1000 && until > now ? Date(timeIntervalSince1970: Double(until) / 1000) : nil
     }

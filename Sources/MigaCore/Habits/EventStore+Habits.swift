@@ -55,15 +55,4 @@ extension EventStore {
             return (app, detail)
         }
     }
-
-    /// For `miga status`: the apps and sites whose last Open is after `since` (Unix ms), with
-    /// when that was.
-    public func lastOpens(since: Int64) throws -> [(app: String, at: Int64)] {
-        try db.rows("""
-            SELECT app, max(ts) FROM events WHERE type = \(EventType.openSelected.sqlLiteral) AND ts BETWEEN ? AND ? GROUP BY app ORDER BY app
-            """, [.integer(since), .integer(EventBounds.timestamps.upperBound)]).compactMap { row in
-            guard let app = StoredValue.text(row[0]), let at = StoredValue.integer(row[1]) else { return nil }
-            return (app, at)
-        }
-    }
 }

@@ -91,12 +91,25 @@ extension EventStore {
         return (at, session, Timebox.minutes(inDetail: StoredValue.text(row[2])))
     }
 
+    /// For `miga status` and the timeboxes: the apps and sites whose last Open is after
+    /// `since` (Unix ms), with when that was. By the time index (`+type`), not by walking
+    /// every Open ever made.
+    public func lastOpens(since: Int64) throws -> [(app: String, at: Int64)] {
+        try db.rows("""
+            SELECT app, max(ts) FROM events WHERE +type = \(EventType.openSelected.sqlLiteral) AND ts BETWEEN ? AND ? GROUP BY app ORDER BY app
+            """, [.integer(since), .integer(EventBounds.timestamps.upperBound)]).compactMap { row in
+            guard let app = StoredValue.text(row[0]), let at = StoredValue.integer(row[1]) else { return nil }
+            return (app, at)
+        }
+    }
+
     /// The timeboxes opened since `since` (Unix ms), oldest first, each with its extension and
-    /// ending from the `timebox_ended` events of its session.
+    /// ending from the `timebox_ended` events of its session. By the time index (`+type` keeps the planner off the type index, which would walk
+    /// every Open ever made): a day of events, however long the history.
     public func timeboxes(since: Int64) throws -> [Timebox] {
         var boxes: [Timebox] = []
         for row in try db.rows("""
-            SELECT app, session, ts, detail, utc_offset_min FROM events WHERE type = \(EventType.openSelected.sqlLiteral) AND ts BETWEEN ? AND ?
+            SELECT app, session, ts, detail, utc_offset_min FROM events WHERE +type = \(EventType.openSelected.sqlLiteral) AND ts BETWEEN ? AND ?
                 AND detail LIKE '%"minutes"%' ORDER BY ts
             """, [.integer(since), .integer(EventBounds.timestamps.upperBound)]) {
             guard let app = StoredValue.text(row[0]), let session = StoredValue.text(row[1]), let at = StoredValue.integer(row[2]),
@@ -109,7 +122,7 @@ extension EventStore {
         var index: [String: Int] = [:]
         for (position, box) in boxes.enumerated() { index[box.session] = position }
         for row in try db.rows("""
-            SELECT session, detail, ts FROM events WHERE type = \(EventType.timeboxEnded.sqlLiteral) AND ts BETWEEN ? AND ? ORDER BY ts
+            SELECT session, detail, ts FROM events WHERE +type = \(EventType.timeboxEnded.sqlLiteral) AND ts BETWEEN ? AND ? ORDER BY ts
             """, [.integer(since), .integer(EventBounds.timestamps.upperBound)]) {
             guard let session = StoredValue.text(row[0]), let position = index[session], let at = StoredValue.integer(row[2]),
                   let detail = StoredValue.text(row[1]), detail.utf8.count <= 64 * 1024,
@@ -125,9 +138,13 @@ extension EventStore {
         return boxes
     }
 
-    /// The timebox of the Open in `session`, if that Open declared one.
-    public func timebox(session: String, app: String, near: Int64) throws -> Timebox? {
-        try timeboxes(since: near - Timebox.lookback).last { $0.session == session && $0.app == app }
+    /// When "5 more minutes" was chosen for the Open in `session` made at `openedAt`, if it
+    /// was: the one row a grace needs, found from the Open's time on (a gate's path).
+    public func extensionTime(session: String, openedAt: Int64) throws -> Int64? {
+        StoredValue.integer(try db.value("""
+            SELECT min(ts) FROM events WHERE +type = \(EventType.timeboxEnded.sqlLiteral) AND ts BETWEEN ? AND ? AND session = ?
+                AND detail LIKE '%"choice":"extend"%'
+            """, [.integer(openedAt), .integer(EventBounds.timestamps.upperBound), .text(session)]))
     }
 
     /// Each app's timebox still running at `now`, or over by at most `Timebox.unansweredLimit`
