@@ -43,11 +43,13 @@ final class GateWindowTests: XCTestCase {
         try home.run("/usr/bin/xdotool", arguments, environment: environment)
     }
 
-    /// The window titled "miga — APP", once it is there.
-    func window(app: String = "chat") throws -> String {
+    /// The window titled "miga — APP", once it is there (`visible`: once it is mapped, so it
+    /// can take the focus: the soft end's window is a new one, asked for while it appears).
+    func window(app: String = "chat", visible: Bool = false) throws -> String {
         var id = ""
         try eventually("the window \"miga — \(app)\"") {
-            id = try xdotool(["search", "--name", "^miga — \(app)$"]).stdout.split(separator: "\n").first.map(String.init) ?? ""
+            id = try xdotool(["search"] + (visible ? ["--onlyvisible"] : []) + ["--name", "^miga — \(app)$"]).stdout
+                .split(separator: "\n").first.map(String.init) ?? ""
             return !id.isEmpty
         }
         return id
@@ -364,7 +366,7 @@ final class GateWindowTests: XCTestCase {
         defer { kill(pid, SIGKILL) }
         XCTAssertEqual(try home.events().last { $0.type == .openSelected }?.detail, #"{"minutes":5}"#)
         try pass(minutes: 5)
-        let first = try window()
+        let first = try window(visible: true)
         let picture = try screenshot("window-soft-end")
         _ = picture
         try press("m", in: first)
@@ -374,7 +376,7 @@ final class GateWindowTests: XCTestCase {
         try eventually("the window to close") { try self.windowGone(first) }
         XCTAssertFalse(processEnded(pid), "the app runs on")
         try pass(minutes: 5)
-        let second = try window()
+        let second = try window(visible: true)
         _ = try screenshot("window-soft-end-again")
         try press("m", in: second)
         Thread.sleep(forTimeInterval: 0.5)
@@ -420,7 +422,7 @@ final class GateWindowTests: XCTestCase {
             ((try? String(contentsOfFile: said, encoding: .utf8)) ?? "").contains("1 minute left of your 5 in chat")
         }
         try pass(minutes: 1)
-        try press("c", in: try window())
+        try press("c", in: try window(visible: true))
         eventually(timeout: 20, "word that it did not close") {
             ((try? String(contentsOfFile: said, encoding: .utf8)) ?? "").contains("chat did not close when asked; it is still running")
         }
@@ -434,7 +436,7 @@ final class GateWindowTests: XCTestCase {
         let pid = try openForFiveMinutes()
         defer { kill(pid, SIGKILL) }
         try pass(minutes: 5)
-        try press("k", in: try window())
+        try press("k", in: try window(visible: true))
         try eventually("Keep going recorded") { try self.timeboxEndings().count == 1 }
         XCTAssertTrue(try timeboxEndings()[0].contains(#""choice":"keep""#))
         XCTAssertFalse(processEnded(pid))
