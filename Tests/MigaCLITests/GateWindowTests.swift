@@ -227,16 +227,23 @@ final class GateWindowTests: XCTestCase {
 
     // MARK: Habits: the question before Open, the notes
 
+    /// Once the countdown is over, Open pressed in window `id` and its question (`what`) on
+    /// screen: the window's height before and after.
+    @discardableResult
+    func openUntilAsked(_ id: String, _ what: String) throws -> (ready: Int, asking: Int) {
+        try eventually(timeout: 30, "the countdown to end") { try home.events().contains { $0.type == .gatewayCompleted } }
+        let ready = try height(id)
+        try press("o", in: id)
+        return (ready, try waitForHeight(of: id, otherThan: ready, what))
+    }
+
     /// With `intention = true`: the gate's window once the countdown is over and Open was
     /// pressed, with its height before and after the question showed.
     func openTheQuestion() throws -> (MigaHome.Child, String, (ready: Int, asking: Int)) {
         try home.writeConfig("intention = true\ntimer_seconds = 15\n")
         let gate = try startGate()
         let id = try window()
-        try eventually(timeout: 30, "the countdown to end") { try home.events().contains { $0.type == .gatewayCompleted } }
-        let ready = try height(id)
-        try press("o", in: id)
-        let asking = try waitForHeight(of: id, otherThan: ready, "the question to show")
+        let (ready, asking) = try openUntilAsked(id, "the question to show")
         return (gate, id, (ready, asking))
     }
 
@@ -293,10 +300,7 @@ final class GateWindowTests: XCTestCase {
         try home.writeConfig("intention = true\nask_minutes = true\ntimer_seconds = 15\n")
         let gate = try startGate()
         let id = try window()
-        try eventually(timeout: 30, "the countdown to end") { try home.events().contains { $0.type == .gatewayCompleted } }
-        let ready = try height(id)
-        try press("o", in: id)
-        let asking = try waitForHeight(of: id, otherThan: ready, "the intention question")
+        let (ready, asking) = try openUntilAsked(id, "the intention question")
         XCTAssertEqual(try xdotool(["type", "--delay", "20", "one reply"]).status, 0)
         try press("Return", in: id)
         try eventually("the minutes question") { try self.height(id) != asking }
@@ -321,10 +325,7 @@ final class GateWindowTests: XCTestCase {
         for file in ["recorded.argv", "recorded.info"] { try FileManager.default.removeItem(atPath: home.root + "/" + file) }
         let clicked = try startGate()
         let second = try window()
-        try eventually(timeout: 30, "the countdown to end") { try home.events().contains { $0.type == .gatewayCompleted } }
-        let before = try height(second)
-        try press("o", in: second)
-        _ = try waitForHeight(of: second, otherThan: before, "the minutes question")
+        try openUntilAsked(second, "the minutes question")
         try click(second, x: 0.14, y: 0.84)
         eventually("the app to start") { home.recordedInfo() != nil }
         XCTAssertEqual(clicked.wait().status, 0)
@@ -338,10 +339,7 @@ final class GateWindowTests: XCTestCase {
         try home.writeConfig("ask_minutes = true\ntimer_seconds = 15\ngrace_minutes = 0\n")
         let gate = try startGate(environment: ["RECORDER_SLEEP": "300"])
         let id = try window()
-        try eventually(timeout: 30, "the countdown to end") { try home.events().contains { $0.type == .gatewayCompleted } }
-        let ready = try height(id)
-        try press("o", in: id)
-        _ = try waitForHeight(of: id, otherThan: ready, "the minutes question")
+        try openUntilAsked(id, "the minutes question")
         try press("1", in: id)
         eventually("the app to start") { home.recordedInfo() != nil }
         XCTAssertEqual(gate.wait().status, 0, "the gate is done; the watch is not the gate")
@@ -404,10 +402,7 @@ final class GateWindowTests: XCTestCase {
         try home.writeConfig("ask_minutes = true\ntimer_seconds = 15\ngrace_minutes = 0\n")
         let gate = try home.start(home.binary, ["gate", "--app", "chat", "--detach", "--", home.root + "/bin/stubborn"], environment: environment)
         let id = try window()
-        try eventually(timeout: 30, "the countdown to end") { try home.events().contains { $0.type == .gatewayCompleted } }
-        let ready = try height(id)
-        try press("o", in: id)
-        _ = try waitForHeight(of: id, otherThan: ready, "the minutes question")
+        try openUntilAsked(id, "the minutes question")
         try press("1", in: id)
         XCTAssertEqual(gate.wait().status, 0)
         var pid: Int32 = 0
