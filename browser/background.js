@@ -117,6 +117,16 @@ function applyState(message) {
   if (Array.isArray(message.timeboxes)) syncTimeboxes(message.timeboxes);
 }
 
+// An http(s) address as the browser writes it, or null.
+function webAddress(text) {
+  try {
+    const url = new URL(String(text));
+    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
+  } catch (error) {
+    return null;
+  }
+}
+
 function hostOf(url) {
   try {
     const parsed = new URL(url);
@@ -404,8 +414,15 @@ async function handleGateMessage(page, gate, message) {
     case "completed":
       return askAboutGate(gate, { type: message.type, session: gate.session });
     case "exit": {
-      const reply = await askAboutGate(gate, { type: "exit", session: gate.session });
+      // A "Do this instead" choice names the host's alternative by its index; the host checks it.
+      const exit = { type: "exit", session: gate.session };
+      if (Number.isInteger(message.alternative) && message.alternative > 0) exit.alternative = message.alternative;
+      const reply = await askAboutGate(gate, exit);
       if (reply.type !== "error") gate.ended = true;
+      // An alternative that is a link opens in this tab after the celebration, with the same
+      // one-time pass an Open gives: it is never gated, whatever site it is on.
+      const link = reply.type !== "error" && reply.alternative && reply.alternative.kind === "url" ? webAddress(reply.alternative.url) : null;
+      if (link && (gate.sent || gate.known)) await allowTab(gate.tabId, link);
       return reply;
     }
     case "open": {
@@ -414,6 +431,8 @@ async function handleGateMessage(page, gate, message) {
       if (typeof message.intention === "string") open.intention = message.intention.slice(0, 1000);
       // The answer to "For how long?": the host takes it only if it is one of its answers.
       if (Number.isInteger(message.minutes) && message.minutes > 0) open.minutes = message.minutes;
+      // The typed challenge, as typed: the host compares it with its sentence.
+      if (typeof message.challenge === "string") open.challenge = message.challenge.slice(0, 1000);
       let reply;
       try {
         reply = await askAboutGate(gate, open);
@@ -423,6 +442,9 @@ async function handleGateMessage(page, gate, message) {
       // Locked: the page says how long is left. Any other failure is miga's: the person
       // chose Open after the countdown, and Open they get, with one line saying why.
       if (reply.type === "error" && reply.seconds_left != null) return reply;
+      // The typed sentence was not the one asked (or none came): the page asks it again. A
+      // challenge never fails open.
+      if (reply.type === "error" && reply.challenge_failed === true) return reply;
       // A page that only named a gate, which miga does not know, gets no bypass: its address
       // is loaded as any navigation is, and gated if it is an entry.
       if (reply.type === "error" && !gate.sent && !gate.known) return { action: "go", reason: "not_sent" };

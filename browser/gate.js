@@ -23,6 +23,8 @@ let ticker = null;
 let asking = false; // "What are you here to do?" is showing (intention = true)
 let askingMinutes = false; // "For how long?" is showing (ask_minutes = true)
 let intentionAnswer = null; // the answer to "What are you here to do?", kept while "For how long?" asks
+let askingChallenge = false; // "Type this to open:" is showing (challenge = "type")
+let challengeTyped = null; // the sentence as typed, kept while the later questions ask
 
 function webAddress(text) {
   try {
@@ -83,9 +85,30 @@ function say(text) {
   $("notice").textContent = text || "";
 }
 
+// A picture of the person's own, beside the words: only an image the host put in the reply
+// itself (a data: URL of a picture type), never an address that would load something.
+const IMAGE_URL = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
+
+function showImage(item) {
+  const image = $("image");
+  const source = item && typeof item.image === "string" && IMAGE_URL.test(item.image) ? item.image : null;
+  if (!source) {
+    image.hidden = true;
+    image.removeAttribute("src");
+    image.alt = "";
+    return;
+  }
+  const named = [item.title, item.author].find((text) => typeof text === "string" && text.trim());
+  image.alt = named ? named.trim() : "Picture";
+  image.onerror = () => { image.hidden = true; }; // a picture that does not decode is not shown
+  image.src = source;
+  image.hidden = false;
+}
+
 function showItem(item) {
   const content = $("content");
   content.replaceChildren();
+  showImage(item && typeof item.text === "string" ? item : null);
   if (!item || typeof item.text !== "string") return;
   if (item.kind === "article") {
     if (item.title) {
@@ -162,17 +185,24 @@ function tick() {
   }
 }
 
-async function chooseExit() {
+// `alternative`: one of the host's "Do this instead" entries, when one was chosen: an Exit
+// that then opens it (miga runs a command itself; a link opens in this tab).
+async function chooseExit(alternative) {
   if (finished || !gate) return;
   finished = true;
   clearInterval(ticker);
   let message = "You chose not to open it.";
+  let chosen = null; // what the host did with the alternative
+  const exit = { type: "exit" };
+  if (alternative) exit.alternative = alternative.index;
   try {
-    const reply = await request({ type: "exit" });
+    const reply = await request(exit);
     if (reply.type !== "error" && reply.message) message = reply.message;
+    if (reply.type !== "error" && reply.alternative && typeof reply.alternative === "object") chosen = reply.alternative;
   } catch (error) {
     // the choice stands even if it could not be recorded
   }
+  hideChallenge();
   hideQuestion();
   hideMinutes();
   setState("exited");
@@ -182,14 +212,47 @@ async function chooseExit() {
   $("celebration-text").textContent = message;
   if (gate.animations) root.classList.add("animate");
   $("celebration").hidden = false;
+  const link = chosen && chosen.kind === "url" ? webAddress(chosen.url) : null;
+  const problem = chosen && typeof chosen.problem === "string" ? chosen.problem.trim().split("\n")[0] : "";
+  if (problem) say(problem); // the command could not start: one line, read before the tab goes
   setTimeout(async () => {
+    if (link) {
+      // The alternative's page, in this tab (the worker let it through, gated site or not).
+      location.replace(link);
+      return;
+    }
     try {
       const reply = await request({ type: "close" });
       if (reply && reply.calm) location.replace(reply.calm);
     } catch (error) {
       location.replace("calm.html");
     }
-  }, 2500);
+  }, problem ? 6000 : 2500);
+}
+
+// The host's "Do this instead" entries (at most three): {index, label, kind}.
+function alternativesOffered() {
+  const list = gate && Array.isArray(gate.alternatives) ? gate.alternatives : [];
+  return list.filter((entry) => entry && typeof entry === "object" && Number.isInteger(entry.index) && entry.index > 0 &&
+    typeof entry.label === "string" && entry.label.trim()).slice(0, 3);
+}
+
+function buildAlternatives() {
+  const group = $("alternatives");
+  group.replaceChildren();
+  const offered = alternativesOffered();
+  offered.forEach((entry, position) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.id = `alternative-${position + 1}`;
+    button.dataset.kind = entry.kind === "url" ? "url" : "command";
+    const key = document.createElement("kbd");
+    key.textContent = String(position + 1);
+    button.append(key, ` ${entry.label.trim()}`);
+    button.addEventListener("click", () => chooseExit(entry));
+    group.append(button);
+  });
+  group.hidden = offered.length === 0;
 }
 
 async function readNext() {
@@ -220,6 +283,90 @@ function hideQuestion() {
   delete root.dataset.question;
   $("intention").hidden = true;
   if (document.activeElement === $("intention-text")) $("intention-text").blur();
+}
+
+// challenge = "type": after the countdown, Open first shows a sentence to type exactly, key by
+// key. A character that is not the sentence's next one clears the field; a paste, a drop or
+// any text the browser puts in at once never counts. Enter, with the whole sentence typed,
+// goes on (to the intention, "For how long?", then Open); Esc comes back to the choices.
+const CHALLENGE_HINT = "Start again: type it exactly";
+
+function challengeSentence() {
+  return gate && typeof gate.challenge === "string" && gate.challenge ? gate.challenge : null;
+}
+
+function showChallenge(problem) {
+  askingChallenge = true;
+  root.dataset.question = "challenge";
+  $("challenge-sentence").textContent = challengeSentence();
+  const field = $("challenge");
+  field.value = "";
+  field.maxLength = challengeSentence().length;
+  $("challenge-problem").textContent = problem || "";
+  $("challenge-box").hidden = false;
+  say("");
+  field.focus();
+  $("choices").scrollIntoView({ block: "nearest" }); // the sentence, its field and Exit in view
+}
+
+function hideChallenge() {
+  if (!askingChallenge) return;
+  askingChallenge = false;
+  if (root.dataset.question === "challenge") delete root.dataset.question;
+  $("challenge-box").hidden = true;
+  $("challenge").value = "";
+  $("challenge-problem").textContent = "";
+  if (document.activeElement === $("challenge")) $("challenge").blur();
+}
+
+// Typed wrong, or put in some other way: the field starts again, and says so.
+function challengeRefused() {
+  $("challenge").value = "";
+  $("challenge-problem").textContent = CHALLENGE_HINT;
+}
+
+// Only typing counts: what the browser inserts whole (a paste, a drop, an autocompletion, a
+// spelling fix, a yank) is refused before it lands.
+const NOT_TYPED = /^insert(FromPaste|FromDrop|FromYank|ReplacementText|Transpose|Link|FromPasteAsQuotation)/;
+
+function watchChallenge() {
+  const field = $("challenge");
+  let before = "";
+  field.addEventListener("beforeinput", (event) => {
+    before = field.value;
+    if (NOT_TYPED.test(event.inputType || "")) {
+      event.preventDefault();
+      challengeRefused();
+    }
+  });
+  for (const type of ["paste", "drop"]) {
+    field.addEventListener(type, (event) => {
+      event.preventDefault();
+      challengeRefused();
+    });
+  }
+  field.addEventListener("dragover", (event) => event.preventDefault()); // a drop lands here, and is refused
+  field.addEventListener("input", (event) => {
+    const sentence = challengeSentence();
+    if (!sentence || event.isComposing) return;
+    const value = field.value;
+    // More than one character at once is not a key (a middle-click paste, an extension
+    // filling the field); a character that is not the sentence's next one is a mistake.
+    const grew = value.length - before.length;
+    if (!sentence.startsWith(value) || (grew > 1 && event.inputType !== "insertCompositionText")) return challengeRefused();
+    before = value;
+    if ($("challenge-problem").textContent === CHALLENGE_HINT && value) $("challenge-problem").textContent = "";
+  });
+}
+
+// Esc from any question: back to the choices; the next Open asks everything again.
+function backToChoices() {
+  if (finished) return;
+  hideChallenge();
+  hideQuestion();
+  hideMinutes();
+  challengeTyped = null;
+  intentionAnswer = null;
 }
 
 // ask_minutes = true: after the countdown (and the intention, when asked), Open asks "For
@@ -279,6 +426,17 @@ async function chooseOpen(minutes) {
   if (finished || !gate) return;
   const left = secondsLeft();
   if (left > 0) return say(`Open unlocks in ${left} s. Take this moment; Exit is always free.`);
+  const sentence = challengeSentence();
+  if (sentence && challengeTyped === null) {
+    if (!askingChallenge) return showChallenge();
+    const typed = $("challenge").value;
+    if (typed !== sentence) {
+      $("challenge-problem").textContent = typed ? "Type the whole sentence, then Enter" : "";
+      return;
+    }
+    challengeTyped = typed;
+    hideChallenge();
+  }
   if (gate.intention === true && !asking && !askingMinutes) return showQuestion();
   const offer = minutesOffer();
   if (offer && !askingMinutes) {
@@ -292,9 +450,16 @@ async function chooseOpen(minutes) {
   if (asking) message.intention = $("intention-text").value;
   else if (intentionAnswer !== null) message.intention = intentionAnswer;
   if (offer) message.minutes = Number.isInteger(minutes) && minutes > 0 ? minutes : offer.default;
+  if (challengeTyped !== null) message.challenge = challengeTyped;
   finished = true;
   try {
     const reply = await request(message);
+    if (reply.type === "error" && reply.challenge_failed) {
+      // miga did not take the sentence: it is asked again, and nothing opens.
+      finished = false;
+      backToChoices();
+      return showChallenge(CHALLENGE_HINT);
+    }
     if (reply.type === "error") {
       finished = false;
       return say(reply.error);
@@ -310,11 +475,20 @@ async function chooseOpen(minutes) {
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.altKey || event.metaKey) return;
   const key = event.key;
+  if (askingChallenge) {
+    // Everything else is typed into the field: the page's keys do not act.
+    if (event.isComposing) return;
+    if (key === "Escape") backToChoices();
+    else if (key === "Enter" && event.target === $("challenge")) chooseOpen();
+    else return;
+    event.preventDefault();
+    return;
+  }
   if (askingMinutes) {
     if (event.isComposing) return;
     const offer = minutesOffer();
     const focused = Number(event.target && event.target.dataset ? event.target.dataset.minutes : NaN);
-    if (key === "Escape") { if (!finished) hideMinutes(); }
+    if (key === "Escape") backToChoices();
     else if (key === "Enter") chooseOpen(Number.isInteger(focused) && focused > 0 ? focused : offer.default);
     else if (/^[1-9]$/.test(key) && Number(key) <= offer.choices.length) chooseOpen(offer.choices[Number(key) - 1]);
     else if (key === "e" || key === "q") chooseExit();
@@ -325,13 +499,15 @@ document.addEventListener("keydown", (event) => {
   if (asking) {
     // Everything else is typed into the field: the page's keys do not act.
     if (event.isComposing) return;
-    if (key === "Escape") { if (!finished) hideQuestion(); }
+    if (key === "Escape") backToChoices();
     else if (key === "Enter" && event.target === $("intention-text")) chooseOpen();
     else return;
     event.preventDefault();
     return;
   }
+  const alternative = /^[1-9]$/.test(key) ? alternativesOffered()[Number(key) - 1] : null;
   if (key === "e" || key === "q" || key === "Escape") chooseExit();
+  else if (alternative) chooseExit(alternative);
   else if (key === "n" || key === " ") readNext();
   else if (key === "o" || key === "Enter") chooseOpen();
   else return;
@@ -340,6 +516,7 @@ document.addEventListener("keydown", (event) => {
 $("exit").addEventListener("click", chooseExit);
 $("next").addEventListener("click", readNext);
 $("open").addEventListener("click", () => chooseOpen());
+watchChallenge();
 
 async function start() {
   // Framed by another page: miga's gate never runs inside someone else's page.
@@ -372,6 +549,7 @@ async function start() {
   $("post-note").hidden = !isPost;
   const offer = minutesOffer();
   if (offer) buildMinutes(offer);
+  buildAlternatives();
   setState("counting");
   tick();
   ticker = setInterval(tick, 200);

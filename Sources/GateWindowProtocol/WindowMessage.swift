@@ -6,8 +6,18 @@
 public enum GateToWindow: Equatable, Sendable {
     /// The app's name (the window's title is "miga — APP") and how to draw.
     case setUp(app: String, animations: Bool, breathing: Bool)
-    /// The item to show: kind is `quote`, `affirmation` or `article`.
-    case item(kind: String, text: String, author: String, title: String)
+    /// The item to show: kind is `quote`, `affirmation` or `article`; `image` is the absolute
+    /// path of a picture to show beside the text, checked by the gate (a regular file of a
+    /// readable size), or empty for none. The window still skips one it cannot load.
+    case item(kind: String, text: String, author: String, title: String, image: String = "")
+    /// The person's own "Do this instead" choices, shown beside Exit as buttons with keys
+    /// `1`… (at most 3); a choice comes back as `alternative`. Empty: none.
+    case alternatives([String])
+    /// Open was chosen after the countdown and `challenge = "type"`: show the sentence and a
+    /// field typed key by key (a paste never counts; a key that is not the sentence's next
+    /// character clears it, see `ChallengeTyping`). The whole sentence comes back as
+    /// `challenge`, Esc as `back`. Sent again after a wrong answer.
+    case askChallenge(sentence: String)
     /// The countdown: whole seconds left (0 = Open unlocked), progress in thousandths, the cue.
     case tick(secondsLeft: Int, permille: Int, breath: String)
     /// A line under the buttons ("Open unlocks in 12 s. …"); empty clears it.
@@ -48,6 +58,28 @@ public enum WindowToGate: Equatable, Sendable {
     case minutes(Int)
     /// The soft end's answer: `close`, `extend` or `keep` (the window's close button too).
     case softEndChoice(String)
+    /// A "Do this instead" choice, 1-based: an Exit that opens it.
+    case alternative(Int)
+    /// The sentence as typed: Open, when it is exactly the one asked.
+    case challenge(String)
+}
+
+/// How a typed challenge takes one key, in the terminal and the window alike: the sentence
+/// must be typed exactly, so a character that is not its next one clears what was typed.
+public enum ChallengeTyping {
+    /// What is typed after `character` is added to `typed`.
+    public static func adding(_ character: Character, to typed: String, sentence: String) -> String {
+        kept(typed + String(character), sentence: sentence)
+    }
+
+    /// What stays of `typed` (several keys at once, as a terminal may deliver them): all of it
+    /// while it is the start of the sentence, else nothing.
+    public static func kept(_ typed: String, sentence: String) -> String {
+        sentence.hasPrefix(typed) ? typed : ""
+    }
+
+    /// After Backspace.
+    public static func erasing(_ typed: String) -> String { String(typed.dropLast()) }
 }
 
 public enum WindowLine {
@@ -55,8 +87,10 @@ public enum WindowLine {
         switch message {
         case .setUp(let app, let animations, let breathing):
             return line(["setup", app, animations ? "1" : "0", breathing ? "1" : "0"])
-        case .item(let kind, let text, let author, let title):
-            return line(["item", kind, text, author, title])
+        case .item(let kind, let text, let author, let title, let image):
+            return line(image.isEmpty ? ["item", kind, text, author, title] : ["item", kind, text, author, title, image])
+        case .alternatives(let labels): return line(["alternatives"] + labels)
+        case .askChallenge(let sentence): return line(["ask-challenge", sentence])
         case .tick(let secondsLeft, let permille, let breath):
             return line(["tick", String(secondsLeft), String(permille), breath])
         case .notice(let text): return line(["notice", text])
@@ -82,6 +116,8 @@ public enum WindowLine {
         case .back: return "back\n"
         case .minutes(let minutes): return line(["minutes", String(minutes)])
         case .softEndChoice(let choice): return line(["soft-end-choice", choice])
+        case .alternative(let index): return line(["alternative", String(index)])
+        case .challenge(let text): return line(["challenge", text])
         }
     }
 
@@ -91,6 +127,12 @@ public enum WindowLine {
         switch (fields.first, fields.count) {
         case ("setup", 4): return .setUp(app: fields[1], animations: fields[2] == "1", breathing: fields[3] == "1")
         case ("item", 5): return .item(kind: fields[1], text: fields[2], author: fields[3], title: fields[4])
+        case ("item", 6):
+            // Only an absolute path: the window opens nothing relative to where it runs.
+            let image = fields[5].hasPrefix("/") ? fields[5] : ""
+            return .item(kind: fields[1], text: fields[2], author: fields[3], title: fields[4], image: image)
+        case ("alternatives", _): return .alternatives(Array(fields.dropFirst().prefix(3)))
+        case ("ask-challenge", 2): return fields[1].isEmpty ? nil : .askChallenge(sentence: fields[1])
         case ("tick", 4):
             guard let left = Int(fields[1]), let permille = Int(fields[2]) else { return nil }
             return .tick(secondsLeft: max(0, left), permille: min(1000, max(0, permille)), breath: fields[3])
@@ -118,6 +160,15 @@ public enum WindowLine {
             let fields = split(line)
             guard fields.count == 2, ["close", "extend", "keep"].contains(fields[1]) else { return nil }
             return .softEndChoice(fields[1])
+        }
+        if line.hasPrefix("alternative\t") {
+            let fields = split(line)
+            guard fields.count == 2, let index = Int(fields[1]), (1...3).contains(index) else { return nil }
+            return .alternative(index)
+        }
+        if line.hasPrefix("challenge\t") {
+            let fields = split(line)
+            return fields.count == 2 ? .challenge(fields[1]) : nil
         }
         if line.hasPrefix("minutes\t") {
             let fields = split(line)

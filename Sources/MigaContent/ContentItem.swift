@@ -21,14 +21,18 @@ public struct ContentItem: Equatable, Sendable {
     public var text: String
     public var author: String?
     public var title: String?
+    /// A picture the window and the browser page show beside the text (the terminal shows the
+    /// text alone), as the pack wrote it: an absolute path or one under `~/`.
+    public var image: String?
 
     public init(id: String, kind: ContentKind, category: String, text: String,
-                author: String? = nil, title: String? = nil) {
+                author: String? = nil, title: String? = nil, image: String? = nil) {
         self.id = id
         self.kind = kind
         self.category = category
         self.text = text
         self.author = author
         self.title = title
+        self.image = image
     }
 }

@@ -24,7 +24,7 @@ public enum ContentPack {
     public static let maxShortLength = 300
 
     /// The keys an item may have; any other is reported (and ignored) by `check`.
-    public static let itemKeys: Set<String> = ["id", "kind", "category", "text", "author", "title"]
+    public static let itemKeys: Set<String> = ["id", "kind", "category", "text", "author", "title", "image"]
 
     /// What `check` found in a pack: the usable items, every problem (each item with one is
     /// left out), and warnings that leave the item usable (unknown keys).
@@ -108,14 +108,26 @@ public enum ContentPack {
                     problems.append("\(label)its \(field) holds the control character \(TerminalText.name(control)) (an escape sequence?); remove it")
                 }
             }
+            // A picture is a path to a file of the person's own: absolute or under `~/`. A file
+            // that is missing or unusable when shown is skipped then, never an error here.
+            let image = entry["image"]?.string
+            if entry["image"] != nil, !isImagePath(image) {
+                problems.append("\(label)image must be a path in quotes, absolute or starting with ~/ (like \"~/Pictures/kids.jpg\")")
+            }
             guard problems.isEmpty, let kind else {
                 report.problems += problems.map(error)
                 continue
             }
             report.items.append(ContentItem(id: id, kind: kind, category: category, text: body,
-                                            author: entry["author"]?.string, title: title))
+                                            author: entry["author"]?.string, title: title, image: image))
         }
         return report
+    }
+
+    /// An item's `image` as a pack may write it: absolute or under `~/`, no control characters.
+    static func isImagePath(_ path: String?) -> Bool {
+        guard let path, path.hasPrefix("/") || path.hasPrefix("~/"), path.utf8.count <= 4096 else { return false }
+        return TerminalText.firstControl(in: path, allowing: []) == nil
     }
 
     // `content validate` and every gate with packs of the person's own parse here, so these

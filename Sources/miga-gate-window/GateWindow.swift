@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CGtk
 import GateWindowProtocol
 
@@ -12,6 +15,9 @@ final class GateWindow {
     private let header: Widget
     private let notesLabel: Widget
     private let scroller: Widget
+    private let itemBox: Widget
+    /// The item's picture (a content pack's `image`), beside the text; hidden when none.
+    private let picture: Widget
     private let titleLabel: Widget
     private let textLabel: Widget
     private let authorLabel: Widget
@@ -21,6 +27,10 @@ final class GateWindow {
     private let cueLabel: Widget
     private let noticeLabel: Widget
     private let choices: Widget
+    /// The person's own "Do this instead" choices (`[[alternative]]`), a row of buttons just
+    /// above Exit, keys `1`…`3`; hidden when there are none, and while a question is asked.
+    private let insteadRow: Widget
+    private(set) var alternativeButtons: [Widget] = []
     let exitButton: Widget
     let nextButton: Widget
     let openButton: Widget
@@ -37,6 +47,14 @@ final class GateWindow {
     /// A timebox's soft end is on screen, not a gate: the three buttons are its choices.
     private(set) var softEnding = false
     private var defaultMinutes = 10
+    /// The typed challenge (`challenge = "type"`), built when first asked.
+    private var challenge: Challenge?
+    /// The challenge is on screen: every key is a character of it (or Backspace, Enter, Esc).
+    private(set) var challenging = false
+    private var sentence = ""
+    /// The item's picture being decoded: its open file and what cancels it.
+    private var pictureLoad: (stream: UnsafeMutablePointer<GFileInputStream>, cancellable: UnsafeMutablePointer<GCancellable>)?
+    private var typed = ""
 
     /// Where the window's messages go (set once the link exists).
     var send: (WindowToGate) -> Void = { _ in }
@@ -88,6 +106,7 @@ final class GateWindow {
         // No minimum in characters: the card's width (cardWidth) holds, whatever the font.
         for label in [titleLabel, textLabel, authorLabel] { gtk_label_set_max_width_chars(miga_label(label), 72) }
         let item = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        itemBox = item
         gtk_widget_set_halign(item, GTK_ALIGN_CENTER)
         // The scroller is never shorter than its scrollbar (about 50 px): a one-line item sits
         // in the middle of that rather than above a gap.
@@ -102,6 +121,24 @@ final class GateWindow {
         gtk_scrolled_window_set_max_content_height(miga_scrolled_window(scroller), Self.cardHeight)
         gtk_scrolled_window_set_child(miga_scrolled_window(scroller), item)
         gtk_widget_set_vexpand(scroller, 1)
+        gtk_widget_set_hexpand(scroller, 1)
+
+        // The picture stands left of the text, in the middle of the card's height; a card
+        // without one gives the text the whole width.
+        picture = gtk_picture_new()!
+        gtk_widget_add_css_class(picture, "miga-picture")
+        gtk_picture_set_can_shrink(OpaquePointer(picture), 0)
+        gtk_widget_set_valign(picture, GTK_ALIGN_CENTER)
+        gtk_widget_set_halign(picture, GTK_ALIGN_CENTER)
+        gtk_widget_set_visible(picture, 0)
+        // In a box of its own: asked how wide it is for the card's height, a GtkPicture alone
+        // answers as wide as the picture would be at that height, and takes the text's room.
+        let frame = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_widget_set_valign(frame, GTK_ALIGN_CENTER)
+        gtk_box_append(miga_box(frame), picture)
+        let card = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 20)!
+        gtk_box_append(miga_box(card), frame)
+        gtk_box_append(miga_box(card), scroller)
 
         // The countdown: bar, seconds, breathing cue (fixed widths, so nothing jiggles as
         // the numbers change).
@@ -133,6 +170,10 @@ final class GateWindow {
             gtk_widget_set_hexpand(button, 1)
             gtk_box_append(miga_box(choices), button)
         }
+        insteadRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)
+        gtk_widget_add_css_class(insteadRow, "miga-instead")
+        gtk_box_set_homogeneous(miga_box(insteadRow), 1)
+        gtk_widget_set_visible(insteadRow, 0)
 
         // The celebration after Exit, hidden until then.
         celebration = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)
@@ -148,7 +189,7 @@ final class GateWindow {
         gtk_box_append(miga_box(celebration), celebrationLabel)
         gtk_widget_set_visible(celebration, 0)
 
-        for widget in [header, notesLabel, scroller, countdown, noticeLabel, choices, celebration] {
+        for widget in [header, notesLabel, card, countdown, noticeLabel, insteadRow, choices, celebration] {
             gtk_box_append(miga_box(page), widget)
         }
         gtk_window_set_child(miga_window(window), page)
@@ -186,8 +227,13 @@ final class GateWindow {
                 motion = false
                 gtk_widget_add_css_class(window, "no-motion")
             }
-        case .item(let kind, let text, let author, let title):
+        case .item(let kind, let text, let author, let title, let image):
             show(kind: kind, text: text, author: author, title: title)
+            showPicture(image, description: [title, author].filter { !$0.isEmpty }.joined(separator: ", "))
+        case .alternatives(let labels):
+            setAlternatives(labels)
+        case .askChallenge(let sentence):
+            askChallenge(sentence)
         case .tick(let secondsLeft, let permille, let breath):
             tick(secondsLeft: secondsLeft, permille: permille, breath: breath)
         case .notice(let text):
@@ -297,6 +343,7 @@ final class GateWindow {
     private func ask() {
         guard !celebrating, !asking else { return }
         let (box, entry) = question ?? buildQuestion()
+        leaveChallenge()
         asking = true
         answered = false
         gtk_editable_set_text(miga_editable(entry), "")
@@ -348,6 +395,7 @@ final class GateWindow {
         guard !celebrating, !askingMinutes else { return }
         if let (box, _) = question { gtk_widget_set_visible(box, 0) }
         asking = false
+        leaveChallenge()
         self.defaultMinutes = defaultMinutes
         let (box, buttons) = timebox ?? buildMinutes(choices)
         askingMinutes = true
@@ -398,6 +446,14 @@ final class GateWindow {
 
     /// Esc in a question: the usual choices again, the answer dropped.
     func goBack() {
+        if challenging, !answered {
+            leaveChallenge()
+            showChoices(true)
+            fitHeight()
+            gtk_widget_grab_focus(openButton)
+            send(.back)
+            return
+        }
         if askingMinutes, !answered, let (box, _) = timebox {
             askingMinutes = false
             gtk_widget_set_visible(box, 0)
@@ -424,6 +480,285 @@ final class GateWindow {
         gtk_button_set_label(miga_button(nextButton), all ? "Read Next (n)" : "Back (Esc)")
         // The countdown is over whenever the question shows, so Open is always ready here.
         gtk_button_set_label(miga_button(openButton), all ? "\(openLabel) (o)" : "\(openLabel) (Enter)")
+        // Their keys are the question's while it asks (1… pick minutes): they come back with
+        // the choices.
+        gtk_widget_set_visible(insteadRow, all && !alternativeButtons.isEmpty ? 1 : 0)
+    }
+
+    // MARK: The item's picture
+
+    /// The longest side a picture is shown at, in logical pixels, and the largest picture
+    /// (by its header) that is loaded at all: a file claiming more is skipped rather than
+    /// risk a long decode or a huge buffer. A picture is decoded on a worker thread (a
+    /// 36-megapixel PNG takes 1.6 s here), so the window answers keys all the while.
+    static let pictureSide = 240
+    static let pictureMaxPixels = 40_000_000
+    static let pictureMaxBytes = 64 << 20
+
+    /// Shows the item's picture beside its text, or takes the last one away (`path` empty, or
+    /// a picture that cannot be shown: the text stands alone then, as without one). Its room
+    /// is kept from the start, at the size its header gives, so the text does not move when
+    /// the picture arrives a moment later.
+    private func showPicture(_ path: String, description: String) {
+        cancelPicture()
+        guard !path.isEmpty, let (stream, width, height) = Self.openPicture(path) else {
+            hidePicture()
+            return
+        }
+        gtk_picture_set_paintable(OpaquePointer(picture), nil)
+        gtk_widget_set_size_request(picture, width, height)
+        let name = description.isEmpty ? "Picture" : "Picture: \(description)"
+        gtk_picture_set_alternative_text(OpaquePointer(picture), name)
+        miga_accessible_set_label(picture, name)
+        gtk_widget_set_visible(picture, 1)
+        // Beside a picture the text starts at its edge, not in the middle of what is left.
+        gtk_widget_set_halign(itemBox, GTK_ALIGN_FILL)
+        fitHeight()
+        let cancellable = g_cancellable_new()!
+        pictureLoad = (stream, cancellable)
+        // gdk-pixbuf's own _async decodes on the main loop between reads (a 36-megapixel PNG
+        // held keys up for 400 ms at a time here): a GTask's worker thread decodes instead.
+        let size = UnsafeMutablePointer<Int32>.allocate(capacity: 2)
+        size[0] = width
+        size[1] = height
+        let task = g_task_new(UnsafeMutableRawPointer(stream), cancellable, { source, result, context in
+            GateWindow.from(context).pictureDecoded(source: UnsafeMutableRawPointer(source), result: result)
+        }, context)
+        g_task_set_task_data(task, size) { $0?.assumingMemoryBound(to: Int32.self).deallocate() }
+        g_task_run_in_thread(task) { task, source, data, cancellable in
+            let size = data!.assumingMemoryBound(to: Int32.self)
+            let input = source!.assumingMemoryBound(to: GInputStream.self)
+            var error: UnsafeMutablePointer<GError>?
+            let pixbuf = gdk_pixbuf_new_from_stream_at_scale(input, size[0], size[1], 0, cancellable, &error)
+            if let error { g_error_free(error) }
+            g_task_return_pointer(task, pixbuf.map { UnsafeMutableRawPointer($0) }) { g_object_unref($0) }
+        }
+        g_object_unref(UnsafeMutableRawPointer(task))
+    }
+
+    /// The worker's picture: shown if it is still the item's (Read Next may have come since).
+    private func pictureDecoded(source: UnsafeMutableRawPointer?, result: OpaquePointer?) {
+        var error: UnsafeMutablePointer<GError>?
+        let decoded = g_task_propagate_pointer(result, &error).map { OpaquePointer($0) }
+        if let error { g_error_free(error) }
+        guard let load = pictureLoad, source == UnsafeMutableRawPointer(load.stream) else {
+            if let decoded { g_object_unref(UnsafeMutableRawPointer(decoded)) }
+            return
+        }
+        pictureLoad = nil
+        g_object_unref(UnsafeMutableRawPointer(load.stream))
+        g_object_unref(UnsafeMutableRawPointer(load.cancellable))
+        guard let decoded else {
+            hidePicture()
+            return
+        }
+        // A camera's photo says which way up it goes.
+        var pixbuf = decoded
+        if let turned = gdk_pixbuf_apply_embedded_orientation(decoded) {
+            g_object_unref(UnsafeMutableRawPointer(decoded))
+            pixbuf = turned
+        }
+        let texture = gdk_texture_new_for_pixbuf(pixbuf)
+        let width = gdk_pixbuf_get_width(pixbuf), height = gdk_pixbuf_get_height(pixbuf)
+        g_object_unref(UnsafeMutableRawPointer(pixbuf))
+        guard let texture else {
+            hidePicture()
+            return
+        }
+        gtk_picture_set_paintable(OpaquePointer(picture), texture)
+        g_object_unref(UnsafeMutableRawPointer(texture))
+        gtk_widget_set_size_request(picture, width, height)
+    }
+
+    private func cancelPicture() {
+        guard let load = pictureLoad else { return }
+        pictureLoad = nil
+        g_cancellable_cancel(load.cancellable)
+        g_object_unref(UnsafeMutableRawPointer(load.stream))
+        g_object_unref(UnsafeMutableRawPointer(load.cancellable))
+    }
+
+    private func hidePicture() {
+        cancelPicture()
+        guard gtk_widget_get_visible(picture) != 0 else { return }
+        gtk_picture_set_paintable(OpaquePointer(picture), nil)
+        gtk_widget_set_visible(picture, 0)
+        gtk_widget_set_halign(itemBox, GTK_ALIGN_CENTER)
+        fitHeight()
+    }
+
+    /// The picture at `path`, opened to be read, and the size to show it at (scaled down to
+    /// fit `pictureSide` square, never up); nil for anything that is not a picture of a sane
+    /// size. The gate checked the path already; the window checks again on the file it
+    /// actually opens (non-blocking, so a FIFO put there since cannot hang it), and reads that
+    /// same open file through /proc from then on, never the path a second time.
+    static func openPicture(_ path: String) -> (stream: UnsafeMutablePointer<GFileInputStream>, width: Int32, height: Int32)? {
+        guard path.hasPrefix("/") else { return nil }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+              info.st_size > 0, info.st_size <= pictureMaxBytes else { return nil }
+        let opened = "/proc/self/fd/\(fd)"
+        // The header only: how big the picture says it is.
+        var width: Int32 = 0, height: Int32 = 0
+        guard gdk_pixbuf_get_file_info(opened, &width, &height) != nil, width > 0, height > 0,
+              Int(width) * Int(height) <= pictureMaxPixels else { return nil }
+        let scale = min(1, Double(pictureSide) / Double(width), Double(pictureSide) / Double(height))
+        let file = g_file_new_for_path(opened)
+        defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+        var error: UnsafeMutablePointer<GError>?
+        guard let stream = g_file_read(file, nil, &error) else {
+            if let error { g_error_free(error) }
+            return nil
+        }
+        return (stream, max(1, Int32((Double(width) * scale).rounded())), max(1, Int32((Double(height) * scale).rounded())))
+    }
+
+    // MARK: Do this instead
+
+    /// One button per alternative (at most 3), in a row under the choices: "Write (1)".
+    private func setAlternatives(_ labels: [String]) {
+        for button in alternativeButtons { gtk_box_remove(miga_box(insteadRow), button) }
+        alternativeButtons = []
+        let clicked: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { button, context in
+            GateWindow.from(context).choose(button: button)
+        }
+        for (index, label) in labels.prefix(3).enumerated() {
+            let button = gtk_button_new()!
+            gtk_widget_add_css_class(button, "miga-alternative")
+            gtk_widget_set_hexpand(button, 1)
+            // A long label is cut short on its button, never its key; the tooltip and the
+            // accessible name say it whole.
+            let face = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
+            gtk_widget_set_halign(face, GTK_ALIGN_CENTER)
+            let text = gtk_label_new(label)!
+            gtk_label_set_ellipsize(miga_label(text), PANGO_ELLIPSIZE_END)
+            gtk_label_set_single_line_mode(miga_label(text), 1)
+            let key = gtk_label_new(" (\(index + 1))")!
+            gtk_box_append(miga_box(face), text)
+            gtk_box_append(miga_box(face), key)
+            gtk_button_set_child(miga_button(button), face)
+            if label.count > 20 { gtk_widget_set_tooltip_text(button, label) }
+            miga_accessible_set_label(button, "Instead: \(label) (\(index + 1))")
+            connectSignal(UnsafeMutableRawPointer(button), "clicked", clicked, context)
+            gtk_box_append(miga_box(insteadRow), button)
+            alternativeButtons.append(button)
+        }
+        let choosing = !asking && !askingMinutes && !challenging && !softEnding && !celebrating
+        gtk_widget_set_visible(insteadRow, choosing && !alternativeButtons.isEmpty ? 1 : 0)
+        fitHeight()
+    }
+
+    /// Alternative `index` (0-based), if there is one and the gate is at its choices: an
+    /// Exit that opens it (the gate answers with `celebrate`).
+    func chooseAlternative(index: Int) {
+        guard alternativeButtons.indices.contains(index), !asking, !askingMinutes, !challenging, !softEnding, !celebrating else { return }
+        send(.alternative(index + 1))
+    }
+
+    // MARK: The typed challenge
+
+    private struct Challenge {
+        let box: Widget
+        let sentence: Widget
+        let typed: Widget
+        let hint: Widget
+    }
+
+    static let challengeHint = "Type it key by key · Enter opens · Esc goes back"
+
+    /// "Type this to open:" and the sentence, then what has been typed so far. There is no
+    /// text field on purpose: nothing here can take a paste (Ctrl+V, Shift+Insert, the middle
+    /// button, a drop), so only keys typed one by one count (KeyBindings sends each here).
+    private func askChallenge(_ sentence: String) {
+        guard !celebrating, !softEnding else { return }
+        let parts = challenge ?? buildChallenge()
+        let again = challenging && answered
+        if let (box, _) = question { gtk_widget_set_visible(box, 0) }
+        if let (box, _) = timebox { gtk_widget_set_visible(box, 0) }
+        asking = false
+        askingMinutes = false
+        challenging = true
+        answered = false
+        self.sentence = sentence
+        gtk_label_set_text(miga_label(parts.sentence), sentence)
+        setTyped("", hint: again ? "That was not it: type it again" : Self.challengeHint)
+        showChoices(false)
+        gtk_widget_set_visible(parts.box, 1)
+        fitHeight()
+        // Off any button, so Return and Space are the challenge's (KeyBindings sees them
+        // first anyway, unless the person moves onto a button with Tab).
+        gtk_widget_grab_focus(openButton)
+    }
+
+    private func buildChallenge() -> Challenge {
+        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
+        gtk_widget_add_css_class(box, "miga-question")
+        let prompt = Self.label(classes: ["miga-question-label"], wrap: true)
+        gtk_label_set_text(miga_label(prompt), "Type this to open:")
+        let sentence = Self.label(classes: ["miga-sentence"], wrap: true)
+        gtk_label_set_max_width_chars(miga_label(sentence), 72)
+        let typed = Self.label(classes: ["miga-typed"], wrap: true)
+        gtk_label_set_max_width_chars(miga_label(typed), 72)
+        gtk_widget_set_hexpand(typed, 1)
+        let hint = Self.label(classes: ["miga-hint"], wrap: false)
+        gtk_label_set_ellipsize(miga_label(hint), PANGO_ELLIPSIZE_END)
+        for widget in [prompt, sentence, typed, hint] { gtk_box_append(miga_box(box), widget) }
+        gtk_box_insert_child_after(miga_box(page), box, countdown)
+        let parts = Challenge(box: box, sentence: sentence, typed: typed, hint: hint)
+        challenge = parts
+        return parts
+    }
+
+    /// Shows `text` as typed so far (with a caret after it), and `hint` under it.
+    private func setTyped(_ text: String, hint: String) {
+        typed = text
+        guard let parts = challenge else { return }
+        let escaped = g_markup_escape_text(text, -1).map { pointer -> String in
+            defer { g_free(pointer) }
+            return String(cString: pointer)
+        } ?? ""
+        gtk_label_set_markup(miga_label(parts.typed), escaped + "<span alpha=\"45%\">▏</span>")
+        miga_accessible_set_label(parts.typed, text.isEmpty ? "Typed so far: nothing" : "Typed so far: \(text)")
+        setText(parts.hint, hint)
+        if hint == Self.challengeHint {
+            gtk_widget_remove_css_class(parts.hint, "warning")
+        } else {
+            gtk_widget_add_css_class(parts.hint, "warning")
+        }
+    }
+
+    /// One key's character: the next of the sentence, or a mistake that clears it all.
+    func typeChallenge(_ character: Character) {
+        guard challenging, !answered, !celebrating else { return }
+        let next = ChallengeTyping.adding(character, to: typed, sentence: sentence)
+        setTyped(next, hint: next.isEmpty ? "Start again: type it exactly" : Self.challengeHint)
+    }
+
+    func eraseChallenge() {
+        guard challenging, !answered, !celebrating else { return }
+        setTyped(ChallengeTyping.erasing(typed), hint: Self.challengeHint)
+    }
+
+    /// Enter, or the Open button: the sentence goes to the gate once it is typed whole.
+    func submitChallenge() {
+        guard challenging, !answered, !celebrating else { return }
+        guard typed == sentence else {
+            setTyped(typed, hint: "Not yet: type the whole sentence, then Enter")
+            return
+        }
+        answered = true
+        send(.challenge(typed))
+    }
+
+    /// The challenge makes way (for the next question, or the choices).
+    private func leaveChallenge() {
+        guard challenging else { return }
+        challenging = false
+        typed = ""
+        if let parts = challenge { gtk_widget_set_visible(parts.box, 0) }
     }
 
     // MARK: A timebox's soft end
@@ -435,7 +770,9 @@ final class GateWindow {
         softEnding = true
         hasItem = true
         show(kind: "affirmation", text: text, author: "", title: "")
+        showPicture("", description: "")
         gtk_widget_set_visible(countdown, 0)
+        gtk_widget_set_visible(insteadRow, 0)
         gtk_button_set_label(miga_button(exitButton), "\(closeLabel) (c)")
         gtk_button_set_label(miga_button(nextButton), "5 more minutes (m)")
         gtk_widget_set_visible(nextButton, canExtend ? 1 : 0)
@@ -449,7 +786,8 @@ final class GateWindow {
     private func celebrate(_ text: String) {
         guard !celebrating else { return }
         celebrating = true
-        for widget in [countdown, choices, noticeLabel] + (question.map { [$0.box] } ?? []) + (timebox.map { [$0.box] } ?? []) {
+        for widget in [countdown, choices, insteadRow, noticeLabel] + (question.map { [$0.box] } ?? []) + (timebox.map { [$0.box] } ?? [])
+                + (challenge.map { [$0.box] } ?? []) {
             gtk_widget_set_visible(widget, 0)
         }
         gtk_label_set_text(miga_label(celebrationLabel), text)
@@ -524,12 +862,20 @@ final class GateWindow {
         }
         switch button {
         case UnsafeMutableRawPointer(exitButton): send(.exit)
-        case UnsafeMutableRawPointer(nextButton): asking || askingMinutes ? goBack() : send(.readNext)
-        case UnsafeMutableRawPointer(openButton): askingMinutes ? chooseMinutes(nil) : asking ? answer() : send(.open)
+        case UnsafeMutableRawPointer(nextButton): asking || askingMinutes || challenging ? goBack() : send(.readNext)
+        case UnsafeMutableRawPointer(openButton):
+            askingMinutes ? chooseMinutes(nil) : asking ? answer() : challenging ? submitChallenge() : send(.open)
         default:
-            if let answer = timebox?.buttons.first(where: { UnsafeMutableRawPointer($0.button) == button }) { chooseMinutes(answer.minutes) }
+            if let answer = timebox?.buttons.first(where: { UnsafeMutableRawPointer($0.button) == button }) {
+                chooseMinutes(answer.minutes)
+            } else if let index = alternativeButtons.firstIndex(where: { UnsafeMutableRawPointer($0) == button }) {
+                chooseAlternative(index: index)
+            }
         }
     }
+
+    /// The buttons Return and Space press once the person has moved onto one with Tab.
+    var buttons: [Widget] { [exitButton, nextButton, openButton] + alternativeButtons }
 
     /// Scrolls a long article by `pages` of its visible height (or by lines); false when
     /// there is nothing to scroll, so the key can do its usual job.

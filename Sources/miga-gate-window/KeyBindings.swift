@@ -26,6 +26,29 @@ enum KeyBindings {
         let modifiers = GDK_CONTROL_MASK.rawValue | GDK_ALT_MASK.rawValue | GDK_SUPER_MASK.rawValue | GDK_META_MASK.rawValue
         guard state.rawValue & modifiers == 0 else { return false }
         if gate.celebrating { return true }
+        // The typed challenge: each key is one character of the sentence, taken here and
+        // nowhere else (there is no text field, so a paste has nowhere to go). Ctrl+V and
+        // the like were turned away above; Shift+Insert has no character.
+        if gate.challenging {
+            switch Int32(keyval) {
+            case GDK_KEY_Escape: gate.goBack()
+            case GDK_KEY_BackSpace: gate.eraseChallenge()
+            case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter:
+                // Enter opens, unless the person moved onto a button with Tab: that button.
+                if gate.navigated, let focus = gtk_window_get_focus(miga_window(gate.window)), gate.buttons.contains(focus) {
+                    return false
+                }
+                gate.submitChallenge()
+            case GDK_KEY_Tab, GDK_KEY_ISO_Left_Tab, GDK_KEY_KP_Tab, GDK_KEY_Left, GDK_KEY_Right, GDK_KEY_KP_Left, GDK_KEY_KP_Right:
+                gate.navigated = true
+                return false
+            default:
+                let code = gdk_keyval_to_unicode(keyval)
+                guard code >= 0x20, code != 0x7F, !(0x80..<0xA0).contains(code), let scalar = Unicode.Scalar(code) else { break }
+                gate.typeChallenge(Character(scalar))
+            }
+            return true
+        }
         // The question is a text field: every key is typing (e, n, o, q and Space are letters
         // of the answer, Return is the field's own Enter), but Esc, which goes back.
         if gate.asking {
@@ -63,13 +86,23 @@ enum KeyBindings {
             }
             return true
         }
+        // "Do this instead": 1…3 at the choices (an Exit, so never locked).
+        switch Int32(keyval) {
+        case GDK_KEY_1...GDK_KEY_3 where !gate.alternativeButtons.isEmpty:
+            gate.chooseAlternative(index: Int(Int32(keyval) - GDK_KEY_1))
+            return true
+        case GDK_KEY_KP_1...GDK_KEY_KP_3 where !gate.alternativeButtons.isEmpty:
+            gate.chooseAlternative(index: Int(Int32(keyval) - GDK_KEY_KP_1))
+            return true
+        default: break
+        }
         switch action(for: keyval, navigated: gate.navigated) {
         case .send(let message):
             gate.send(message)
             return true
         case .pressFocused:
             guard let focus = gtk_window_get_focus(miga_window(gate.window)),
-                  [gate.exitButton, gate.nextButton, gate.openButton].contains(focus) else { return false }
+                  gate.buttons.contains(focus) else { return false }
             gate.choose(button: UnsafeMutableRawPointer(focus))
             return true
         case .scroll(let pages, let lines):

@@ -29,6 +29,13 @@ enum Style {
     .miga-question-label { font-size: 1.05em; }
     .miga-question entry { min-height: 36px; padding-left: 10px; padding-right: 10px; }
     .miga-hint { font-size: 0.85em; opacity: 0.6; }
+    .miga-hint.warning { color: mix(#c98500, currentColor, 0.4); opacity: 1; }
+    .miga-sentence { font-size: 1.1em; font-weight: bold; margin-top: 2px; }
+    /* What has been typed of the challenge: drawn like a field, but not one (no paste). */
+    .miga-typed { font-size: 1.1em; min-height: 24px; padding: 6px 10px; border-radius: 6px;
+                  border: 1px solid alpha(currentColor, 0.35); background-color: alpha(currentColor, 0.04); }
+    .miga-picture { border-radius: 6px; }
+    .miga-instead { margin-top: 8px; }
     .miga-notice { color: mix(#c98500, currentColor, 0.4); margin-top: 12px; }
     .miga-choices { margin-top: 16px; }
     .miga-celebration { margin-top: 22px; }

@@ -33,7 +33,7 @@ struct Config: ParsableCommand {
               miga config apps add discord --timer 20
               miga config sites add news.ycombinator.com
             """,
-        subcommands: [Show.self, Get.self, Set.self, ConfigApps.self, ConfigSites.self]
+        subcommands: [Show.self, Get.self, Set.self, ConfigApps.self, ConfigSites.self, ConfigAlternatives.self, ConfigPending.self]
     )
 
     func run() throws {
@@ -62,10 +62,17 @@ struct Config: ParsableCommand {
 
         static func print(_ context: MigaContext) throws {
             let file = ConfigFile(path: context.paths.configFile)
-            let loaded = try file.load()
+            // What applies now: a loosened setting still waiting shows its settled value, and
+            // the wait is said above it.
+            let loaded = try ConfigInForce.load(context: context)
             loaded.warnings.forEach { CommandSupport.warn($0) }
             let exists = AtomicFile.exists(file.path)
             Swift.print("# \(file.path)\(exists ? "" : " (not written yet: these are the defaults)")")
+            if !loaded.pending.isEmpty {
+                Swift.print("# Waiting (loosen_delay_minutes = \(loaded.config.loosenDelayMinutes)); what applies until then is below:")
+                for entry in loaded.pending { Swift.print("#   " + ConfigInForce.describe(entry, now: context.clock.nowMilliseconds(), clock: context.clock)) }
+                Swift.print("# `miga config pending --cancel` drops them.")
+            }
             Swift.print(ConfigFile.show(loaded.config), terminator: "")
         }
     }
@@ -137,6 +144,7 @@ struct Config: ParsableCommand {
                 if let before, let note = ConfigKeys.droppedNote(path, before: before, after: config, adding: "miga config sites add HOST") {
                     print("  " + note)
                 }
+                CommandSupport.print(ConfigInForce.waitingNote(context: context).map { "  waiting: " + $0 })
             }
         }
     }

@@ -79,8 +79,9 @@ struct ConfigApps: ParsableCommand {
         func run() throws {
             try CommandSupport.run { context in
                 let installer = try GatedApps(context: context).remove(name: name)
-                print("\(name) is no longer gated.")
-                CommandSupport.print(installer.changes.map { "  " + $0 })
+                let waiting = ConfigInForce.waitingNote(context: context)
+                print(waiting.isEmpty ? "\(name) is no longer gated." : "\(name) is removed from config.toml; it stays gated until the wait is over:")
+                CommandSupport.print(installer.changes.map { "  " + $0 } + waiting.map { "  " + $0 })
             }
         }
     }

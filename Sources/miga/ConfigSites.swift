@@ -48,7 +48,10 @@ struct ConfigSites: ParsableCommand {
 
         func run() throws {
             try CommandSupport.run { context in
-                print("\(try GatedSites(context: context).remove(host)) is no longer gated.")
+                let site = try GatedSites(context: context).remove(host)
+                let waiting = ConfigInForce.waitingNote(context: context)
+                print(waiting.isEmpty ? "\(site) is no longer gated." : "\(site) is removed from config.toml; it stays gated until the wait is over:")
+                CommandSupport.print(waiting.map { "  " + $0 })
             }
         }
     }

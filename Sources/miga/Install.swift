@@ -25,16 +25,18 @@ struct Install: ParsableCommand {
 
     func run() throws {
         try CommandSupport.run { context in
-            let loaded = try ConfigFile(path: context.paths.configFile).load()
+            let loaded = try ConfigInForce.load(context: context)
             // An app whose table cannot be used (a name that is no file name, a command that is
             // no program) is left out of the install: each says so in one line, the rest install.
             loaded.warnings.forEach(CommandSupport.warn)
             let installer = try Installer(context: context)
             try installer.install(config: loaded.config)
-            if installer.changes.isEmpty {
+            // Apps whose removal waited out loosen_delay_minutes lose their shims now.
+            let retired = try GatedApps(context: context).removeRetiredShims()?.changes ?? []
+            if installer.changes.isEmpty && retired.isEmpty {
                 print("miga is installed; nothing needed changing.")
             } else {
-                CommandSupport.print(installer.changes)
+                CommandSupport.print(installer.changes + retired)
                 print("Done. Open a new shell (or log in again) for the PATH change; `miga doctor` checks everything.")
             }
         }

@@ -45,10 +45,22 @@ struct SnoozeCommand: ParsableCommand {
             let minutes = try Snooze.minutes(from: duration).get()
             let apps = try snoozedApps(context)
             if begin {
-                let snooze = Snooze(until: now + Int64(minutes) * 60_000, apps: apps)
+                // A snooze loosens every gate it names: with loosen_delay_minutes it waits that long.
+                let delay = Int64((try? ConfigInForce.load(context: context).config.loosenDelayMinutes) ?? 0) * 60_000
+                let from = now + delay
+                let snooze = Snooze(until: from + Int64(minutes) * 60_000, apps: apps, from: delay > 0 ? from : nil,
+                                    requested: delay > 0 ? now : nil)
                 try snooze.save(paths: context.paths)
-                let end = LocalMoment(unixMilliseconds: snooze.until, offsetMinutes: context.clock.utcOffsetMinutes(at: context.clock.now()))
-                print("Snoozed \(apps.isEmpty ? "every gate" : apps.joined(separator: ", ")) until \(Schedule.clock(end.minute)); `miga snooze --off` ends it sooner.")
+                let offset = context.clock.utcOffsetMinutes(at: context.clock.now())
+                let end = LocalMoment(unixMilliseconds: snooze.until, offsetMinutes: offset)
+                let what = apps.isEmpty ? "every gate" : apps.joined(separator: ", ")
+                if delay > 0 {
+                    let start = LocalMoment(unixMilliseconds: from, offsetMinutes: offset)
+                    print("The snooze of \(what) waits \(delay / 60_000) min (loosen_delay_minutes): from \(Schedule.clock(start.minute)) "
+                          + "until \(Schedule.clock(end.minute)). `miga config pending --cancel` drops it.")
+                } else {
+                    print("Snoozed \(what) until \(Schedule.clock(end.minute)); `miga snooze --off` ends it sooner.")
+                }
                 return
             }
             // The snooze's own pause: Open starts it (this command again, with --begin).
@@ -61,7 +73,7 @@ struct SnoozeCommand: ParsableCommand {
     /// The names as app names (a site by its app name), each one miga gates.
     private func snoozedApps(_ context: MigaContext) throws -> [String] {
         guard !names.isEmpty else { return [] }
-        let config = (try? ConfigLoader().load(path: context.paths.configFile).config) ?? MigaConfig()
+        let config = (try? ConfigInForce.load(context: context).config) ?? MigaConfig()
         let sites = SiteMatcher(sites: config.sites).sites
         return try names.map { name in
             if config.apps[name] != nil { return name }

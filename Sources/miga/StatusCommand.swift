@@ -19,20 +19,23 @@ struct StatusCommand: ParsableCommand {
             """
     )
 
-    @Flag(help: "Print {\"date\",\"exits\",\"opens\",\"streak\",\"grace\",\"schedule\",\"snooze\"} as JSON.")
+    @Flag(help: "Print {\"date\",\"exits\",\"opens\",\"streak\",\"grace\",\"schedule\",\"snooze\",\"timeboxes\",\"pending\"} as JSON.")
     var json = false
 
     func run() throws {
         try CommandSupport.run { context in
             // A broken config still gives the day's numbers: a status bar should not go blank.
-            let config = (try? ConfigLoader().load(path: context.paths.configFile).config) ?? MigaConfig()
+            let inForce = try? ConfigInForce.load(context: context)
+            let config = inForce?.config ?? MigaConfig()
             let store = try EventStore.openExisting(paths: context.paths)
             let now = context.clock.now()
             let report = try StatusReport.build(store: store, config: config,
                                                 nowMilliseconds: context.clock.milliseconds(now),
                                                 offsetMinutes: context.clock.utcOffsetMinutes(at: now),
                                                 snooze: Snooze.active(paths: context.paths, nowMilliseconds: context.clock.milliseconds(now))
-                                                    .map { StatusReport.Snoozed(until: $0.until, apps: $0.apps) })
+                                                    .map { StatusReport.Snoozed(until: $0.until, apps: $0.apps) },
+                                                pending: (inForce?.pending ?? [])
+                                                    + (Snooze.waiting(paths: context.paths, nowMilliseconds: context.clock.milliseconds(now))?.asPending.map { [$0] } ?? []))
             print(json ? report.json : report.line)
         }
     }

@@ -485,3 +485,287 @@ class HowLong:
             # Answered now, and the extension told, so its soft end does not come in a later test.
             self.h.ask_host({"type": "timebox_end", "session": session, "choice": "keep"})
             self.h.write_config()
+
+
+CONTROL = "\ue009"
+
+
+def png(width, height):
+    """A small PNG picture (a soft diagonal gradient with a dark square in its middle, so a
+    screenshot shows it is drawn whole), as bytes."""
+    import struct, zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+    rows = []
+    for y in range(height):
+        row = bytearray([0])
+        for x in range(width):
+            inside = width // 3 <= x < 2 * width // 3 and height // 3 <= y < 2 * height // 3
+            row += bytes((40, 90, 80) if inside else (120 + 100 * x // width, 170, 140 + 100 * y // height))
+        rows.append(bytes(row))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"".join(rows))) + chunk(b"IEND", b"")
+
+
+class DoThisInstead:
+    """"Do this instead", a typed challenge and a person's own picture (DESIGN "Time and
+    friction"), on the gate page.
+
+    `[[alternative]]` tables: the gate shows those that apply beside Exit (`1`…`3`, buttons
+    `#alternative-N` by position); choosing one is an Exit (`exit_selected` with
+    `{"alternative": label}`) that then opens it: miga runs a command itself, a link opens in
+    the gate's tab — with the one-time pass an Open gives, so a link on a gated site is not
+    gated. `challenge = "type"` for reddit.com: Open first asks the sentence, typed exactly
+    (a mistake clears it, a paste never counts), then "For how long?" (its keys 1…4 are
+    minutes there, not alternatives). A content item with `image` shows it beside
+    its words."""
+    sites = ["reddit.com", "gated.test", "exit.test"]
+    sentence = "I am opening reddit.com on purpose"
+
+    @classmethod
+    def prepare_home(cls):
+        home, server = cls.home, cls.server
+        cls.ran = os.path.join(home.root, "alt-ran")
+        cls.picture = os.path.join(home.root, "pic.png")
+        with open(cls.picture, "wb") as f:
+            f.write(png(360, 240))  # wider than the page shows: it is scaled down to 240 × 160
+        quotes = os.path.join(home.data_home, "miga/quotes")
+        os.makedirs(quotes, exist_ok=True)
+        with open(os.path.join(quotes, "mine.toml"), "w") as f:
+            f.write('[[items]]\nid = "mine-picture"\nkind = "article"\ncategory = "own"\ntitle = "The lake at Ohrid"\n'
+                    f'image = {json.dumps(cls.picture)}\n'
+                    'text = "Remember the morning light on the water, and how slow the day felt."\n')
+        home.extra_config = (
+            'categories = ["articles"]\n'
+            '[site."reddit.com"]\nchallenge = "type"\nask_minutes = true\ndefault_minutes = 10\n\n'
+            # A command of the person's: miga runs it (here it leaves a file to find).
+            '[[alternative]]\nlabel = "Write"\n'
+            f'command = ["sh", "-c", {json.dumps("echo done > " + cls.ran)}]\nsites = ["reddit.com"]\n\n'
+            # A link on a site that is not gated, for every gate.
+            f'[[alternative]]\nlabel = "Docs"\nurl = {json.dumps(server.url("docs.test", "/page"))}\n\n'
+            # A link on a gated site, only on exit.test's gate (the third table, shown second).
+            f'[[alternative]]\nlabel = "Notes"\nurl = {json.dumps(server.url("gated.test", "/page/notes"))}\nsites = ["exit.test"]\n')
+        home.write_config(grace_minutes=0)  # every entry is gated, also after an Open
+
+    # -- reading the page
+
+    def alternatives(self):
+        """The buttons beside Exit: [[id, text]] (hidden ones left out)."""
+        return self.b.script("""
+            const g = document.getElementById('alternatives');
+            return g.hidden ? [] : [...g.querySelectorAll('button')].map(b => [b.id, b.textContent.replace(/\\s+/g, ' ').trim()]);""")
+
+    def challenge(self):
+        return self.b.script("""
+            const box = document.getElementById('challenge-box'), f = document.getElementById('challenge');
+            const shown = id => getComputedStyle(document.getElementById(id)).display !== 'none';
+            const text = id => document.getElementById(id).textContent.replace(/\\s+/g, ' ').trim();
+            return {shown: !box.hidden, question: text('challenge-question'), sentence: text('challenge-sentence'),
+                    value: f.value, problem: text('challenge-problem'), hint: text('challenge-hint'),
+                    focused: document.activeElement ? document.activeElement.id : null,
+                    buttons: ['exit', 'next', 'open', 'alternatives'].filter(shown),
+                    state: document.documentElement.dataset.state};""")
+
+    def wait_challenge(self, shown=True, **expected):
+        def matches():
+            c = self.challenge()
+            return c if c["shown"] == shown and all(c[k] == v for k, v in expected.items()) else None
+        return wait_for(matches, 5, message=f"the challenge {'shown' if shown else 'hidden'} {expected or ''}"
+                        f" (last: {self.challenge()})")
+
+    def image(self):
+        return self.b.script("""
+            const i = document.getElementById('image');
+            const r = i.getBoundingClientRect();
+            return {shown: !i.hidden && getComputedStyle(i).display !== 'none', complete: i.complete,
+                    naturalWidth: i.naturalWidth, width: r.width, height: r.height, alt: i.alt,
+                    src: (i.getAttribute('src') || '').slice(0, 22),
+                    title: (document.querySelector('#content h1') || {}).textContent || null,
+                    content: document.getElementById('content').textContent};""")
+
+    def gate_of(self, host, path):
+        """A fresh single tab at `host` `path`, its gate counting; the gate's session."""
+        self.b.fresh_tab(self.s.url(host, path))
+        self.b.wait_for_gate(state="counting")
+        return self.session_of(host)
+
+    # -- Do this instead
+
+    def test_an_alternative_by_its_key_runs_the_command(self):
+        mark = self.s.mark()
+        session = self.gate_of("reddit.com", "/page/instead")
+        self.assertEqual(self.alternatives(), [["alternative-1", "1 Write"], ["alternative-2", "2 Docs"]])
+        self.assertFalse(os.path.exists(self.ran))
+        self.keep_screenshot("alternatives")
+        self.b.press("1")  # during the countdown: an alternative is an Exit, always free
+        wait_for(lambda: self.b.script("return !document.getElementById('celebration').hidden"), 5,
+                 message="the celebration")
+        exited = self.wait_event("exit_selected", "reddit.com")
+        self.assertEqual((exited["session"], json.loads(exited["detail"])), (session, {"alternative": "Write"}))
+        wait_for(lambda: os.path.exists(self.ran), 10, message="the command's file")
+        with open(self.ran) as f:
+            self.assertEqual(f.read(), "done\n")
+        # Then as Exit: the only tab shows the calm page.
+        wait_for(lambda: self.b.url() == self.b.extension_url("calm.html"), 10, message="the calm page")
+        self.assertEqual(self.new_events(types=["open_selected"]), [])
+        self.assert_nothing_for(["reddit.com", "www.reddit.com"], mark, "an alternative chosen instead")
+
+    def test_an_alternative_by_its_button_opens_its_link_in_the_tab(self):
+        mark = self.s.mark()
+        session = self.gate_of("gated.test", "/page/instead")
+        self.assertEqual(self.alternatives(), [["alternative-1", "1 Docs"]], "Write is only for reddit.com")
+        self.b.click("#alternative-1")
+        self.b.wait_for_page("docs.test", "/page", timeout=10)
+        self.assertEqual(self.b.url(), self.s.url("docs.test", "/page"))
+        self.assertTrue(self.s.hits("docs.test", "/page", mark), "the link was fetched")
+        exited = self.wait_event("exit_selected", "gated.test")
+        self.assertEqual((exited["session"], json.loads(exited["detail"])), (session, {"alternative": "Docs"}))
+        self.assert_nothing_for(["gated.test"], mark, "an alternative chosen instead")
+        self.assertEqual([e["app"] for e in self.new_events(types=["session_start"])], ["gated.test"], "no other gate")
+        self.assertEqual(len(self.b.handles()), 1)
+
+    def test_an_alternative_on_a_gated_site_is_not_gated(self):
+        mark = self.s.mark()
+        session = self.gate_of("exit.test", "/page/instead")
+        # Positions, not the tables' numbers: Notes is the third table, shown second.
+        self.assertEqual(self.alternatives(), [["alternative-1", "1 Docs"], ["alternative-2", "2 Notes"]])
+        self.b.wait_for_gate(state="ready", timeout=self.timer_seconds + 10)
+        self.b.press("2")
+        self.b.wait_for_page("gated.test", "/page/notes", timeout=10)
+        self.assertTrue(self.s.hits("gated.test", "/page/notes", mark))
+        exited = self.wait_event("exit_selected", "exit.test")
+        self.assertEqual((exited["session"], json.loads(exited["detail"])), (session, {"alternative": "Notes"}))
+        self.assertEqual([e["app"] for e in self.new_events(types=["session_start"])], ["exit.test"],
+                         "the link was let through: no gate for gated.test")
+        self.assertEqual(self.new_events(app="gated.test"), [], "nor a grace pass")
+        self.assert_nothing_for(["exit.test"], mark, "an alternative chosen instead")
+
+    # -- the typed challenge
+
+    def test_the_typed_challenge_before_open(self):
+        # Last of the class (by name): its Open said 10 minutes, which reddit.com's grace lasts.
+        if os.path.exists(self.ran):
+            os.remove(self.ran)  # the command's file from another test
+        target = self.s.url("reddit.com", "/page/on-purpose")
+        mark = self.s.mark()
+        session = self.gate_of("reddit.com", "/page/on-purpose")
+        self.assertFalse(self.challenge()["shown"], "asked only after the countdown")
+        self.b.wait_for_gate(state="ready", timeout=self.timer_seconds + 10)
+        self.b.press("o")
+        c = self.wait_challenge()
+        self.assertEqual((c["question"], c["sentence"], c["value"], c["focused"]),
+                         ("Type this to open:", self.sentence, "", "challenge"))
+        self.assertEqual(c["buttons"], ["exit", "alternatives"], "Exit and its alternatives stay; Read Next and Open wait")
+        self.assertEqual(c["hint"], "Enter opens · Esc goes back")
+
+        # A mistake clears what was typed, and says so; the page's keys are typed, not acted on.
+        self.b.keys("I am opx")
+        self.wait_challenge(value="", problem="Start again: type it exactly")
+        self.b.keys("1")  # not "Write": typed, a mistake
+        self.wait_challenge(value="", problem="Start again: type it exactly")
+        self.assertFalse(os.path.exists(self.ran))
+        self.b.keys("I am opening redd", "\ue003" * 2)  # Backspace works
+        self.wait_challenge(value="I am opening re", problem="")
+        self.keep_screenshot("challenge")
+        self.b.keys(ENTER)  # not the whole sentence: nothing
+        time.sleep(0.3)
+        self.assertEqual(self.wait_challenge(value="I am opening re")["state"], "ready")
+
+        # A paste never counts: the sentence copied to the clipboard by a person's Ctrl-C, then Ctrl-V.
+        self.copy_to_clipboard(self.sentence)
+        self.b.click("#challenge")
+        self.b.chord(CONTROL, "v")
+        self.wait_challenge(value="", problem="Start again: type it exactly")
+
+        # Esc goes back to the choices: not an Exit, nothing opened.
+        self.b.keys(ESCAPE)
+        c = self.wait_challenge(shown=False)
+        self.assertEqual((c["state"], c["buttons"]), ("ready", ["exit", "next", "open", "alternatives"]))
+        self.assertTrue(self.b.is_gate(self.b.url()))
+        self.assertEqual([e["type"] for e in self.new_events() if e["session"] == session
+                          and e["type"] in ("open_selected", "exit_selected", "abandoned")], [])
+
+        # The sentence typed, then Enter: the site, and only now.
+        self.b.press("o")
+        self.wait_challenge(value="", problem="")
+        self.b.keys(self.sentence)
+        self.wait_challenge(value=self.sentence)
+        self.assert_nothing_for(["reddit.com", "www.reddit.com"], mark, "before the sentence's Enter")
+        self.b.keys(ENTER)
+        # Then "For how long?" (reddit.com asks it): there 1…4 pick minutes, not an alternative.
+        wait_for(lambda: self.b.script("return !document.getElementById('minutes').hidden"), 5, message="For how long?")
+        self.assertFalse(self.challenge()["shown"])
+        self.assert_nothing_for(["reddit.com", "www.reddit.com"], mark, "while 'For how long?' asks")
+        opened_at = self.s.mark()
+        self.b.keys("2")
+        self.b.wait_for_page("reddit.com", "/page/on-purpose", timeout=10)
+        self.assertEqual(self.b.url(), target)
+        self.assertTrue(self.s.hits("reddit.com", "/page/on-purpose", opened_at))
+        opened = self.wait_event("open_selected", "reddit.com")
+        self.assertEqual(opened["session"], session)
+        self.assertEqual(json.loads(opened["detail"]), {"challenge": True, "minutes": 10})
+        self.assertEqual(self.new_events(types=["exit_selected"]), [], "2 was not Docs")
+
+    def copy_to_clipboard(self, text):
+        """Puts `text` on the clipboard as a person does: selected in a field of the page, then
+        Ctrl-C (trusted keys); checks that the clipboard works by pasting it into another field
+        first, so the refused paste that follows is a real one."""
+        self.b.script(f"""
+            for (const id of ['copy-from', 'paste-check']) {{
+              const t = document.createElement('textarea');
+              t.id = id;
+              document.body.append(t);
+            }}
+            const from = document.getElementById('copy-from');
+            from.value = {json.dumps(text)};
+            from.focus();
+            from.select();""")
+        self.b.chord(CONTROL, "c")
+        self.b.script("document.getElementById('paste-check').focus()")
+        self.b.chord(CONTROL, "v")
+        wait_for(lambda: self.b.script("return document.getElementById('paste-check').value") == text, 5,
+                 message="the clipboard to work (a paste into a plain field)")
+        self.b.script("for (const id of ['copy-from', 'paste-check']) document.getElementById(id).remove();")
+
+    # -- a person's own picture
+
+    def test_an_items_own_picture_is_shown_beside_it(self):
+        if not os.path.exists(self.h.database):  # a first gate makes the database
+            self.h.ask_host({"type": "gate", "url": self.s.url("gated.test", "/page/warm-up")})
+        # Every bundled article counts as shown this round, so the rotation's next is ours.
+        listed = self.h.miga("content", "list", "--kind", "article").stdout
+        others = [line.split("\t")[0] for line in listed.splitlines() if line.strip() and not line.startswith("mine-picture")]
+        self.assertIn("mine-picture", listed)
+        self.assertGreater(len(others), 5)
+        import sqlite3
+        db = sqlite3.connect(self.h.database, timeout=10)
+        try:
+            with db:
+                db.execute("DELETE FROM rotation_shown")
+                db.execute("DELETE FROM rotation_state")
+                db.executemany("INSERT INTO rotation_shown VALUES (?)", [(i,) for i in others])
+        finally:
+            db.close()
+
+        self.gate_of("gated.test", "/page/picture")
+        shown = wait_for(lambda: (lambda i: i if i["shown"] and i["complete"] and i["naturalWidth"] else None)(self.image()),
+                         5, message=f"the picture (last: {self.image()})")
+        self.assertEqual(shown["title"], "The lake at Ohrid")
+        self.assertEqual((shown["naturalWidth"], shown["alt"], shown["src"]), (360, "The lake at Ohrid", "data:image/png;base64,"))
+        self.assertLessEqual(shown["width"], 240.5)
+        self.assertLessEqual(shown["height"], 240.5)
+        self.assertAlmostEqual(shown["width"] / shown["height"], 1.5, delta=0.02, msg="not stretched")
+        self.keep_screenshot("own-picture")
+        # Read Next: an item without a picture shows none.
+        self.b.press("n")
+        after = wait_for(lambda: (lambda i: i if i["title"] != "The lake at Ohrid" else None)(self.image()), 10,
+                         message="the next item")
+        self.assertFalse(after["shown"], after)
+        self.assertEqual(after["src"], "")
+        self.keep_screenshot("no-picture")
+        self.b.press("e")
+        self.wait_event("exit_selected", "gated.test")
+
+    def keep_screenshot(self, name):
+        HowLong.keep_screenshot(self, name)

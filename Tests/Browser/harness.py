@@ -583,6 +583,13 @@ class Chromium(PageDriver):
         from selenium.webdriver.common.action_chains import ActionChains
         ActionChains(self.driver).send_keys(*keys).perform()
 
+    def chord(self, modifier, key):
+        """Presses `key` with `modifier` held (WebDriver key codes, e.g. Ctrl "\ue009" + "c"), as
+        a person does, into whatever has the focus: trusted key events, so the browser's own
+        shortcuts (copy, paste) act."""
+        from selenium.webdriver.common.action_chains import ActionChains
+        ActionChains(self.driver).key_down(modifier).send_keys(key).key_up(modifier).perform()
+
     def close_tab(self):
         """Closes the current tab (the driver then has none until switch())."""
         self.driver.close()
@@ -806,6 +813,11 @@ class Firefox(PageDriver):
             for character in key:
                 sequence.key_down(character).key_up(character)
         sequence.perform()
+        self.client.actions.release()
+
+    def chord(self, modifier, key):
+        """As Chromium's: `key` with `modifier` held, into whatever has the focus."""
+        self.client.actions.sequence("key", "keyboard").key_down(modifier).key_down(key).key_up(key).key_up(modifier).perform()
         self.client.actions.release()
 
     def close_tab(self):

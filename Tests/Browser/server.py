@@ -30,7 +30,7 @@ DEFAULT_HOSTS = [
     "wild.test", "sub.wild.test", "later.test",
     "keep.test", "www.keep.test", "extend.test", "close.test", "www.close.test", "gone.test", "left.test", "last.test",
     "notice.test",
-    "free.test", "www.free.test", "other.test",
+    "free.test", "www.free.test", "other.test", "docs.test",
 ]
 
 

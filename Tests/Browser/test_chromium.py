@@ -7,7 +7,7 @@ import datetime, json, os, shlex, shutil, subprocess, sys, time, unittest, urlli
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cases import Allowance, Entries, HowLong, ScheduleWithoutGate  # noqa: E402
+from cases import Allowance, DoThisInstead, Entries, HowLong, ScheduleWithoutGate  # noqa: E402
 from harness import (failed, BrowserCase, Chromium, CHROMIUM_ID, MIGA_BIN, TempHome, TestServer, chromium_missing, now_iso, original_from_gate,  # noqa: E402
                      skip_or_fail, wait_for, what_is_missing)
 
@@ -528,6 +528,10 @@ class TestHowLong(HowLong, ChromiumCase):
         self.soft_end_button("keep").click()
         self.assertEqual(self.wait_ending("restart.test", "keep")["minutes"], 5)
         wait_for(lambda: self.soft_end() is None, 5, message="the overlay to go")
+
+
+class TestDoThisInstead(DoThisInstead, ChromiumCase):
+    """"Do this instead", the typed challenge and a person's own picture in Chromium (cases.DoThisInstead)."""
 
 
 class TestScheduleWithoutGate(ScheduleWithoutGate, ChromiumCase):

@@ -7,7 +7,7 @@ import json, os, sys, time, unittest, urllib.parse
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cases import Allowance, Entries, HowLong, ScheduleWithoutGate  # noqa: E402
+from cases import Allowance, DoThisInstead, Entries, HowLong, ScheduleWithoutGate  # noqa: E402
 from harness import (failed, BrowserCase, Firefox, TempHome, TestServer, firefox_missing, original_from_gate, skip_or_fail,  # noqa: E402
                      wait_for, what_is_missing)
 
@@ -238,6 +238,10 @@ class TestFirefoxAllowance(Allowance, FirefoxCase):
 
 class TestFirefoxHowLong(HowLong, FirefoxCase):
     """"For how long?" and the soft end in Firefox (cases.HowLong)."""
+
+
+class TestFirefoxDoThisInstead(DoThisInstead, FirefoxCase):
+    """"Do this instead", the typed challenge and a person's own picture in Firefox (cases.DoThisInstead)."""
 
 
 class TestFirefoxPrivateWindows(FirefoxCase):

@@ -124,7 +124,7 @@ final class ContentCLITests: XCTestCase {
         let all = try home.miga(["content", "validate", many])
         XCTAssertEqual(all.status, 1)
         XCTAssertEqual(all.stderr, """
-            miga: warning: \(many):1: a: unknown key "colour" is ignored (keys: author, category, id, kind, text, title)
+            miga: warning: \(many):1: a: unknown key "colour" is ignored (keys: author, category, id, image, kind, text, title)
             miga: \(many):8: duplicate id "a" (first used at line 1)
             miga: \(many):14: b: unknown kind "poem" (use quote, affirmation or article)
             miga: \(many):14: b: missing text

@@ -302,7 +302,7 @@ final class HabitsCLITests: XCTestCase {
         let shown = try home.miga(["config", "show"])
         XCTAssertEqual(shown.status, 0)
         XCTAssertTrue(shown.stderr.contains("config.toml:5: [[schedule]] 1: from must be a local time like \"09:00\""), shown.stderr)
-        XCTAssertTrue(shown.stdout.contains("intention = true\nescalate_seconds = 0\nopens_per_day = 0\nask_minutes = false\ndefault_minutes = 10\nweekly_summary = false\n"), shown.stdout)
+        XCTAssertTrue(shown.stdout.contains("intention = true\nescalate_seconds = 0\nopens_per_day = 0\nask_minutes = false\ndefault_minutes = 10\nchallenge = \"off\"\nweekly_summary = false\n"), shown.stdout)
         XCTAssertFalse(shown.stdout.contains("[[schedule]]"), "a table that cannot be read is not shown as if in force")
         let set = try home.miga(["config", "set", "escalate_seconds", "45"])
         XCTAssertEqual(set.status, 1)

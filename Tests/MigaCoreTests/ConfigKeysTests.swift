@@ -69,9 +69,10 @@ final class ConfigKeysTests: XCTestCase {
                                             + "belongs to it), so it is ignored; move it above the first table, or use `miga config set grace_minutes VALUE`",
                                           "config.toml:5: unknown key \"colour\" in [apps.chat] ignored"])
         XCTAssertEqual(ConfigKeys.topLevel, ["timer_seconds", "grace_minutes", "categories", "breathing", "animations", "terminal", "sites",
-                                             "intention", "escalate_seconds", "opens_per_day", "ask_minutes", "default_minutes", "weekly_summary"])
+                                             "intention", "escalate_seconds", "opens_per_day", "ask_minutes", "default_minutes", "challenge", "weekly_summary",
+                                             "loosen_delay_minutes"])
         XCTAssertEqual(ConfigKeys.perApp, ["command", "timer_seconds", "intention", "escalate_seconds", "opens_per_day", "ask_minutes",
-                                           "default_minutes"])
+                                           "default_minutes", "challenge"])
     }
 
     /// A new entry of the table needs nothing else: for every key, in each scope it has, a
@@ -280,9 +281,11 @@ final class ConfigKeysTests: XCTestCase {
         let shell = try ConfigShell(text: file, path: "config.toml", commandExists: { _ in true })
         let installed = { ["hexchat", "hexedit", "discord"] }
         XCTAssertEqual(shell.completions(before: [], word: "s", installedNames: installed), ["save", "set", "show", "site"])
+        XCTAssertEqual(shell.completions(before: [], word: "a", installedNames: installed), ["add", "alternative", "animations"])
+        XCTAssertEqual(shell.completions(before: ["set", "challenge"], word: "", installedNames: installed), ["off", "type"])
         XCTAssertEqual(shell.completions(before: ["add"], word: "hex", installedNames: installed), ["hexchat", "hexedit"])
         XCTAssertEqual(shell.completions(before: ["remove"], word: "", installedNames: installed), ["matrix", "signal"])
-        XCTAssertEqual(shell.completions(before: ["set"], word: "apps.s", installedNames: installed), ["apps.signal.ask_minutes", "apps.signal.command", "apps.signal.default_minutes",
+        XCTAssertEqual(shell.completions(before: ["set"], word: "apps.s", installedNames: installed), ["apps.signal.ask_minutes", "apps.signal.challenge", "apps.signal.command", "apps.signal.default_minutes",
                                                                                                          "apps.signal.escalate_seconds", "apps.signal.intention",
                                                                                                          "apps.signal.opens_per_day", "apps.signal.timer_seconds"])
         XCTAssertEqual(shell.completions(before: ["set"], word: "w", installedNames: installed), ["weekly_summary"])

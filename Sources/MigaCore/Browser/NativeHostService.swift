@@ -174,7 +174,7 @@ public final class NativeHostService {
             let (_, gate) = try session()
             guard gate.readNext(at: context.clock.monotonicNanoseconds()) else { throw ReplyError(message: "no other content to show") }
             if let problem = gate.takeProblem() { throw ReplyError(message: problem) }
-            return reply("next", [("item", Self.json(gate.session.item))])
+            return reply("next", [("item", json(gate.session.item))])
 
         case "completed":
             let (_, gate) = try session()
@@ -183,16 +183,29 @@ public final class NativeHostService {
 
         case "exit":
             let (session, gate) = try session()
-            gate.driver.choose(.exit, at: context.clock.monotonicNanoseconds())
+            let now = context.clock.monotonicNanoseconds()
+            // "Do this instead": an Exit that opens the person's own choice (only one the gate
+            // showed; the page's number is taken for nothing else).
+            let number = request.fields["alternative"]?.integer.map { Int(clamping: $0) }
+            if let number { gate.driver.chooseAlternative(number, at: now) }
+            if gate.session.outcome == nil { gate.driver.choose(.exit, at: now) }
             try throwing(ended(session))
             let message = GateService.celebration(store: try store(), context: context)
-            return reply("exit", [("message", .string(message))])
+            var members: [(String, OrderedJSON)] = [("message", .string(message))]
+            if let chosen = gate.session.chosenAlternative {
+                members.append(("alternative", try openAlternative(chosen, app: gate.session.app)))
+            }
+            return reply("exit", members)
 
         case "open":
             let (session, gate) = try session()
             try complete(gate)
             let now = context.clock.monotonicNanoseconds()
             gate.driver.choose(.open, at: now)
+            // The typed challenge: exactly the sentence, or the page asks for it again.
+            if gate.session.askingChallenge, !gate.driver.answerChallenge(request.string("challenge", limit: 4096) ?? "", at: now) {
+                throw ReplyError(message: "type the sentence exactly to open", extra: [("challenge_failed", .bool(true))])
+            }
             // The answer to "What are you here to do?", cleaned and cut to 120 characters by the
             // session: the page's word is kept only as text.
             if gate.session.askingIntention { gate.driver.answer(request.string("intention", limit: 1 << 16) ?? "", at: now) }
@@ -242,7 +255,7 @@ public final class NativeHostService {
             let app = SiteMatcher.appName(site: site)
             let service = GateService(config: setup.config, store: try store(), context: context)
             switch service.admit(app, isSite: true, recorder: GateRecorder(app: app, store: service.store, clock: context.clock)) {
-            case .schedule, .grace, .snooze: return reply(request.type, [("recorded", .bool(true))])
+            case .schedule, .grace, .snooze, .removed: return reply(request.type, [("recorded", .bool(true))])
             case .gate, .handedOver: return reply(request.type, [("recorded", .bool(false))])
             }
 
@@ -281,7 +294,7 @@ public final class NativeHostService {
         let recorder = GateRecorder(app: app, store: service.store, clock: context.clock)
         let plan: GatePlan
         switch service.admit(app, isSite: true, takesHandedOver: true, recorder: recorder) {
-        case .schedule:
+        case .schedule, .removed:
             return [("action", .string("go")), ("reason", .string("schedule")), ("site", .string(key))]
         case .handedOver:
             return [("action", .string("go")), ("reason", .string("handed_over")), ("site", .string(key))]
@@ -343,14 +356,36 @@ public final class NativeHostService {
         return [
             ("action", .string("gate")), ("session", .string(session)), ("site", .string(gate.site)), ("app", .string(gate.session.app)),
             ("timer_seconds", .int(gate.session.timerSeconds)), ("breathing", .string(config.breathing.rawValue)),
-            ("animations", .bool(config.animations)), ("item", Self.json(gate.session.item)),
+            ("animations", .bool(config.animations)), ("item", json(gate.session.item)),
             ("notes", .array(gate.session.notes.map(OrderedJSON.string))), ("intention", .bool(gate.session.asksIntention)),
             ("open_label", .string(gate.session.openLabel)),
             ("minutes", gate.session.asksMinutes
                 ? .object([("choices", .array(TimeboxQuestion.choices.map { .int($0) })), ("default", .int(gate.session.defaultMinutes))])
                 : .null),
+            ("alternatives", .array(config.alternatives.isEmpty ? [] : Alternative.shown(config.alternatives, app: gate.session.app)
+                .enumerated().map { .object([("index", .int($0.offset + 1)), ("label", .string($0.element.label)),
+                                             ("kind", .string($0.element.kind))]) })),
+            ("challenge", .optional(gate.session.challenge)),
             ("waited_ms", .int(Int64(gate.session.elapsedMilliseconds(at: now)))),
         ]
+    }
+
+    /// The alternative chosen at a site's gate, as the page goes on with it: a link is the
+    /// page's to open in its own tab (the browser is right here); a command is started now.
+    private func openAlternative(_ number: Int, app: String) throws -> OrderedJSON {
+        let service = GateService(config: BrowserSetup.load(context: context).config, store: try store(), context: context)
+        guard let alternative = service.alternative(number, app: app) else { return .null }
+        var members: [(String, OrderedJSON)] = [("label", .string(alternative.label)), ("kind", .string(alternative.kind))]
+        switch alternative.action {
+        case .url(let url): members.append(("url", .string(url)))
+        case .command:
+            if let problem = service.openAlternative(alternative, app: app) {
+                members.append(("problem", .string(problem)))
+            } else {
+                members.append(("launched", .bool(true)))
+            }
+        }
+        return .object(members)
     }
 
     // MARK: - Helpers
@@ -390,9 +425,15 @@ public final class NativeHostService {
         return store
     }
 
-    static func json(_ item: ContentItem) -> OrderedJSON {
-        .object([("id", .string(item.id)), ("kind", .string(item.kind.rawValue)), ("category", .string(item.category)),
-                 ("text", .string(item.text)), ("author", .optional(item.author)), ("title", .optional(item.title))])
+    /// An item as the page shows it; its picture inline (`ContentImage.dataURL`), when it has
+    /// one that can be shown.
+    func json(_ item: ContentItem) -> OrderedJSON {
+        var members: [(String, OrderedJSON)] = [
+            ("id", .string(item.id)), ("kind", .string(item.kind.rawValue)), ("category", .string(item.category)),
+            ("text", .string(item.text)), ("author", .optional(item.author)), ("title", .optional(item.title)),
+        ]
+        if let image = ContentImage.dataURL(of: item, environment: context.environment) { members.append(("image", .string(image))) }
+        return .object(members)
     }
 
     /// A timebox as the extension times its soft end: Unix ms.

@@ -45,6 +45,28 @@ public struct ConfigEditor: Equatable {
         return true
     }
 
+    /// Appends an `[[alternative]]` table.
+    public mutating func addAlternative(_ alternative: Alternative) {
+        if !lines.isEmpty, lines.last?.trimming(.whitespaces).isEmpty == false { lines.append("") }
+        lines.append(contentsOf: alternative.tomlLines)
+    }
+
+    /// Removes the `number`th `[[alternative]]` table (1-based, as the loader numbers them,
+    /// a table it left out included); false when there is none.
+    @discardableResult
+    public mutating func removeAlternative(_ number: Int) -> Bool {
+        let headers = lines.indices.filter { lines[$0].trimming(.whitespaces).hasPrefix("[[alternative]]") }
+        guard headers.indices.contains(number - 1) else { return false }
+        let header = headers[number - 1]
+        let next = lines[(header + 1)...].firstIndex { Self.isHeader($0) } ?? lines.count
+        var end = next
+        while end > header + 1, Self.isBlankOrComment(lines[end - 1]) { end -= 1 }
+        var start = header
+        if start > 0, lines[start - 1].trimming(.whitespaces).isEmpty { start -= 1 }
+        lines.removeSubrange(start..<end)
+        return true
+    }
+
     /// Sets the top-level `sites` array, in place when it is written, else before the first table.
     public mutating func setSites(_ sites: [String]) {
         setValue("[" + sites.map(Self.string).joined(separator: ", ") + "]", forKey: "sites")

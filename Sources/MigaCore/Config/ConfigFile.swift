@@ -109,6 +109,10 @@ extension ConfigFile {
             if !schedule.gate { lines.append("gate = false") }
             if let apps = schedule.apps { lines.append("apps = [" + apps.map(ConfigEditor.string).joined(separator: ", ") + "]") }
         }
+        for alternative in config.alternatives {
+            lines.append("")
+            lines.append(contentsOf: alternative.tomlLines)
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -48,9 +48,27 @@ public struct ConfigKey: Sendable {
         case text
     }
 
+    /// Which way a change of the key loosens a rule (`loosen_delay_minutes` makes such a
+    /// change wait); nil: neither way (how the gate looks, where content comes from).
+    public enum Looser: Sendable, Equatable {
+        /// A smaller number is looser (a shorter timer).
+        case lower
+        /// A larger number is looser (a longer grace).
+        case higher
+        /// An allowance: larger is looser, and 0 (none) loosest.
+        case allowance
+        /// A flag turned off, or a choice moved to the first of its choices (`off`).
+        case off
+    }
+
     public let name: String
     public let kind: Kind
     public let doc: String
+    public let looser: Looser?
+    /// Sets the key in the first config (and in its app entry, when `app` names one) to the
+    /// second's value: a loosened value that must wait is put back so.
+    let copyGlobal: (@Sendable (inout MigaConfig, MigaConfig) -> Void)?
+    let copyApp: (@Sendable (inout MigaConfig.App, MigaConfig.App?) -> Void)?
     /// Reads the key's value (second: the key as messages name it) at the top level into the
     /// config, warning as the loader does. nil for a key only an app has.
     let readGlobal: (@Sendable (TOMLValue, String, inout MigaConfig, inout ConfigValueReader) -> Void)?
@@ -94,11 +112,14 @@ extension ConfigKey {
     typealias Check<Value> = @Sendable (TOMLValue, String, Value, inout ConfigValueReader) -> Value?
 
     init<Value>(_ name: String, _ kind: Kind, doc: String, _ global: Global<Value>, app: PerApp<Value>?, inState: Bool,
-                check: @escaping Check<Value>, text: @escaping @Sendable (Value) -> String,
+                looser: Looser? = nil, check: @escaping Check<Value>, text: @escaping @Sendable (Value) -> String,
                 json: @escaping @Sendable (Value) -> OrderedJSON) {
         self.name = name
         self.kind = kind
         self.doc = doc
+        self.looser = looser
+        copyGlobal = { target, source in target[keyPath: global] = source[keyPath: global] }
+        copyApp = app.map { app in { target, source in target[keyPath: app] = source?[keyPath: app] } }
         readGlobal = { value, key, config, reader in
             if let checked = check(value, key, config[keyPath: global], &reader) { config[keyPath: global] = checked }
         }
@@ -124,23 +145,23 @@ extension ConfigKey {
     }
 
     static func integer(_ name: String, _ range: ClosedRange<Int>, unit: String, doc: String, _ global: Global<Int>,
-                        app: PerApp<Int>? = nil, inState: Bool = false) -> ConfigKey {
-        ConfigKey(name, .integer(range, unit: unit), doc: doc, global, app: app, inState: inState,
+                        app: PerApp<Int>? = nil, inState: Bool = false, looser: Looser? = nil) -> ConfigKey {
+        ConfigKey(name, .integer(range, unit: unit), doc: doc, global, app: app, inState: inState, looser: looser,
                   check: { $3.integer($0, key: $1, range: range, default: $2) }, text: { String($0) }, json: { .int($0) })
     }
 
     /// `warningSaysDefault`: a wrong value's warning names the value used rather than saying
     /// the value is ignored (the two say the same; each key keeps the words it has always had).
     static func flag(_ name: String, doc: String, _ global: Global<Bool>, app: PerApp<Bool>? = nil, inState: Bool = false,
-                     warningSaysDefault: Bool = false) -> ConfigKey {
-        ConfigKey(name, .flag, doc: doc, global, app: app, inState: inState,
+                     warningSaysDefault: Bool = false, looser: Looser? = nil) -> ConfigKey {
+        ConfigKey(name, .flag, doc: doc, global, app: app, inState: inState, looser: looser,
                   check: { $3.bool($0, key: $1, using: warningSaysDefault ? $2 : nil) }, text: { String($0) }, json: { .bool($0) })
     }
 
     static func choice<Choice: RawRepresentable & CaseIterable>(
-        _ name: String, doc: String, _ global: Global<Choice>, app: PerApp<Choice>? = nil, inState: Bool = false
+        _ name: String, doc: String, _ global: Global<Choice>, app: PerApp<Choice>? = nil, inState: Bool = false, looser: Looser? = nil
     ) -> ConfigKey where Choice.RawValue == String {
-        ConfigKey(name, .choice(Choice.allCases.map(\.rawValue)), doc: doc, global, app: app, inState: inState,
+        ConfigKey(name, .choice(Choice.allCases.map(\.rawValue)), doc: doc, global, app: app, inState: inState, looser: looser,
                   check: { $3.choice($0, key: $1, default: $2) }, text: { $0.rawValue }, json: { .string($0.rawValue) })
     }
 
@@ -163,7 +184,7 @@ extension ConfigKey {
 
     /// What an app's shims run; an app that names none runs its own name.
     static func command(_ name: String, doc: String, _ app: WritableKeyPath<MigaConfig.App, String>) -> ConfigKey {
-        ConfigKey(name: name, kind: .command, doc: doc, readGlobal: nil, readApp: { value, key, entry, reader in
+        ConfigKey(name: name, kind: .command, doc: doc, looser: nil, copyGlobal: nil, copyApp: nil, readGlobal: nil, readApp: { value, key, entry, reader in
             guard let command = reader.string(value, key: key), !command.isEmpty else { return entry }
             // What the shims would run at every launch: a command that is no program's name
             // or path leaves the app ungated rather than run something else.
@@ -183,24 +204,29 @@ public enum ConfigKeys {
     /// Every key, in the order `show` and the help list them and the host's `state` sends them.
     public static let table: [ConfigKey] = [
         .integer("timer_seconds", MigaConfig.timerRange, unit: "seconds", doc: "the countdown before Open unlocks",
-                 \.timerSeconds, app: \.timerSeconds, inState: true),
+                 \.timerSeconds, app: \.timerSeconds, inState: true, looser: .lower),
         .integer("grace_minutes", MigaConfig.graceRange, unit: "minutes", doc: "after an Open, how long the app or site opens without a pause",
-                 \.graceMinutes, inState: true),
+                 \.graceMinutes, inState: true, looser: .higher),
         .categories("categories", doc: "what the gate shows: quotes, affirmations, articles", \.categories),
         .choice("breathing", doc: "the breathing guide beside the countdown", \.breathing, inState: true),
         .flag("animations", doc: "the gate's small animations", \.animations, inState: true, warningSaysDefault: true),
         .text("terminal", doc: "the terminal emulator for desktop launches (\"\" finds one)", \.terminal),
         .sites("sites", doc: "the sites links and the browser pause for", \.sites, inState: true),
-        .flag("intention", doc: "ask \"What are you here to do?\" before Open", \.intention, app: \.intention),
+        .flag("intention", doc: "ask \"What are you here to do?\" before Open", \.intention, app: \.intention, looser: .off),
         .integer("escalate_seconds", MigaConfig.escalateRange, unit: "seconds", doc: "each Open of an app today adds this to its timer",
-                 \.escalateSeconds, app: \.escalateSeconds),
+                 \.escalateSeconds, app: \.escalateSeconds, looser: .lower),
         .integer("opens_per_day", MigaConfig.opensPerDayRange, unit: "opens",
                  doc: "opens a day before the gate says so and waits 45 s (0: no allowance; never a lock)",
-                 \.opensPerDay, app: \.opensPerDay),
-        .flag("ask_minutes", doc: "Open asks \"For how long?\" (5, 10, 20, 30 min) and ends softly then", \.askMinutes, app: \.askMinutes),
+                 \.opensPerDay, app: \.opensPerDay, looser: .allowance),
+        .flag("ask_minutes", doc: "Open asks \"For how long?\" (5, 10, 20, 30 min) and ends softly then", \.askMinutes, app: \.askMinutes, looser: .off),
         .integer("default_minutes", MigaConfig.defaultMinutesRange, unit: "minutes", doc: "what Enter gives at \"For how long?\"",
-                 \.defaultMinutes, app: \.defaultMinutes),
+                 \.defaultMinutes, app: \.defaultMinutes, looser: .higher),
+        .choice("challenge", doc: "before Open: \"type\" asks for a short sentence typed exactly (\"off\": none)",
+                \.challenge, app: \.challenge, looser: .off),
         .flag("weekly_summary", doc: "a notification at the first gate of a week", \.weeklySummary),
+        .integer("loosen_delay_minutes", MigaConfig.loosenDelayRange, unit: "minutes",
+                 doc: "a change that loosens a rule waits this long before it applies (0: at once)", \.loosenDelayMinutes,
+                 looser: .lower),
         .command("command", doc: "what the app's shims run", \.command),
     ]
 
@@ -352,6 +378,10 @@ public enum ConfigValueError: Error, CustomStringConvertible, Equatable {
     case badChoice(String, choices: [String])
     case badSite(String)
     case badCommand(String, problem: String)
+    /// An alternative needs exactly one of a command and a link.
+    case alternativeTarget
+    case badAlternative(String)
+    case unknownAlternative(String, labels: [String])
 
     /// The same, said inside `miga config`'s editor, where `show` is a command of its own.
     public var descriptionInEditor: String {
@@ -379,6 +409,13 @@ public enum ConfigValueError: Error, CustomStringConvertible, Equatable {
             return SiteMatcher.problem(with: site) + "; give sites like reddit.com"
         case .badCommand(let key, let problem):
             return "\(key): \(problem); \(AppCheck.commandAdvice)"
+        case .alternativeTarget:
+            return "an alternative opens a command or a link: give --command CMD or --url URL (one of them)"
+        case .badAlternative(let problem):
+            return "alternative: \(problem)"
+        case .unknownAlternative(let name, let labels):
+            return "no alternative \"\(name)\" (" + (labels.isEmpty ? "none yet" : labels.joined(separator: ", "))
+                + "); `miga config alternatives list` numbers them"
         }
     }
 }

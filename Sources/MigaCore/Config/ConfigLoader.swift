@@ -48,7 +48,7 @@ public struct ConfigLoader {
         for key in table.keys {
             guard let value = table[key] else { continue }
             reader.table = table
-            // The two tables are the loader's; every other key is ConfigKeys.table's to read.
+            // The file's tables are the loader's; every other key is ConfigKeys.table's to read.
             switch key {
             case "schedule":
                 reader.schedules(value, into: &config)
@@ -56,6 +56,8 @@ public struct ConfigLoader {
                 reader.apps(value, into: &config)
             case "site":
                 reader.siteTables(value, into: &config)
+            case "alternative":
+                reader.alternatives(value, into: &config)
             default:
                 guard let read = ConfigKeys.key(named: key)?.readGlobal else {
                     reader.warn(key, "unknown key \"\(TerminalText.excerpt(key))\" ignored")

@@ -11,6 +11,10 @@ public struct MigaConfig: Equatable, Sendable {
                                       "facebook.com", "tiktok.com", "youtube.com"]
 
     public enum Breathing: String, Sendable, CaseIterable { case box, off }
+    /// Before Open: nothing more, or a sentence to type exactly (`challenge = "type"`).
+    public enum Challenge: String, Sendable, CaseIterable { case off, type }
+    /// How long a loosened setting waits before it applies (`loosen_delay_minutes`): up to a week.
+    public static let loosenDelayRange = 0...10080
 
     public struct App: Equatable, Sendable {
         public var name: String
@@ -23,9 +27,11 @@ public struct MigaConfig: Equatable, Sendable {
         /// Overrides of the global `ask_minutes` and `default_minutes`.
         public var askMinutes: Bool?
         public var defaultMinutes: Int?
+        public var challenge: Challenge?
 
         public init(name: String, command: String, timerSeconds: Int? = nil, intention: Bool? = nil,
-                    escalateSeconds: Int? = nil, opensPerDay: Int? = nil, askMinutes: Bool? = nil, defaultMinutes: Int? = nil) {
+                    escalateSeconds: Int? = nil, opensPerDay: Int? = nil, askMinutes: Bool? = nil, defaultMinutes: Int? = nil,
+                    challenge: Challenge? = nil) {
             self.name = name
             self.command = command
             self.timerSeconds = timerSeconds
@@ -34,6 +40,7 @@ public struct MigaConfig: Equatable, Sendable {
             self.opensPerDay = opensPerDay
             self.askMinutes = askMinutes
             self.defaultMinutes = defaultMinutes
+            self.challenge = challenge
         }
     }
 
@@ -51,6 +58,14 @@ public struct MigaConfig: Equatable, Sendable {
     public var askMinutes = false
     public var defaultMinutes = 10
     public var weeklySummary = false
+    public var challenge = Challenge.off
+    /// 0: a change applies at once; else a change that loosens waits this long (see `Loosening`).
+    public var loosenDelayMinutes = 0
+    /// The `[[alternative]]` tables that read cleanly, in file order.
+    public var alternatives: [Alternative] = []
+    /// Apps whose removal waited out `loosen_delay_minutes` and has applied, while their shims
+    /// are still in place (set by `ConfigInForce`, never read from the file): their gates pass.
+    public var retiredApps: Set<String> = []
     /// `[site."reddit.com"]` tables: a site's own values of the per-app keys (no `command`),
     /// keyed by the site as `sites` writes it (normalised); `name` is the site.
     public var siteSettings: [String: App] = [:]

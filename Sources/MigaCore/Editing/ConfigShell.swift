@@ -11,7 +11,7 @@ public final class ConfigShell {
     }
 
     public static let commands = ["timer", "grace", "breathing", "animations", "terminal", "categories", "add", "remove",
-                                  "site", "set", "show", "help", "save", "quit"]
+                                  "site", "alternative", "set", "show", "help", "save", "quit"]
 
     public private(set) var editor: ConfigEditor
     public private(set) var config: MigaConfig
@@ -52,6 +52,7 @@ public final class ConfigShell {
             case "add": return try add(rest)
             case "remove": return try remove(rest)
             case "site", "sites": return try site(rest)
+            case "alternative", "alternatives": return try alternative(Self.quotedWords(line).dropFirst().map { $0 })
             case "show": return .say(ConfigFile.show(config).trimming(.newlines))
             case "help", "?": return .say(Self.help)
             case "save": return dirty ? .save : .say("Nothing to save.")
@@ -155,6 +156,78 @@ public final class ConfigShell {
         return .say("\(site) will no longer be gated.")
     }
 
+    /// `alternative add "LABEL" --command "CMD" | --url URL [--app NAME]... [--site HOST]...`,
+    /// `alternative remove N|"LABEL"`, and `alternative` alone to list them: the words of
+    /// `miga config alternatives`.
+    private func alternative(_ words: [String]) throws -> Response {
+        let usage = "usage: alternative add \"LABEL\" --command \"CMD\" | --url URL [--app NAME] [--site HOST]; alternative remove N"
+        guard let verb = words.first else {
+            let listed = config.alternatives.map(\.summary)
+            return .say((listed.isEmpty ? ["No alternatives yet."] : listed).joined(separator: "\n") + "\n" + usage)
+        }
+        var rest = words.dropFirst()[...]
+        switch verb {
+        case "add":
+            guard let label = rest.popFirst(), !label.hasPrefix("--") else { return .say(usage) }
+            var command: String?, url: String?, apps: [String] = [], sites: [String] = []
+            while let option = rest.popFirst() {
+                guard let value = rest.popFirst() else { return .say(usage) }
+                switch option {
+                case "--command": command = value
+                case "--url": url = value
+                case "--app":
+                    guard config.apps[value] != nil else { throw ConfigValueError.unknownApp(value, configured: config.apps.keys.sorted()) }
+                    apps.append(value)
+                case "--site":
+                    guard SiteMatcher(sites: config.sites).sites.contains(SiteMatcher.normalizedSite(value) ?? value) else {
+                        throw ConfigValueError.unknownSite(value, configured: config.sites)
+                    }
+                    sites.append(value)
+                default: return .say(usage)
+                }
+            }
+            let made = try Alternative.make(label: label, command: command, url: url, apps: apps, sites: sites, index: 0)
+            try apply { $0.addAlternative(made) }
+            return .say("\(config.alternatives.last?.summary ?? made.label) will be on the gates; `save` writes it.")
+        case "remove":
+            guard rest.count == 1, let name = rest.first else { return .say(usage) }
+            guard let found = GatedAlternatives.find(name, in: config.alternatives) else {
+                throw ConfigValueError.unknownAlternative(name, labels: config.alternatives.map { "\($0.index). \($0.label)" })
+            }
+            try apply { $0.removeAlternative(found.index) }
+            return .say("\(TerminalText.forScreen(found.label)) will no longer be on the gates; `save` writes it.")
+        default:
+            return .say(usage)
+        }
+    }
+
+    /// A line's words, where "double quotes" keep spaces together (`\"` and `\\` inside).
+    static func quotedWords(_ line: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var inWord = false, quoted = false, escaped = false
+        for character in line {
+            if escaped {
+                current.append(character)
+                escaped = false
+            } else if quoted, character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                quoted.toggle()
+                inWord = true
+            } else if !quoted, character == " " || character == "\t" {
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            } else {
+                current.append(character)
+                inWord = true
+            }
+        }
+        if inWord { words.append(current) }
+        return words
+    }
+
     /// Applies an edit to a copy and keeps it only if the result still reads cleanly.
     private func apply(_ edit: (inout ConfigEditor) -> Void) throws {
         var copy = editor
@@ -175,9 +248,14 @@ public final class ConfigShell {
                                gate an app (its shims are made on save)
         remove NAME            stop gating an app
         site add|remove HOST   gated web sites (site: list them)
+        alternative add "LABEL" --command "CMD" | --url URL [--app NAME] [--site HOST]
+                               your own "Do this instead" beside Exit
+        alternative remove N   (alternative: list them, numbered)
         set KEY VALUE          any key, e.g. set apps.discord.timer_seconds 20,
                                set intention true (ask "What are you here to do?"),
                                set escalate_seconds 10, set weekly_summary true
+                               set challenge type (a sentence to type before Open),
+                               set loosen_delay_minutes 60 (loosening waits an hour)
                                ([[schedule]] tables: edit config.toml, see man miga)
         show                   the settings as they would be saved
         save                   write config.toml (comments kept) and update shims
@@ -198,9 +276,20 @@ public final class ConfigShell {
         case "set" where before.count == 2:
             // The values a yes/no key takes.
             let key = before[1].split(separator: ".").last.map(String.init) ?? before[1]
-            candidates = ["intention", "weekly_summary", "animations"].contains(key) ? ["true", "false"] : []
+            if key == "challenge" {
+                candidates = MigaConfig.Challenge.allCases.map(\.rawValue)
+            } else {
+                candidates = ["intention", "weekly_summary", "animations", "ask_minutes"].contains(key) ? ["true", "false"] : []
+            }
         case "categories": candidates = ContentKind.allCases.map(\.categoryName)
-        case "site" where before.count == 1, "sites" where before.count == 1: candidates = ["add", "remove"]
+        case "site" where before.count == 1, "sites" where before.count == 1, "alternative" where before.count == 1:
+            candidates = ["add", "remove"]
+        case "alternative" where before.count >= 3 && before[1] == "add":
+            switch before.last {
+            case "--app": candidates = config.apps.keys.sorted()
+            case "--site": candidates = config.sites
+            default: candidates = ["--command", "--url", "--app", "--site"]
+            }
         case "site" where before.count == 2 && before[1] == "remove": candidates = config.sites
         default: candidates = []
         }

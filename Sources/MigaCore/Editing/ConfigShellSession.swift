@@ -151,13 +151,17 @@ public final class ConfigShellSession {
         try ConfigFile(path: context.paths.configFile).replace(with: shell.editor.text, original: original)
         say("Saved \(context.paths.configFile).")
         let changed = shell.commandChanged.compactMap { shell.config.apps[$0] }
-        if !shell.added.isEmpty || !shell.removed.isEmpty || !changed.isEmpty {
+        // A removal that waits out `loosen_delay_minutes` keeps its shims until it applies.
+        let inForce = (try? ConfigInForce.load(context: context))?.config
+        let removed = shell.removed.filter { inForce?.apps[$0] == nil }
+        if !shell.added.isEmpty || !removed.isEmpty || !changed.isEmpty {
             let installer = try Installer(context: context)
             for app in shell.added.map({ shell.config.apps[$0.name] ?? $0 }) + changed { try installer.sync(app) }
-            for name in shell.removed { try installer.remove(app: name) }
+            for name in removed { try installer.remove(app: name) }
             try installer.finishDesktopChanges()
             installer.changes.forEach { say("  " + $0) }
         }
+        ConfigInForce.waitingNote(context: context).forEach { say("  waiting: " + $0) }
         shell.saved()
     }
 

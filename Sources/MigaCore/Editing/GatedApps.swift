@@ -40,6 +40,7 @@ public struct GatedApps {
         try file.update({ $0.addApp(app) }, expect: { $0.apps[app.name] == app })
         try installer.sync(app)
         try installer.finishDesktopChanges()
+        try removeRetiredShims()
         return (app, installer)
     }
 
@@ -62,6 +63,21 @@ public struct GatedApps {
         return installer
     }
 
+    /// Removes the shims of apps whose removal applied after `loosen_delay_minutes` (their
+    /// gates pass until then). Returns the installer, for what changed; nil when none.
+    @discardableResult
+    public func removeRetiredShims() throws -> Installer? {
+        let retired = ConfigInForce.retiredApps(context: context)
+        guard !retired.isEmpty else { return nil }
+        let installer = try Installer(context: context)
+        for name in retired { try installer.remove(app: name) }
+        let config = try ConfigFile(path: context.paths.configFile).loadForEditing()
+        for other in config.apps.values.sorted(by: { $0.name < $1.name }) { try installer.sync(other) }
+        try installer.finishDesktopChanges()
+        ConfigInForce.forgetRetired(retired, context: context)
+        return installer
+    }
+
     /// Forgets the app and removes every shim made for it.
     public func remove(name: String) throws -> Installer {
         let file = ConfigFile(path: context.paths.configFile)
@@ -69,6 +85,10 @@ public struct GatedApps {
         guard config.apps[name] != nil else { throw InstallError.unknownApp(name: name, configured: config.apps.keys.sorted()) }
         try file.update({ $0.removeApp(name) }, expect: { $0.apps[name] == nil })
         let installer = try Installer(context: context)
+        // A removal that waits (`loosen_delay_minutes`) keeps the shims until it applies: the
+        // app stays gated until then, and its shims pass it straight through after.
+        if (try? ConfigInForce.load(context: context))?.config.apps[name] != nil { return installer }
+        try removeRetiredShims()
         try installer.remove(app: name)
         // An entry it held may run another gated app's command: that app takes it now.
         for other in config.apps.values.sorted(by: { $0.name < $1.name }) where other.name != name {

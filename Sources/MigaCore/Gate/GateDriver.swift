@@ -28,6 +28,16 @@ public final class GateDriver {
 
     public func answerMinutes(_ minutes: Int?, at now: UInt64) { apply(session.answerMinutes(minutes, at: now), at: now) }
 
+    public func chooseAlternative(_ number: Int, at now: UInt64) { apply(session.chooseAlternative(number, at: now), at: now) }
+
+    /// The typed sentence; false (still asked) when it is not exactly the one asked.
+    @discardableResult
+    public func answerChallenge(_ typed: String, at now: UInt64) -> Bool {
+        let (accepted, effects) = session.answerChallenge(typed, at: now)
+        apply(effects, at: now)
+        return accepted
+    }
+
     public func withdrawQuestion() { session.withdrawQuestion() }
 
     public func resume(afterSuspending nanoseconds: UInt64) { session.resume(afterSuspending: nanoseconds) }
@@ -52,4 +62,6 @@ public struct GateEnding: Equatable {
     public var signal: Int32?
     /// Ended before any choice because the gate that started this one gave up on it.
     public var withdrawn = false
+    /// The Exit was this "Do this instead" choice (1-based): it is opened next.
+    public var alternative: Int?
 }

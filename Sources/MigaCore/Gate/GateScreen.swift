@@ -31,6 +31,11 @@ public struct GateScreen {
     public static let maxTextWidth = 72
 
     public var style: GateStyle
+    /// The typed challenge was just cleared by a wrong key: the hint says to start again.
+    public var challengeCleared = false
+
+    public static let challengePrompt = "Type this to open:"
+    public static let challengeCleared = "Start again: type it exactly · Esc back"
 
     public init(style: GateStyle) { self.style = style }
 
@@ -123,6 +128,18 @@ public struct GateScreen {
         }
         add(&layout.bottom, "")
 
+        if let answer, session.askingChallenge, let sentence = session.challenge {
+            // The sentence takes the choices' place, as a question does.
+            add(&layout.bottom, Self.challengePrompt, styled: bold(Self.challengePrompt))
+            for line in TextLayout.wrap(TerminalText.forScreen(sentence), width: width) {
+                add(&layout.bottom, line, styled: tint(style.palette.notice, line))
+            }
+            let field = "> " + TextLayout.tail(TerminalText.forScreen(answer), width: width - 3) + "_"
+            add(&layout.bottom, field, styled: tint(style.palette.accent, field))
+            let hint = challengeCleared ? Self.challengeCleared : "Enter open · Esc back · Ctrl-C exit"
+            for line in TextLayout.wrap(hint, width: width) { add(&layout.bottom, line, styled: dim(line)) }
+            return finishLayout(&layout, session: session, now: now, rows: rows, answer: answer)
+        }
         if let answer, session.askingIntention {
             // The question takes the choices' place until it is answered or withdrawn.
             add(&layout.bottom, Intention.question, styled: bold(Intention.question))
@@ -158,6 +175,16 @@ public struct GateScreen {
             add(&layout.bottom, exitKey, styled: tint("1;" + style.palette.good, exitKey))
             add(&layout.bottom, nextKey)
             add(&layout.bottom, openKey, styled: styledOpen)
+        }
+        if !session.alternatives.isEmpty {
+            // The person's own "Do this instead", each an Exit that opens it.
+            let items = session.alternatives.enumerated().map { "[\($0.offset + 1)] \(TerminalText.forScreen($0.element))" }
+            let line = "Instead: " + items.joined(separator: "   ")
+            if DisplayWidth.of(line) <= width {
+                add(&layout.bottom, line, styled: tint(style.palette.good, line))
+            } else {
+                for item in items { add(&layout.bottom, item, styled: tint(style.palette.good, item)) }
+            }
         }
         if let notice = session.notice(at: now) {
             add(&layout.bottom, "")
@@ -203,7 +230,11 @@ public struct GateScreen {
             let line = fit(notice)
             layout.bottom.append((tint(style.palette.notice, line), DisplayWidth.of(line)))
         }
-        if let answer, session.askingIntention {
+        if let answer, session.askingChallenge, let sentence = session.challenge {
+            if rows >= 4 { layout.bottom.append((tint(style.palette.notice, fit(sentence)), DisplayWidth.of(fit(sentence)))) }
+            let field = fit("> " + TextLayout.tail(TerminalText.forScreen(answer), width: width - 3) + "_")
+            layout.bottom.append((tint(style.palette.accent, field), DisplayWidth.of(field)))
+        } else if let answer, session.askingIntention {
             let field = fit("> " + TextLayout.tail(TerminalText.forScreen(answer), width: width - 3) + "_")
             if rows >= 4 { layout.bottom.append((bold(fit(Intention.question)), DisplayWidth.of(fit(Intention.question)))) }
             layout.bottom.append((tint(style.palette.accent, field), DisplayWidth.of(field)))

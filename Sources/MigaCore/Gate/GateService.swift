@@ -35,6 +35,9 @@ public struct GateService {
         /// No gate: another gate of this same attempt just let it through (`open-url` handing a
         /// link to the browser). Nothing is recorded: that gate recorded it.
         case handedOver
+        /// No gate: the app's removal waited out `loosen_delay_minutes` and has applied; its
+        /// shims stay until a `config` or `install` command takes them away.
+        case removed
     }
 
     /// The hours without a gate first, then grace, then the plan. A pass is recorded here
@@ -43,6 +46,12 @@ public struct GateService {
     /// `takesHandedOver`: the browser's gate, which is where `open-url` hands its links on to.
     public func admit(_ app: String, isSite: Bool = false, takesHandedOver: Bool = false, recorder: GateRecorder) -> Admission {
         if takesHandedOver, HandedOverPass.take(app: app, paths: context.paths, clock: context.clock) { return .handedOver }
+        if config.retiredApps.contains(app), config.apps[app] == nil {
+            if let problem = recorder.record(.gatewaySkipped, detail: Event.reasonDetail("removed")) {
+                context.messages.say("miga: could not record the pass: \(problem)")
+            }
+            return .removed
+        }
         let moment = LocalMoment(clock: context.clock)
         if inGateFreeHours(app, at: moment) {
             if let problem = recorder.record(.gatewaySkipped, detail: Event.reasonDetail("schedule")) {

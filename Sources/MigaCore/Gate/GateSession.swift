@@ -46,6 +46,16 @@ public struct GateSession: Sendable {
     /// `defaultMinutes` (`ask_minutes`).
     public let asksMinutes: Bool
     public let defaultMinutes: Int
+    /// The labels of the "Do this instead" choices, in the order of their keys (`1`…).
+    public let alternatives: [String]
+    /// The sentence Open asks to be typed exactly first (`challenge = "type"`), or nil.
+    public let challenge: String?
+    /// Which alternative the Exit was, 1-based, once chosen.
+    public private(set) var chosenAlternative: Int?
+    /// Open was chosen after the countdown and the sentence is asked for: the typed text (or
+    /// going back) comes next; the intention and "For how long?" follow it.
+    public private(set) var askingChallenge = false
+    private var challengeTyped = false
     /// Open was chosen after the countdown and the question is on screen: the answer (or
     /// going back) comes next.
     public private(set) var askingIntention = false
@@ -60,7 +70,7 @@ public struct GateSession: Sendable {
 
     public init(app: String, timerSeconds: Int, item: ContentItem, startedAt: UInt64, notes: [String] = [],
                 asksIntention: Bool = false, overAllowance: Bool = false, asksMinutes: Bool = false, defaultMinutes: Int = 10,
-                earlyMilliseconds: Int = 0, completionRecorded: Bool = false) {
+                alternatives: [String] = [], challenge: String? = nil, earlyMilliseconds: Int = 0, completionRecorded: Bool = false) {
         self.app = app
         self.timerSeconds = timerSeconds
         self.item = item
@@ -70,6 +80,8 @@ public struct GateSession: Sendable {
         self.overAllowance = overAllowance
         self.asksMinutes = asksMinutes
         self.defaultMinutes = Timebox.minutesRange.contains(defaultMinutes) ? defaultMinutes : 10
+        self.alternatives = Array(alternatives.prefix(Alternative.shownLimit))
+        self.challenge = challenge.flatMap { $0.isEmpty ? nil : $0 }
         self.earlyMilliseconds = earlyMilliseconds
         self.completionRecorded = completionRecorded
     }
@@ -79,7 +91,8 @@ public struct GateSession: Sendable {
                 completionRecorded: Bool = false) {
         self.init(app: app, timerSeconds: plan.timerSeconds, item: item, startedAt: startedAt, notes: plan.notes,
                   asksIntention: plan.asksIntention, overAllowance: plan.overAllowance, asksMinutes: plan.asksMinutes,
-                  defaultMinutes: plan.defaultMinutes, earlyMilliseconds: earlyMilliseconds,
+                  defaultMinutes: plan.defaultMinutes, alternatives: plan.alternatives.map(\.label), challenge: plan.challenge,
+                  earlyMilliseconds: earlyMilliseconds,
                   completionRecorded: completionRecorded)
     }
 
@@ -138,16 +151,52 @@ public struct GateSession: Sendable {
                 showsLockedNotice = true
                 return []
             }
-            if asksIntention {
-                askingIntention = true
-                return tick(at: now)
-            }
-            if asksMinutes {
-                askingMinutes = true
-                return tick(at: now)
-            }
-            return tick(at: now) + finish(.open, type: .openSelected, at: now, detail: openDetail(intention: "", minutes: nil))
+            if isAsking { return tick(at: now) } // already asked: the answer comes next
+            return tick(at: now) + askNext(after: nil, at: now)
         }
+    }
+
+    /// After Open, and after each answer: the next question (the sentence, the intention,
+    /// "For how long?", in that order), or the Open itself.
+    private mutating func askNext(after answered: Question?, at now: UInt64) -> [GateEffect] {
+        let order: [Question] = [.challenge, .intention, .minutes]
+        let rest = answered.flatMap { order.firstIndex(of: $0) }.map { order.dropFirst($0 + 1) } ?? order[...]
+        for question in rest {
+            switch question {
+            case .challenge where challenge != nil:
+                askingChallenge = true
+                return []
+            case .intention where asksIntention:
+                askingIntention = true
+                return []
+            case .minutes where asksMinutes:
+                askingMinutes = true
+                return []
+            default: continue
+            }
+        }
+        return finish(.open, type: .openSelected, at: now, detail: openDetail(intention: givenIntention, minutes: chosenMinutes))
+    }
+
+    private enum Question { case challenge, intention, minutes }
+
+    /// A "Do this instead" choice (1-based): an Exit, always free, its label kept in the
+    /// `exit_selected` detail; the front end then opens it (`GateService.openAlternative`).
+    public mutating func chooseAlternative(_ number: Int, at now: UInt64) -> [GateEffect] {
+        guard outcome == nil, alternatives.indices.contains(number - 1) else { return [] }
+        chosenAlternative = number
+        let detail = OrderedJSON.object([("alternative", .string(alternatives[number - 1]))]).text
+        return finish(.exit, type: .exitSelected, at: now, detail: detail)
+    }
+
+    /// The sentence as typed: exactly the one asked goes on (to the next question, or Open);
+    /// anything else leaves it asked, false. Only while it is asked.
+    public mutating func answerChallenge(_ typed: String, at now: UInt64) -> (accepted: Bool, effects: [GateEffect]) {
+        guard outcome == nil, askingChallenge, let challenge else { return (false, []) }
+        guard typed == challenge else { return (false, []) }
+        askingChallenge = false
+        challengeTyped = true
+        return (true, askNext(after: .challenge, at: now))
     }
 
     /// The answer to "What are you here to do?" (empty is allowed): opens, keeping it in the
@@ -155,12 +204,8 @@ public struct GateSession: Sendable {
     public mutating func answer(_ intention: String, at now: UInt64) -> [GateEffect] {
         guard outcome == nil, askingIntention else { return [] }
         askingIntention = false
-        if asksMinutes {
-            givenIntention = intention
-            askingMinutes = true
-            return []
-        }
-        return finish(.open, type: .openSelected, at: now, detail: openDetail(intention: intention, minutes: nil))
+        givenIntention = intention
+        return askNext(after: .intention, at: now)
     }
 
     /// The answer to "For how long?": one of `TimeboxQuestion.choices`, or nil (Enter) for
@@ -173,26 +218,30 @@ public struct GateSession: Sendable {
         return finish(.open, type: .openSelected, at: now, detail: openDetail(intention: givenIntention, minutes: chosen))
     }
 
-    /// `open_selected`'s detail: the intention when one was given, the minutes declared, and
-    /// `over_allowance` past today's opens; nil when none.
+    /// `open_selected`'s detail: the intention when one was given, the minutes declared,
+    /// `over_allowance` past today's opens, and `challenge` when the sentence was typed; nil
+    /// when none.
     func openDetail(intention: String, minutes: Int?) -> String? {
         var members: [(String, OrderedJSON)] = []
         let answer = Intention.clean(intention)
         if !answer.isEmpty { members.append(("intention", .string(answer))) }
         if let minutes { members.append(("minutes", .int(minutes))) }
         if overAllowance { members.append(("over_allowance", .bool(true))) }
+        if challengeTyped { members.append(("challenge", .bool(true))) }
         return members.isEmpty ? nil : OrderedJSON.object(members).text
     }
 
     /// Back from a question to the gate, nothing opened.
     public mutating func withdrawQuestion() {
+        askingChallenge = false
+        challengeTyped = false
         askingIntention = false
         askingMinutes = false
         givenIntention = ""
     }
 
     /// A question is on screen in place of the choices.
-    public var isAsking: Bool { askingIntention || askingMinutes }
+    public var isAsking: Bool { askingChallenge || askingIntention || askingMinutes }
 
     /// The next item drawn after Read Next.
     public mutating func show(_ next: ContentItem, at now: UInt64) -> [GateEffect] {
@@ -218,6 +267,7 @@ public struct GateSession: Sendable {
                                  detail: String? = nil) -> [GateEffect] {
         outcome = result
         showsLockedNotice = false
+        askingChallenge = false
         askingIntention = false
         askingMinutes = false
         return [.record(type, contentID: nil, waitMilliseconds: elapsedMilliseconds(at: now), detail: detail), .finish(result)]

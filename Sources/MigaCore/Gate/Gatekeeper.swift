@@ -83,7 +83,7 @@ public final class Gatekeeper {
     private func open(app: String, launch: Launch) -> Opening {
         let config: MigaConfig
         do {
-            let loaded = try ConfigLoader().load(path: context.paths.configFile)
+            let loaded = try ConfigInForce.load(context: context)
             let due = ConfigWarningNotice(context: context).due(loaded.warnings)
             due.forEach { context.messages.say("miga: warning: \($0)") }
             if !due.isEmpty { context.messages.say("miga: (said once until they change; `miga doctor` lists them)") }
@@ -115,8 +115,9 @@ public final class Gatekeeper {
         let recorder = GateRecorder(app: app, session: sessionID, store: store, clock: context.clock)
         let plan: GatePlan
         switch service.admit(app, isSite: service.isSite(app), recorder: recorder) {
-        case .schedule:
-            // Hours the person chose to have no gate: not a fault, so nothing is said.
+        case .schedule, .removed:
+            // Hours the person chose to have no gate, or an app they stopped gating: not a
+            // fault, so nothing is said.
             store.closeBeforeExec()
             return launch.run()
         case .grace(let until):
@@ -181,6 +182,11 @@ public final class Gatekeeper {
             store.closeBeforeExec()
             return launch.run()
         case .exit:
+            if let number = ending.alternative, let alternative = service.alternative(number, app: app),
+               let problem = service.openAlternative(alternative, app: app) {
+                context.messages.say("miga: \(problem)")
+                _ = context.notifyDesktop(problem)
+            }
             return 0
         case .abandoned:
             LinuxSystem.dieBySignal(ending.signal ?? Signal.hangUp)
@@ -273,7 +279,7 @@ public final class Gatekeeper {
         let session = GateSession(app: recorder.app, plan: plan, item: first, startedAt: context.clock.monotonicNanoseconds())
         let driver = GateDriver(session: session, record: events.record, nextItem: { content.draw() })
         let signals = try SignalPipe()
-        let ending: GateEnding
+        var ending: GateEnding
         if let window {
             ending = try runWindow(window, driver: driver, signals: signals, service: service, shown: shown)
         } else if isPlain(request) {
@@ -283,6 +289,7 @@ public final class Gatekeeper {
         }
         events.release()
         events.failures.forEach { context.messages.say("miga: could not record an event: \($0)") }
+        ending.alternative = driver.session.chosenAlternative
         return ending
     }
 
@@ -295,7 +302,9 @@ public final class Gatekeeper {
             throw WindowUnavailable(description: "the gate window could not start: \(error)")
         }
         let style = GateStyle(config: service.config, environment: context.environment)
-        return try WindowGate(driver: driver, channel: process, signals: signals, clock: context.clock, style: style)
+        let environment = context.environment
+        return try WindowGate(driver: driver, channel: process, signals: signals, clock: context.clock, style: style,
+                              imagePath: { ContentImage.path(of: $0, environment: environment) })
             .run(celebration: service.celebration, shown: shown)
     }
 

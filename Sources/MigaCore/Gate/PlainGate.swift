@@ -14,7 +14,10 @@ public final class PlainGate {
         self.write = write
     }
 
-    static func prompt(openLabel: String) -> String { "Choose: e = Exit, n = Read Next, o = \(openLabel) > " }
+    static func prompt(openLabel: String, alternatives: [String] = []) -> String {
+        let instead = alternatives.enumerated().map { ", \($0.offset + 1) = \(TerminalText.forScreen($0.element))" }.joined()
+        return "Choose: e = Exit\(instead), n = Read Next, o = \(openLabel) > "
+    }
 
     /// `shown` as for `TerminalGate.run`.
     /// The signal that ended the gate as abandoned, if one did.
@@ -24,6 +27,10 @@ public final class PlainGate {
         driver.start()
         show(driver.session.item, heading: "miga · \(driver.session.app)", notes: driver.session.notes)
         write("Open unlocks in \(driver.session.timerSeconds) s. Type e and Enter to exit now, n for another.\n")
+        if !driver.session.alternatives.isEmpty {
+            let items = driver.session.alternatives.enumerated().map { "\($0.offset + 1) = \(TerminalText.forScreen($0.element))" }
+            write("Or do this instead: \(items.joined(separator: ", ")).\n")
+        }
         guard shown() else { return GateEnding(outcome: .exit, signal: nil, withdrawn: true) }
         var announced = driver.session.timerSeconds
         var prompt: LineReader?
@@ -40,7 +47,7 @@ public final class PlainGate {
                 write("\(left) s…\n")
             }
             if let prompt {
-                let reply = prompt.read(prompt: Self.prompt(openLabel: driver.session.openLabel))
+                let reply = prompt.read(prompt: Self.prompt(openLabel: driver.session.openLabel, alternatives: driver.session.alternatives))
                 let at = clock.monotonicNanoseconds()
                 switch reply {
                 case .line(let answer):
@@ -103,15 +110,19 @@ public final class PlainGate {
             let before = driver.session.item.id
             driver.choose(.readNext, at: now)
             if driver.session.item.id != before { show(driver.session.item, heading: nil) }
+        case "1", "2", "3" where Int(answer)! <= driver.session.alternatives.count:
+            driver.chooseAlternative(Int(answer)!, at: now)
         case "o", "open":
             driver.choose(.open, at: now)
             if let notice = driver.session.notice(at: now) { write(notice + "\n") }
+            if driver.session.askingChallenge { askChallenge() }
             if driver.session.askingIntention { askIntention() }
             if driver.session.askingMinutes { askMinutes() }
         case "":
             break
         default:
-            write("Please type e (Exit), n (Read Next) or o (Open).\n")
+            let instead = driver.session.alternatives.isEmpty ? "" : ", 1–\(driver.session.alternatives.count) (instead)"
+            write("Please type e (Exit)\(instead), n (Read Next) or o (Open).\n")
         }
     }
 
@@ -126,6 +137,31 @@ public final class PlainGate {
         case .hungUp(let signal):
             abandonSignal = abandonSignal ?? signal ?? Signal.hangUp
             driver.abandon(at: at)
+        }
+    }
+
+    /// The challenge's sentence, typed as a line (a screen reader's user types it as anyone
+    /// would); anything else asks again. An empty line goes back to the choices; Ctrl-C or
+    /// Ctrl-D leaves as an Exit.
+    private func askChallenge() {
+        guard let sentence = driver.session.challenge else { return }
+        write("\(GateScreen.challengePrompt) \(TerminalText.forScreen(sentence))\n")
+        let reader = LineReader(signals: signals)
+        while driver.session.askingChallenge, driver.outcome == nil {
+            let reply = reader.read(prompt: "> ")
+            let at = clock.monotonicNanoseconds()
+            switch reply {
+            case .line(let typed):
+                if typed.isEmpty {
+                    driver.withdrawQuestion()
+                } else if !driver.answerChallenge(typed, at: at) {
+                    write("Not quite: type it exactly, \"\(TerminalText.forScreen(sentence))\", or an empty line to go back.\n")
+                }
+            case .endOfInput, .interrupted: driver.choose(.exit, at: at)
+            case .hungUp(let signal):
+                abandonSignal = abandonSignal ?? signal ?? Signal.hangUp
+                driver.abandon(at: at)
+            }
         }
     }
 

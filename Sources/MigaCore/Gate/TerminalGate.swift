@@ -1,8 +1,10 @@
+import GateWindowProtocol
+
 /// The full-screen gateway: raw terminal, alternate screen, a poll loop over keys, signals
 /// and the next second of the countdown.
 public final class TerminalGate {
     private let driver: GateDriver
-    private let screen: GateScreen
+    private var screen: GateScreen
     private let terminal: LinuxTerminal
     private let signals: SignalPipe
     private let clock: any MigaClock
@@ -22,7 +24,7 @@ public final class TerminalGate {
 
     enum Scroll: Equatable { case lineUp, lineDown, pageUp, pageDown, top, bottom }
 
-    enum Key: Equatable { case choice(GateChoice), scroll(Scroll), suspend, redraw }
+    enum Key: Equatable { case choice(GateChoice), alternative(Int), scroll(Scroll), suspend, redraw }
 
     /// Maps raw input bytes to keys. Arrows, PgUp/PgDn, Home/End (and j/k) scroll a long
     /// article; other escape sequences are ignored; a lone Esc is Exit. Ctrl-C arrives as a
@@ -63,6 +65,8 @@ public final class TerminalGate {
                 append(.choice(.readNext), index)
             case UInt8(ascii: "o"), UInt8(ascii: "O"), 0x0D, 0x0A:
                 append(.choice(.open), index)
+            case UInt8(ascii: "1")...UInt8(ascii: "3"):
+                append(.alternative(Int(byte - UInt8(ascii: "0"))), index)
             case 0x1A:
                 append(.suspend, index)
             case 0x0C:
@@ -134,6 +138,10 @@ public final class TerminalGate {
             if wakeup.hungUp, driver.outcome == nil { abandon(Signal.hangUp) }
             var bytes = wakeup.bytes[...]
             while !bytes.isEmpty, driver.outcome == nil {
+                if driver.session.askingChallenge {
+                    bytes = typeChallenge(bytes, at: at, abandon: abandon)
+                    continue
+                }
                 if driver.session.askingIntention {
                     bytes = answer(bytes, at: at, abandon: abandon)
                     continue
@@ -149,6 +157,7 @@ public final class TerminalGate {
                         let shown = driver.session.item.id
                         driver.choose(choice, at: at)
                         if driver.session.item.id != shown { scrollOffset = 0 }
+                    case .alternative(let number): driver.chooseAlternative(number, at: at)
                     case .scroll(let step): scroll(step, at: at)
                     case .suspend: if !suspend() { abandon(Signal.hangUp) }
                     case .redraw: break
@@ -182,6 +191,36 @@ public final class TerminalGate {
                 field = IntentionField()
             case .suspend: if !suspend() { abandon(Signal.hangUp) }
             }
+        }
+        return []
+    }
+
+    /// Typing the challenge's sentence: as the intention's field, but a key that is not the
+    /// sentence's next character clears it (`ChallengeTyping`), and Enter goes on only with
+    /// the whole sentence.
+    private func typeChallenge(_ bytes: ArraySlice<UInt8>, at now: UInt64, abandon: (Int32) -> Void) -> ArraySlice<UInt8> {
+        let sentence = driver.session.challenge ?? ""
+        for action in field.feed(Array(bytes)) where driver.outcome == nil {
+            switch action {
+            case .submit:
+                // Before the sentence's end Enter does nothing: what is typed stays.
+                if driver.answerChallenge(field.text, at: now) { field = IntentionField() }
+            case .exit: driver.choose(.exit, at: now)
+            case .back:
+                driver.withdrawQuestion()
+                field = IntentionField()
+            case .suspend: if !suspend() { abandon(Signal.hangUp) }
+            }
+        }
+        guard driver.session.askingChallenge else {
+            screen.challengeCleared = false
+            return []
+        }
+        if ChallengeTyping.kept(field.text, sentence: sentence).isEmpty, !field.text.isEmpty {
+            field = IntentionField()
+            screen.challengeCleared = true
+        } else if !field.text.isEmpty {
+            screen.challengeCleared = false
         }
         return []
     }
@@ -232,7 +271,7 @@ public final class TerminalGate {
         let size = terminal.size
         terminal.write(screen.frame(for: driver.session, at: clock.monotonicNanoseconds(),
                                     columns: size.columns, rows: size.rows, scroll: scrollOffset,
-                                    answer: driver.session.askingIntention ? field.text : nil))
+                                    answer: driver.session.askingIntention || driver.session.askingChallenge ? field.text : nil))
     }
 
     /// Moves through an article longer than the screen, within what the current size allows

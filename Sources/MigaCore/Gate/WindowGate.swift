@@ -19,11 +19,15 @@ public final class WindowGate {
     private let signals: SignalPipe
     private let clock: any MigaClock
     private let style: GateStyle
+    /// The picture of an item as the window may open it (`ContentImage.path`), or nil.
+    private let imagePath: (ContentItem) -> String?
     private var sentItem: String?
     private var sentNotice: String?
     private var sentTick: GateToWindow?
 
-    public init(driver: GateDriver, channel: GateWindowChannel, signals: SignalPipe, clock: any MigaClock, style: GateStyle) {
+    public init(driver: GateDriver, channel: GateWindowChannel, signals: SignalPipe, clock: any MigaClock, style: GateStyle,
+                imagePath: @escaping (ContentItem) -> String? = { _ in nil }) {
+        self.imagePath = imagePath
         self.driver = driver
         self.channel = channel
         self.signals = signals
@@ -37,6 +41,7 @@ public final class WindowGate {
         channel.send(.setUp(app: driver.session.app, animations: style.animations, breathing: style.breathing))
         if driver.session.openLabel != "Open" { channel.send(.openLabel(driver.session.openLabel)) }
         if !driver.session.notes.isEmpty { channel.send(.notes(driver.session.notes.joined(separator: "\n"))) }
+        if !driver.session.alternatives.isEmpty { channel.send(.alternatives(driver.session.alternatives)) }
         sendState()
         if let signal = try awaitShown() {
             channel.finish(within: 0.5)
@@ -78,12 +83,17 @@ public final class WindowGate {
                 case .readNext: driver.choose(.readNext, at: now)
                 case .open:
                     driver.choose(.open, at: now)
-                    if driver.session.askingIntention { channel.send(.askIntention) }
-                    askMinutesIfAsked()
+                    askIfAsked()
+                case .challenge(let text):
+                    // A sentence the window let through that is not the one asked: asked again.
+                    guard driver.session.askingChallenge else { break }
+                    driver.answerChallenge(text, at: now)
+                    askIfAsked()
                 case .intention(let text):
                     driver.answer(text, at: now)
-                    askMinutesIfAsked()
+                    askIfAsked()
                 case .minutes(let minutes): driver.answerMinutes(minutes, at: now)
+                case .alternative(let number): driver.chooseAlternative(number, at: now)
                 case .back: driver.withdrawQuestion()
                 case .shown, .softEndChoice: break
                 }
@@ -100,9 +110,12 @@ public final class WindowGate {
         return GateEnding(outcome: driver.outcome ?? .abandoned, signal: abandonSignal)
     }
 
-    private func askMinutesIfAsked() {
-        guard driver.session.askingMinutes else { return }
-        channel.send(.askMinutes(choices: TimeboxQuestion.choices, defaultMinutes: driver.session.defaultMinutes))
+    /// The question the session now asks, if any, sent to the window.
+    private func askIfAsked() {
+        let session = driver.session
+        if session.askingChallenge, let sentence = session.challenge { channel.send(.askChallenge(sentence: sentence)) }
+        if session.askingIntention { channel.send(.askIntention) }
+        if session.askingMinutes { channel.send(.askMinutes(choices: TimeboxQuestion.choices, defaultMinutes: session.defaultMinutes)) }
     }
 
     /// nil once the window reports its first frame; a signal that ended the wait. Throws
@@ -135,7 +148,8 @@ public final class WindowGate {
         if sentItem != session.item.id {
             sentItem = session.item.id
             let item = session.item
-            channel.send(.item(kind: item.kind.rawValue, text: item.text, author: item.author ?? "", title: item.title ?? ""))
+            channel.send(.item(kind: item.kind.rawValue, text: item.text, author: item.author ?? "", title: item.title ?? "",
+                               image: imagePath(item) ?? ""))
         }
         let notice = session.notice(at: now) ?? ""
         if sentNotice != notice {

@@ -43,11 +43,34 @@ extension EventStore {
         return counts
     }
 
-    /// The `open_selected` events with a detail, newest first, whose local day is in `days`.
+    /// The "Do this instead" choices made on those days: each label, how often.
+    public func alternativesChosen(from lower: Int64, to upper: Int64, within days: ClosedRange<CivilDay>) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for entry in try details(of: .exitSelected, from: lower, to: upper, within: days) where entry.detail.utf8.count <= 64 * 1024 {
+            if let label = (try? JSONValue.parse(entry.detail))?["alternative"]?.string { counts[label, default: 0] += 1 }
+        }
+        return counts
+    }
+
+    /// The settings loosened on those days (`setting_loosened`), newest first.
+    public func loosenedSettings(from lower: Int64, to upper: Int64, within days: ClosedRange<CivilDay>)
+        throws -> [(setting: String, from: String, to: String)] {
+        try details(of: .settingLoosened, from: lower, to: upper, within: days).compactMap { entry in
+            guard entry.detail.utf8.count <= 64 * 1024, let value = try? JSONValue.parse(entry.detail),
+                  let setting = value["setting"]?.string, let from = value["from"]?.string, let to = value["to"]?.string else { return nil }
+            return (setting, from, to)
+        }
+    }
+
     private func openDetails(from lower: Int64, to upper: Int64, within days: ClosedRange<CivilDay>) throws -> [(app: String, detail: String)] {
+        try details(of: .openSelected, from: lower, to: upper, within: days)
+    }
+
+    /// The events of `type` with a detail, newest first, whose local day is in `days`.
+    private func details(of type: EventType, from lower: Int64, to upper: Int64, within days: ClosedRange<CivilDay>) throws -> [(app: String, detail: String)] {
         try db.rows("""
             SELECT app, detail, (ts + utc_offset_min * 60000) / 86400000 FROM events
-            WHERE type = \(EventType.openSelected.sqlLiteral) AND ts BETWEEN ? AND ? AND detail IS NOT NULL
+            WHERE type = \(type.sqlLiteral) AND ts BETWEEN ? AND ? AND detail IS NOT NULL
                 AND utc_offset_min BETWEEN -1080 AND 1080 ORDER BY ts DESC
             """, [.integer(lower), .integer(upper)]).compactMap { row in
             guard let day = StoredValue.integer(row[2]), EventBounds.days.contains(day), days.contains(CivilDay(daysSinceEpoch: Int(day))),

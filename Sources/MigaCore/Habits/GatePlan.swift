@@ -31,6 +31,10 @@ public struct GatePlan: Equatable, Sendable {
     /// Open asks "For how long?" (`ask_minutes`), Enter giving `defaultMinutes`.
     public var asksMinutes: Bool
     public var defaultMinutes: Int
+    /// The person's own "Do this instead" choices for this gate (at most three).
+    public var alternatives: [Alternative]
+    /// The sentence to type before Open (`challenge = "type"`), or nil.
+    public var challenge: String?
     public var history: AppHistory
     /// The lines under the app's name: how often today, the last intention, why the wait is longer.
     public var notes: [String]
@@ -51,6 +55,8 @@ public struct GatePlan: Equatable, Sendable {
         asksIntention = entry?.intention ?? config.intention
         asksMinutes = entry?.askMinutes ?? config.askMinutes
         defaultMinutes = entry?.defaultMinutes ?? config.defaultMinutes
+        alternatives = Alternative.shown(config.alternatives, app: app)
+        challenge = (entry?.challenge ?? config.challenge) == .type ? Self.challengeSentence(app: app) : nil
         self.history = history
 
         var notes: [String] = []
@@ -72,4 +78,8 @@ public struct GatePlan: Equatable, Sendable {
         }
         self.notes = notes
     }
+
+    /// What a typed challenge asks for: short, plain ASCII but for the name, the same on
+    /// every surface.
+    public static func challengeSentence(app: String) -> String { "I am opening \(app) on purpose" }
 }

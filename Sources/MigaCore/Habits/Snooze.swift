@@ -15,27 +15,67 @@ public struct Snooze: Equatable, Sendable {
     public var until: Int64
     /// App names (a site by its app name); empty means every gate.
     public var apps: [String]
+    /// When it starts (Unix ms): a snooze is a loosening, so with `loosen_delay_minutes` it
+    /// waits that long after its Open. nil: at once.
+    public var from: Int64?
+    /// When its Open asked for it, for a snooze that waits.
+    public var requested: Int64?
 
-    public init(until: Int64, apps: [String]) {
+    public init(until: Int64, apps: [String], from: Int64? = nil, requested: Int64? = nil) {
         self.until = until
         self.apps = apps
+        self.from = from
+        self.requested = requested
     }
 
     public static func path(_ paths: MigaPaths) -> String { paths.stateDirectory + "/snooze.json" }
 
     /// The snooze running at `now`, if any.
     public static func active(paths: MigaPaths, nowMilliseconds now: Int64) -> Snooze? {
+        guard let snooze = read(paths: paths, nowMilliseconds: now), (snooze.from ?? now) <= now, snooze.until > now else { return nil }
+        return snooze
+    }
+
+    /// A snooze asked for but still waiting out `loosen_delay_minutes`, if any.
+    public static func waiting(paths: MigaPaths, nowMilliseconds now: Int64) -> Snooze? {
+        guard let snooze = read(paths: paths, nowMilliseconds: now), let from = snooze.from, from > now else { return nil }
+        return snooze
+    }
+
+    /// A waiting snooze as the other waiting loosenings are listed.
+    public var asPending: Loosening.Pending? {
+        guard let from else { return nil }
+        return Loosening.Pending(setting: .snooze, from: "off", to: "\((until - from) / 60_000) min"
+                                 + (apps.isEmpty ? "" : " of " + apps.joined(separator: ", ")), since: requested ?? from, applies: from)
+    }
+
+    /// Drops a waiting snooze; true if there was one (a running one is `--off`'s).
+    public static func cancelWaiting(paths: MigaPaths, nowMilliseconds now: Int64) -> Bool {
+        guard waiting(paths: paths, nowMilliseconds: now) != nil else { return false }
+        try? AtomicFile.remove(path(paths))
+        return true
+    }
+
+    /// The file as a snooze, running or waiting; nil for one that cannot be believed.
+    static func read(paths: MigaPaths, nowMilliseconds now: Int64) -> Snooze? {
+        let span = Int64(minutes.upperBound) * 60_000 + 60_000
+        let wait = Int64(MigaConfig.loosenDelayRange.upperBound) * 60_000 + 60_000
         guard let data = AtomicFile.read(path(paths)), data.count <= 64 * 1024,
               let value = try? JSONValue.parse(String(decoding: data, as: UTF8.self)),
-              let until = value["until"]?.integer, until > now,
-              until <= now + Int64(minutes.upperBound) * 60_000 + 60_000 // a far-future time is not believed
-        else { return nil }
+              let until = value["until"]?.integer else { return nil }
+        let from = value["from"]?.integer
+        // A far-future time is not believed: a snooze is at most 4 hours, after at most a week's wait.
+        if let from {
+            guard from <= now + wait, until > from, until - from <= span else { return nil }
+        } else {
+            guard until <= now + span else { return nil }
+        }
         var apps: [String] = []
         if case .array(let names)? = value["apps"], !names.isEmpty {
             apps = names.compactMap(\.string).filter(MigaConfig.isValidAppName)
             guard !apps.isEmpty else { return nil } // named only what is no app: not "every gate"
         }
-        return Snooze(until: until, apps: apps)
+        return Snooze(until: until, apps: apps, from: from, requested: value["requested"]?.integer)
     }
 
     /// Whether this snooze lets `app`'s gate pass.
@@ -45,14 +85,17 @@ public struct Snooze: Equatable, Sendable {
 
     public func save(paths: MigaPaths) throws {
         try LinuxSystem.makeDirectories(paths.stateDirectory, mode: 0o700)
-        let json = OrderedJSON.object([("until", .int(until)), ("apps", .array(apps.map(OrderedJSON.string)))])
+        var members: [(String, OrderedJSON)] = [("until", .int(until)), ("apps", .array(apps.map(OrderedJSON.string)))]
+        if let from { members.append(("from", .int(from))) }
+        if let requested { members.append(("requested", .int(requested))) }
+        let json = OrderedJSON.object(members)
         try AtomicFile.write(json.text + "\n", to: Self.path(paths), mode: 0o600)
     }
 
-    /// Ends a snooze now; true if one was running.
+    /// Ends a snooze now, or drops one still waiting; true if there was one.
     @discardableResult
     public static func end(paths: MigaPaths, nowMilliseconds now: Int64) throws -> Bool {
-        let running = active(paths: paths, nowMilliseconds: now) != nil
+        let running = active(paths: paths, nowMilliseconds: now) != nil || waiting(paths: paths, nowMilliseconds: now) != nil
         try AtomicFile.remove(path(paths))
         return running
     }

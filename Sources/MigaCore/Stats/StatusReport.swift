@@ -40,15 +40,18 @@ public struct StatusReport: Equatable, Sendable {
     }
 
     public var timeboxes: [Timeboxed] = []
+    /// Loosened settings waiting out `loosen_delay_minutes` (a cancelled one is not waiting).
+    public var pending: [Loosening.Pending] = []
     /// For the ISO 8601 times of `grace`.
     public var offsetMinutes: Int
     public var nowMilliseconds: Int64
 
     public static func build(store: EventStore?, config: MigaConfig, nowMilliseconds: Int64, offsetMinutes: Int,
-                             snooze: Snoozed? = nil) throws -> StatusReport {
+                             snooze: Snoozed? = nil, pending: [Loosening.Pending] = []) throws -> StatusReport {
         let moment = LocalMoment(unixMilliseconds: nowMilliseconds, offsetMinutes: offsetMinutes)
         var report = StatusReport(date: moment.day, offsetMinutes: offsetMinutes, nowMilliseconds: nowMilliseconds)
         report.snooze = snooze
+        report.pending = pending.filter { !$0.cancelled }
         let active = config.schedules.filter { $0.isActive(weekday: moment.day.weekday, minute: moment.minute) }
         report.schedule = active.first { $0.apps == nil } ?? active.first
         guard let store else { return report }
@@ -88,9 +91,13 @@ public struct StatusReport: Equatable, Sendable {
             "{\"app\":\(JSONText.string($0.app)),\"minutes\":\($0.minutes),"
                 + "\"until\":\"\(EventTimestamp.format(unixMilliseconds: $0.until, offsetMinutes: offsetMinutes))\"}"
         }
+        let pending = self.pending.map {
+            "{\"setting\":\(JSONText.string($0.setting.name)),\"from\":\(JSONText.string($0.from)),\"to\":\(JSONText.string($0.to)),"
+                + "\"applies\":\"\(EventTimestamp.format(unixMilliseconds: $0.applies, offsetMinutes: offsetMinutes))\"}"
+        }
         return "{\"date\":\"\(date)\",\"exits\":\(exits),\"opens\":\(opens),\"streak\":\(streak),"
             + "\"grace\":[\(grace.joined(separator: ","))],\"schedule\":\(schedule),\"snooze\":\(snooze),"
-            + "\"timeboxes\":[\(timeboxes.joined(separator: ","))]}"
+            + "\"timeboxes\":[\(timeboxes.joined(separator: ","))],\"pending\":[\(pending.joined(separator: ","))]}"
     }
 
     /// "miga 3 exits · 1 open · streak 5 · grace discord 4 min · 09:00–17:00 45 s".
@@ -111,6 +118,10 @@ public struct StatusReport: Equatable, Sendable {
         }
         if let schedule {
             parts.append("\(schedule.hours) " + (schedule.gate ? "\(schedule.timerSeconds ?? 0) s" : "no gate"))
+        }
+        if let next = pending.min(by: { $0.applies < $1.applies }) {
+            let more = pending.count > 1 ? " (+\(pending.count - 1) more)" : ""
+            parts.append("\(next.setting.name) → \(next.to) in \(minutesLeft(next.applies)) min\(more)")
         }
         return "miga " + parts.joined(separator: " · ")
     }

@@ -8,6 +8,11 @@ public struct WeekReport: Equatable, Sendable {
         public var waitedMilliseconds: Int64 = 0
 
         public var minutesWaited: Double { Double(waitedMilliseconds) / 60_000 }
+        /// Exits of all attempts (pauses), as one sec's study counted its 36 %. A choice whose
+        /// pause began before the week (or came in by import without one) is an attempt too,
+        /// so the share never passes 1.
+        public var attempts: Int { max(sessions, exits + opens) }
+        public var exitShare: Double { attempts == 0 ? 0 : Double(exits) / Double(attempts) }
         public var exitRate: Double { exits + opens == 0 ? 0 : Double(exits) / Double(exits + opens) }
 
         mutating func add(_ row: EventStore.DailyCount) {
@@ -47,6 +52,15 @@ public struct WeekReport: Equatable, Sendable {
     public var timeboxes = 0
     public var minutesDeclared = 0
     public var minutesUsed = 0
+    /// "Do this instead" choices this week, most chosen first.
+    public var alternatives: [IntentionCount] = []
+    /// Settings that loosened this week, after their wait (`loosen_delay_minutes`), newest first.
+    public struct Loosened: Equatable, Sendable {
+        public var setting: String, from: String, to: String
+    }
+    public var loosened: [Loosened] = []
+    /// One sec's share of attempts dismissed (PNAS 2023), the yardstick beside the week's own.
+    public static let oneSecExitShare = 0.36
     public var streak = Streaks(current: 0, longest: 0)
     public var hasHistory = false
 
@@ -89,6 +103,10 @@ public struct WeekReport: Equatable, Sendable {
             report.minutesDeclared += box.declaredMinutes
             report.minutesUsed += box.usedMinutes(at: end)
         }
+        report.alternatives = try store.alternativesChosen(from: lower, to: upper, within: monday...monday.adding(days: 6))
+            .map { IntentionCount(text: $0.key, count: $0.value) }.sorted { ($0.count, $1.text) > ($1.count, $0.text) }
+        report.loosened = try store.loosenedSettings(from: lower, to: upper, within: monday...monday.adding(days: 6))
+            .map { Loosened(setting: $0.setting, from: $0.from, to: $0.to) }
         report.streak = Streaks(mindfulDays: try store.mindfulDays(), today: today)
         return report
     }
@@ -98,6 +116,7 @@ public struct WeekReport: Equatable, Sendable {
             (range.map { "\"from\":\"\($0.0)\",\"to\":\"\($0.1)\"," } ?? "")
                 + "\"sessions\":\(value.sessions),\"exits\":\(value.exits),\"opens\":\(value.opens),\"reads\":\(value.reads),"
                 + "\"exit_rate\":\(JSONText.number(value.exitRate, places: 4)),"
+                + "\"exit_share\":\(JSONText.number(value.exitShare, places: 4)),"
                 + "\"minutes_waited\":\(JSONText.number(value.minutesWaited, places: 2))"
         }
         let apps = self.apps.map { "{\"app\":\(JSONText.string($0.app)),\"week\":{\(totals($0.week))},\"last_week\":{\(totals($0.lastWeek))}}" }
@@ -107,6 +126,10 @@ public struct WeekReport: Equatable, Sendable {
             + "\"apps\":[\(apps.joined(separator: ","))],\"intentions\":[\(intentions.joined(separator: ","))],"
             + "\"over_allowance\":\(overAllowance),"
             + "\"timeboxes\":\(timeboxes),\"minutes_declared\":\(minutesDeclared),\"minutes_used\":\(minutesUsed),"
+            + "\"exit_share\":\(JSONText.number(week.exitShare, places: 4)),"
+            + "\"one_sec_exit_share\":\(JSONText.number(Self.oneSecExitShare, places: 2)),"
+            + "\"alternatives\":[\(alternatives.map { "{\"label\":\(JSONText.string($0.text)),\"count\":\($0.count)}" }.joined(separator: ","))],"
+            + "\"loosened\":[\(loosened.map { "{\"setting\":\(JSONText.string($0.setting)),\"from\":\(JSONText.string($0.from)),\"to\":\(JSONText.string($0.to))}" }.joined(separator: ","))],"
             + "\"streak\":{\"current\":\(streak.current),\"longest\":\(streak.longest)}}"
     }
 

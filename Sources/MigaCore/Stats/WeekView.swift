@@ -16,6 +16,11 @@ public struct WeekView {
         totals.exits + totals.opens == 0 ? "—" : "\(Int((totals.exitRate * 100).rounded()))%"
     }
 
+    /// Exits of all pauses; "—" in a week without one.
+    static func share(_ totals: WeekReport.Totals) -> String {
+        totals.attempts == 0 ? "—" : "\(Int((totals.exitShare * 100).rounded()))%"
+    }
+
     public func render(_ report: WeekReport, today: CivilDay) -> String {
         guard report.hasHistory else {
             return "No pauses yet, so no week to show. Each Exit and Open shows up here.\n"
@@ -32,6 +37,7 @@ public struct WeekView {
         lines.append(row("Pauses", "\(week.sessions)", "\(last.sessions)"))
         lines.append(row("Minutes waited", JSONText.number(week.minutesWaited, places: 1), JSONText.number(last.minutesWaited, places: 1)))
         lines.append(row("Exit rate", Self.rate(week), Self.rate(last)))
+        lines.append(row("Exit share", Self.share(week), Self.share(last)) + dim("  (of pauses; one sec's study: \(Int(WeekReport.oneSecExitShare * 100))%)"))
         lines.append("  Streak " + green("\(report.streak.current) day\(report.streak.current == 1 ? "" : "s")")
                      + " (longest \(report.streak.longest))")
         if report.overAllowance > 0 {
@@ -44,12 +50,27 @@ public struct WeekView {
         if !report.apps.isEmpty {
             lines.append("")
             let width = min(24, max(3, report.apps.map { $0.app.count }.max() ?? 3))
-            lines.append("  " + bold(TextColumns.pad("app", width) + "   exits  opens  minutes" + "   " + "last: exits opens"))
+            lines.append("  " + bold(TextColumns.pad("app", width) + "   exits  opens  share  minutes" + "   " + "last: exits opens"))
             for app in report.apps {
                 let name = app.app.count > width ? app.app.prefix(width - 1) + "…" : app.app
                 lines.append("  \(TextColumns.pad(String(name), width))   \(TextColumns.right("\(app.week.exits)", 5))  \(TextColumns.right("\(app.week.opens)", 5))  "
+                             + TextColumns.right(Self.share(app.week), 5) + "  "
                              + TextColumns.right(JSONText.number(app.week.minutesWaited, places: 1), 7)
                              + "   " + dim("      \(TextColumns.right("\(app.lastWeek.exits)", 5)) \(TextColumns.right("\(app.lastWeek.opens)", 5))"))
+            }
+        }
+        if !report.alternatives.isEmpty {
+            lines.append("")
+            lines.append("  " + bold("What you did instead"))
+            for choice in report.alternatives {
+                lines.append("  \(TextColumns.right("\(choice.count)×", 4)) \(TerminalText.forScreen(choice.text))")
+            }
+        }
+        if !report.loosened.isEmpty {
+            lines.append("")
+            lines.append("  " + bold("Settings loosened (after their wait)"))
+            for change in report.loosened {
+                lines.append("  \(TerminalText.forScreen(change.setting)): \(TerminalText.forScreen(change.from)) → \(TerminalText.forScreen(change.to))")
             }
         }
         if !report.intentions.isEmpty {

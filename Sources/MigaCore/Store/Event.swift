@@ -16,6 +16,9 @@ public enum EventType: String, CaseIterable, Sendable, Codable {
     case gatewaySkipped = "gateway_skipped"
     /// A timebox's soft end (`{"minutes":…,"choice":"close|extend|keep|gone","used":…}`).
     case timeboxEnded = "timebox_ended"
+    /// A loosened setting applied after its wait (`loosen_delay_minutes`), at the moment it
+    /// applied (`{"setting":"timer_seconds","from":"30","to":"20","waited_minutes":30}`).
+    case settingLoosened = "setting_loosened"
 }
 
 extension EventType {

@@ -81,6 +81,7 @@ extension EventType {
         case (10, UInt8(ascii: "g")?): candidate = .gracePass
         case (15, UInt8(ascii: "g")?): candidate = .gatewaySkipped
         case (13, UInt8(ascii: "t")?): candidate = .timeboxEnded
+        case (16, UInt8(ascii: "s")?): candidate = .settingLoosened
         default: return nil
         }
         var name = candidate.rawValue

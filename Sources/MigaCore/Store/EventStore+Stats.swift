@@ -19,7 +19,9 @@ extension EventStore {
             SELECT (ts + utc_offset_min * 60000) / 86400000 AS day, type, app, count(*),
                 total(CASE WHEN typeof(wait_ms) IN ('integer', 'real') THEN min(max(wait_ms, 0), 86400000) END)
             FROM events WHERE ts BETWEEN ? AND ? AND utc_offset_min BETWEEN -1080 AND 1080
+                AND type <> \(EventType.settingLoosened.sqlLiteral)
             """
+        // (A loosened setting is no app's attempt: it is listed by the week on its own.)
         var arguments: [SQLiteValue] = [.integer(lower), .integer(upper)]
         if let app {
             sql += " AND app = ?"

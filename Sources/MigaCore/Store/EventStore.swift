@@ -283,6 +283,22 @@ public final class EventStore {
         }
     }
 
+    /// Records `event` unless one with its identity (time, session, type, app) is stored:
+    /// for an event several processes may each find due at once (a loosened setting applying).
+    public func recordOnce(_ event: Event) throws {
+        try db.transaction(immediate: true) {
+            let insert = try db.prepare("""
+                INSERT INTO events (ts, utc_offset_min, session, type, app, content_id, wait_ms, detail)
+                SELECT ?, ?, ?, ?, ?, ?, ?, ?
+                WHERE NOT EXISTS (SELECT 1 FROM events WHERE ts = ?1 AND session = ?3 AND app = ?5 AND type = ?4)
+                """)
+            try insert.bind([.integer(event.timestamp), SQLiteValue(event.utcOffsetMinutes), .text(event.session),
+                             .text(event.type.rawValue), .text(event.app), SQLiteValue(event.contentID),
+                             SQLiteValue(event.waitMilliseconds), SQLiteValue(event.detail)])
+            while try insert.step() {}
+        }
+    }
+
     /// Every usable event (see `StoredEvent.swift`), in the order recorded.
     public func allEvents() throws -> [Event] {
         var report = StoredDataReport()
