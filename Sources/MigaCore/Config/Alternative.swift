@@ -58,13 +58,18 @@ public struct Alternative: Equatable, Sendable {
 /// a broken one never half-works.
 extension ConfigValueReader {
     mutating func alternatives(_ value: TOMLValue, into config: inout MigaConfig) {
+        config.alternatives += arrayOfTables(value, key: "alternative") { $0.alternative($1, index: $2) }
+    }
+
+    /// `[[KEY]]` tables, each read by `read` (with its 1-based number) or left out; anything
+    /// else under KEY is one warning.
+    mutating func arrayOfTables<Item>(_ value: TOMLValue, key: String,
+                                      read: (inout ConfigValueReader, TOMLTable, Int) -> Item?) -> [Item] {
         guard let tables = value.array, tables.allSatisfy({ $0.table != nil }) else {
-            warn("alternative", "alternative must be [[alternative]] tables; ignoring it")
-            return
+            warn(key, "\(key) must be [[\(key)]] tables; ignoring it")
+            return []
         }
-        for (offset, table) in tables.enumerated() {
-            if let alternative = alternative(table.table!, index: offset + 1) { config.alternatives.append(alternative) }
-        }
+        return tables.enumerated().compactMap { offset, table in read(&self, table.table!, offset + 1) }
     }
 
     mutating func alternative(_ table: TOMLTable, index: Int) -> Alternative? {

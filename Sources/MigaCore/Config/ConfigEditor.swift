@@ -35,6 +35,12 @@ public struct ConfigEditor: Equatable {
     @discardableResult
     public mutating func removeApp(_ name: String) -> Bool {
         guard let header = lines.firstIndex(where: { Self.headerPath($0) == ["apps", name] }) else { return false }
+        removeTable(at: header)
+        return true
+    }
+
+    /// Removes the table whose header is line `header`, with the blank line that separated it.
+    private mutating func removeTable(at header: Int) {
         let next = lines[(header + 1)...].firstIndex { Self.isHeader($0) } ?? lines.count
         // Comments and blank lines just above the next table belong to it.
         var end = next
@@ -42,7 +48,6 @@ public struct ConfigEditor: Equatable {
         var start = header
         if start > 0, lines[start - 1].trimming(.whitespaces).isEmpty { start -= 1 }
         lines.removeSubrange(start..<end)
-        return true
     }
 
     /// Appends an `[[alternative]]` table.
@@ -57,13 +62,7 @@ public struct ConfigEditor: Equatable {
     public mutating func removeAlternative(_ number: Int) -> Bool {
         let headers = lines.indices.filter { lines[$0].trimming(.whitespaces).hasPrefix("[[alternative]]") }
         guard headers.indices.contains(number - 1) else { return false }
-        let header = headers[number - 1]
-        let next = lines[(header + 1)...].firstIndex { Self.isHeader($0) } ?? lines.count
-        var end = next
-        while end > header + 1, Self.isBlankOrComment(lines[end - 1]) { end -= 1 }
-        var start = header
-        if start > 0, lines[start - 1].trimming(.whitespaces).isEmpty { start -= 1 }
-        lines.removeSubrange(start..<end)
+        removeTable(at: headers[number - 1])
         return true
     }
 

@@ -80,13 +80,7 @@ public struct ConfigLoader {
 /// which are ConfigKeys.table's) only the loader knows.
 private extension ConfigValueReader {
     mutating func schedules(_ value: TOMLValue, into config: inout MigaConfig) {
-        guard let tables = value.array, tables.allSatisfy({ $0.table != nil }) else {
-            warn("schedule", "schedule must be [[schedule]] tables; ignoring it")
-            return
-        }
-        for (offset, table) in tables.enumerated() {
-            if let schedule = schedule(table.table!, index: offset + 1) { config.schedules.append(schedule) }
-        }
+        config.schedules += arrayOfTables(value, key: "schedule") { $0.schedule($1, index: $2) }
     }
 
     mutating func apps(_ value: TOMLValue, into config: inout MigaConfig) {

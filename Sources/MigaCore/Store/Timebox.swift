@@ -85,7 +85,7 @@ extension EventStore {
         // the (type, app, ts) index still answers it in one step.
         guard let row = try db.rows("""
             SELECT ts, session, detail FROM events WHERE type = \(EventType.openSelected.sqlLiteral) AND app = ? AND ts BETWEEN ? AND ?
-            ORDER BY ts DESC LIMIT 1
+            ORDER BY ts DESC, id DESC LIMIT 1
             """, [.text(app), .integer(EventBounds.timestamps.lowerBound), .integer(EventBounds.timestamps.upperBound)]).first,
               let at = StoredValue.integer(row[0]), let session = StoredValue.text(row[1]) else { return nil }
         return (at, session, Timebox.minutes(inDetail: StoredValue.text(row[2])))
@@ -103,14 +103,15 @@ extension EventStore {
         }
     }
 
-    /// The timeboxes opened since `since` (Unix ms), oldest first, each with its extension and
+    /// The timeboxes opened since `since` (Unix ms), oldest first (two in the same millisecond
+    /// in the order they were recorded), each with its extension and
     /// ending from the `timebox_ended` events of its session. By the time index (`+type` keeps the planner off the type index, which would walk
     /// every Open ever made): a day of events, however long the history.
     public func timeboxes(since: Int64) throws -> [Timebox] {
         var boxes: [Timebox] = []
         for row in try db.rows("""
             SELECT app, session, ts, detail, utc_offset_min FROM events WHERE +type = \(EventType.openSelected.sqlLiteral) AND ts BETWEEN ? AND ?
-                AND detail LIKE '%"minutes"%' ORDER BY ts
+                AND detail LIKE '%"minutes"%' ORDER BY ts, id
             """, [.integer(since), .integer(EventBounds.timestamps.upperBound)]) {
             guard let app = StoredValue.text(row[0]), let session = StoredValue.text(row[1]), let at = StoredValue.integer(row[2]),
                   let minutes = Timebox.minutes(inDetail: StoredValue.text(row[3])) else { continue }
@@ -122,7 +123,7 @@ extension EventStore {
         var index: [String: Int] = [:]
         for (position, box) in boxes.enumerated() { index[box.session] = position }
         for row in try db.rows("""
-            SELECT session, detail, ts FROM events WHERE +type = \(EventType.timeboxEnded.sqlLiteral) AND ts BETWEEN ? AND ? ORDER BY ts
+            SELECT session, detail, ts FROM events WHERE +type = \(EventType.timeboxEnded.sqlLiteral) AND ts BETWEEN ? AND ? ORDER BY ts, id
             """, [.integer(since), .integer(EventBounds.timestamps.upperBound)]) {
             guard let session = StoredValue.text(row[0]), let position = index[session], let at = StoredValue.integer(row[2]),
                   let detail = StoredValue.text(row[1]), detail.utf8.count <= 64 * 1024,
