@@ -19,6 +19,27 @@ final class GateScreenTests: XCTestCase {
         }
     }
 
+    /// The person's alternatives: a row of keys on a full screen, a word in the hint of a
+    /// small one while it fits, and the sentence of a challenge in the choices' place.
+    func testAlternativesAndTheChallengeAtEachSize() {
+        let item = ContentItem(id: "q", kind: .quote, category: "c", text: "Breathe.")
+        var session = GateSession(app: "chat", timerSeconds: 15, item: item, startedAt: start,
+                                  alternatives: ["Read a chapter", "Walk\u{1B}[2J"], challenge: "I am opening chat on purpose")
+        let screen = GateScreen(style: GateStyle(color: false, breathing: false, animations: false))
+        let full = plainText(screen.frame(for: session, at: start, columns: 80, rows: 24))
+        XCTAssertTrue(full.contains("Instead: [1] Read a chapter   [2] Walk"), full)
+        XCTAssertFalse(full.contains("\u{1B}[2J"), "a label is never drawn raw")
+        let small = plainText(screen.frame(for: session, at: start, columns: 40, rows: 10))
+        XCTAssertTrue(small.contains("e/n/o · 1–2 instead · 15 s"), small.debugDescription)
+        let tiny = plainText(screen.frame(for: session, at: start, columns: 20, rows: 5))
+        XCTAssertTrue(tiny.contains("e/n/o 15s"), tiny)
+        _ = session.tick(at: start + 15_000_000_000)
+        _ = session.choose(.open, at: start + 15_000_000_000)
+        let asked = plainText(screen.frame(for: session, at: start + 15_000_000_000, columns: 80, rows: 24, answer: "I am"))
+        XCTAssertTrue(asked.contains("Type this to open:") && asked.contains("I am opening chat on purpose") && asked.contains("> I am_"), asked)
+        XCTAssertFalse(asked.contains("[o] Open"), "the sentence takes the choices' place")
+    }
+
     /// An item that came with escape sequences (a pack from elsewhere, before validation
     /// refuses it) is drawn with them made visible, never obeyed: no clipboard write (OSC 52),
     /// no hidden link (OSC 8), no cleared screen, no bell.

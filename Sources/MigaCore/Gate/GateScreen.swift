@@ -217,8 +217,12 @@ public struct GateScreen {
         }
         let left = session.secondsLeft(at: now)
         let seconds = left > 0 ? "\(left) s" : "ready"
-        let keys = ["e exit · n next · o open · \(seconds)", "e/n/o \(left > 0 ? "\(left)s" : "ready")", left > 0 ? "\(left)s" : "ok"]
-            .first { DisplayWidth.of($0) <= width } ?? "\(left)"
+        // The person's own alternatives keep a key in the hint while there is room for it.
+        let instead = session.alternatives.isEmpty ? "" : session.alternatives.count == 1 ? " · 1 instead" : " · 1–\(session.alternatives.count) instead"
+        let keys = ["e exit · n next · o open\(instead) · \(seconds)", instead.isEmpty ? "" : "e/n/o\(instead) · \(seconds)",
+                    "e exit · n next · o open · \(seconds)",
+                    "e/n/o \(left > 0 ? "\(left)s" : "ready")", left > 0 ? "\(left)s" : "ok"]
+            .first { !$0.isEmpty && DisplayWidth.of($0) <= width } ?? "\(left)"
         layout.compact = true
         // The title becomes the first lines of the text: it scrolls (and is cut) with it.
         if let title = session.item.title {
