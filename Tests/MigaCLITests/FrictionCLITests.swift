@@ -200,6 +200,9 @@ final class FrictionCLITests: XCTestCase {
         // The next `config apps` change takes its shims away.
         XCTAssertEqual(try home.miga(["config", "apps", "add", "chat", "--command", home.recorder]).status, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: shim))
+        let manifest = try String(contentsOfFile: home.home + "/.local/state/miga/installed.json", encoding: .utf8)
+        XCTAssertFalse(manifest.contains("bin/discord"), "the manifest forgets it too\n\(manifest)")
+        XCTAssertTrue(manifest.contains("bin/chat"), manifest)
 
         // `uninstall` is never delayed, whatever waits.
         XCTAssertEqual(try home.miga(["install"]).status, 0)

@@ -84,11 +84,12 @@ public struct GatedApps {
         let config = try file.loadForEditing()
         guard config.apps[name] != nil else { throw InstallError.unknownApp(name: name, configured: config.apps.keys.sorted()) }
         try file.update({ $0.removeApp(name) }, expect: { $0.apps[name] == nil })
+        // Before this installer reads the manifest, so neither writes over the other's changes.
+        try removeRetiredShims()
         let installer = try Installer(context: context)
         // A removal that waits (`loosen_delay_minutes`) keeps the shims until it applies: the
         // app stays gated until then, and its shims pass it straight through after.
         if (try? ConfigInForce.load(context: context))?.config.apps[name] != nil { return installer }
-        try removeRetiredShims()
         try installer.remove(app: name)
         // An entry it held may run another gated app's command: that app takes it now.
         for other in config.apps.values.sorted(by: { $0.name < $1.name }) where other.name != name {
