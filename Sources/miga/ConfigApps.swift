@@ -89,13 +89,15 @@ struct ConfigApps: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
-            abstract: "Show the gated apps, their timers and their shims.",
+            abstract: "Show the gated apps (as they apply now), their timers and their shims.",
             discussion: "Example:\n  miga config apps list"
         )
 
         func run() throws {
             try CommandSupport.run { context in
-                let config = try ConfigFile(path: context.paths.configFile).load().config
+                // What applies: an app whose removal waits out loosen_delay_minutes is still gated.
+                let inForce = try ConfigInForce.load(context: context)
+                let config = inForce.config
                 let installer = try Installer(context: context)
                 guard !config.apps.isEmpty else {
                     print("No apps are gated yet. Add one with: miga config apps add NAME")
@@ -104,6 +106,10 @@ struct ConfigApps: ParsableCommand {
                 for app in config.apps.values.sorted(by: { $0.name < $1.name }) {
                     let timer = app.timerSeconds.map { "\($0) s" } ?? "\(config.timerSeconds) s (the default)"
                     print("\(app.name)\n  command       \(app.command)\n  timer         \(timer)")
+                    if let removal = inForce.pending.first(where: { $0.setting == .app(app.name) && !$0.cancelled }) {
+                        print("  removed from config.toml; gated until the wait is over: "
+                              + ConfigInForce.describe(removal, now: context.clock.nowMilliseconds(), clock: context.clock))
+                    }
                     for file in installer.manifest.files where file.app == app.name {
                         let kind = file.kind == .pathShim ? "PATH shim" : "desktop shim"
                         let exists = AtomicFile.exists(file.path) ? "" : "  (missing: run `miga install`)"

@@ -59,13 +59,21 @@ struct ConfigSites: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
-            abstract: "Print the gated sites, one per line.",
+            abstract: "Print the gated sites (as they apply now), one per line.",
             discussion: "Example:\n  miga config sites list"
         )
 
         func run() throws {
             try CommandSupport.run { context in
-                for site in try ConfigFile(path: context.paths.configFile).load().config.sites { print(site) }
+                // What applies: a site whose removal waits out loosen_delay_minutes is still gated
+                // (said on stderr, so the list stays one site a line for scripts).
+                let inForce = try ConfigInForce.load(context: context)
+                for site in inForce.config.sites { print(site) }
+                for entry in inForce.pending where !entry.cancelled {
+                    if case .site = entry.setting {
+                        CommandSupport.warn(ConfigInForce.describe(entry, now: context.clock.nowMilliseconds(), clock: context.clock))
+                    }
+                }
             }
         }
     }

@@ -127,6 +127,37 @@ final class FrictionCLITests: XCTestCase {
         XCTAssertEqual(try home.events().last { $0.type == .openSelected }?.detail, #"{"challenge":true}"#)
     }
 
+    /// An item's picture is for the window and the page: the terminal shows its words alone,
+    /// full screen and plain, and never the path.
+    func testTheTerminalShowsAPicturesItemAsTextAlone() throws {
+        let picture = try home.writeFile("kids.png", "\u{89}PNG not really")
+        try home.writeFile("home/.local/share/miga/quotes/mine.toml", """
+            [[items]]
+            id = "mine-sea"
+            kind = "article"
+            category = "own"
+            title = "The sea at Dunwich"
+            text = "Grey water, a long breath."
+            image = "\(picture)"
+            """)
+        try home.writeConfig("timer_seconds = 15\ncategories = [\"articles\"]\n")
+        // Every other article counts as shown, so the rotation's next is ours.
+        let others = try home.miga(["content", "list", "--kind", "article"]).stdout
+            .split(separator: "\n").map { String($0.split(separator: "\t")[0]) }.filter { $0 != "mine-sea" }
+        XCTAssertGreaterThan(others.count, 10)
+        for plain in [false, true] {
+            _ = try home.miga(["gate", "--plain", "--app", "warmup", "--", "/bin/true"], environment: home.environment(["TERM": "dumb"]))
+            _ = try home.sqlite("DELETE FROM rotation_shown; DELETE FROM rotation_state; "
+                                + others.map { "INSERT INTO rotation_shown VALUES ('\($0)');" }.joined())
+            let terminal = try gate(plain: plain)
+            let screen = terminal.waitFor("Grey water, a long breath.")
+            XCTAssertTrue(screen.contains("The sea at Dunwich"), screen)
+            XCTAssertFalse(screen.contains("kids.png") || screen.contains("image"), screen)
+            if plain { try terminal.enter("e") } else { try terminal.press("e") }
+            terminal.waitFor("STATUS=0")
+        }
+    }
+
     // MARK: - Loosening waits
 
     var state: String { home.home + "/.local/state/miga/loosening.json" }
@@ -165,6 +196,9 @@ final class FrictionCLITests: XCTestCase {
         let removed = try home.miga(["config", "apps", "remove", "discord"])
         XCTAssertTrue(removed.stdout.hasPrefix("discord is removed from config.toml; it stays gated until the wait is over:"), removed.stdout)
         XCTAssertTrue(FileManager.default.fileExists(atPath: shim), "its shim stays while the removal waits")
+        let listed = try home.miga(["config", "apps", "list"]).stdout
+        XCTAssertTrue(listed.hasPrefix("discord\n") && listed.contains("removed from config.toml; gated until the wait is over: apps.discord: gated → not gated at"),
+                      listed)
         XCTAssertEqual(try pendingSettings(), ["apps.discord", "timer_seconds"])
         let shown = try home.miga(["config", "show"])
         XCTAssertTrue(shown.stdout.contains("# Waiting (loosen_delay_minutes = 30); what applies until then is below:"), shown.stdout)
@@ -251,6 +285,9 @@ final class FrictionCLITests: XCTestCase {
         try editor.enter("quit")
         editor.waitFor("STATUS=0")
         XCTAssertEqual(try pendingSettings(), ["grace_minutes", "intention", "sites: reddit.com"])
+        let sites = try home.miga(["config", "sites", "list"])
+        XCTAssertEqual(sites.stdout, "reddit.com\n", "still gated while its removal waits")
+        XCTAssertTrue(sites.stderr.contains("sites: reddit.com: gated → not gated at"), sites.stderr)
         XCTAssertEqual(try home.miga(["config", "alternatives", "list"]).stdout, "1. Read a chapter: foliate ~/book.epub\n")
 
         // Cancel: nothing waits, and config.toml says what applies again (comments kept).
