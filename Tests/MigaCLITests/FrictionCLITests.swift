@@ -258,6 +258,36 @@ final class FrictionCLITests: XCTestCase {
         }
     }
 
+    /// A snooze loosens every gate it names: with a delay it waits, is listed, lets nothing
+    /// through until its start, then runs; `config pending --cancel` drops one still waiting.
+    func testASnoozeWaitsOutTheDelayToo() throws {
+        try home.writeConfig("loosen_delay_minutes = 30\n[apps.discord]\ncommand = \"true\"\n")
+        let snoozed = try home.miga(["snooze", "--begin", "20m", "discord"], environment: home.environment(["TZ": "UTC"]))
+        XCTAssertEqual(snoozed.status, 0, snoozed.stderr)
+        XCTAssertNotNil(snoozed.stdout.range(of: #"^The snooze of discord waits 30 min \(loosen_delay_minutes\): from \d\d:\d\d until \d\d:\d\d\."#,
+                                             options: .regularExpression), snoozed.stdout)
+        XCTAssertEqual(try pendingSettings(), ["snooze"])
+        XCTAssertTrue(try home.miga(["status", "--json"]).stdout.contains(#""snooze":null"#), "not running yet")
+
+        // Its start comes: the snooze file's times moved back 31 minutes, as the clock would.
+        let file = home.home + "/.local/state/miga/snooze.json"
+        var object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
+        for key in ["from", "until", "requested"] { object[key] = ((object[key] as? NSNumber)?.int64Value ?? 0) - 31 * 60_000 }
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: file))
+        XCTAssertEqual(try pendingSettings(), [])
+        let passed = try home.miga(["gate", "--app", "discord", "--", home.recorder, "z"])
+        XCTAssertEqual(passed.status, 0, passed.stderr)
+        XCTAssertEqual(home.recordedArguments(), ["z"])
+        XCTAssertEqual(try home.events().last?.detail, #"{"snooze":true}"#)
+
+        // Another, dropped while it waits.
+        XCTAssertEqual(try home.miga(["snooze", "--begin", "1h"]).status, 0)
+        XCTAssertEqual(try pendingSettings(), ["snooze"])
+        XCTAssertEqual(try home.miga(["config", "pending", "--cancel"]).stdout, "Dropped: the snooze that was waiting.\n")
+        XCTAssertEqual(try pendingSettings(), [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file))
+    }
+
     func testAHandEditAndTheEditorWaitTooAndCancelSetsTheFileBack() throws {
         let text = "# mine\nloosen_delay_minutes = 30\ngrace_minutes = 5  # short\nintention = true\nsites = [\"reddit.com\"]\n"
         try home.writeConfig(text)
