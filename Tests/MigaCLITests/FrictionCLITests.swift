@@ -302,6 +302,7 @@ final class FrictionCLITests: XCTestCase {
 
         // The editor: removing a site waits, and says so on save.
         let editor = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: home.environment())
+        editor.waitFor("waiting: grace_minutes: 5 → 60 at")
         editor.waitForPrompt(ConfigCLITests.prompt)
         try editor.enter("site remove reddit.com")
         editor.waitFor("reddit.com will no longer be gated.")
@@ -311,6 +312,9 @@ final class FrictionCLITests: XCTestCase {
         editor.waitForPrompt("*> ")
         try editor.enter("save")
         editor.waitFor("waiting: sites: reddit.com: gated → not gated at")
+        editor.waitForPrompt("> ")
+        try editor.enter("pending")
+        editor.waitFor("waiting: intention: true → false at", count: 3)
         editor.waitForPrompt("> ")
         try editor.enter("quit")
         editor.waitFor("STATUS=0")

@@ -11,7 +11,7 @@ public final class ConfigShell {
     }
 
     public static let commands = ["timer", "grace", "breathing", "animations", "terminal", "categories", "add", "remove",
-                                  "site", "alternative", "set", "show", "help", "save", "quit"]
+                                  "site", "alternative", "set", "show", "pending", "help", "save", "quit"]
 
     public private(set) var editor: ConfigEditor
     public private(set) var config: MigaConfig
@@ -258,6 +258,7 @@ public final class ConfigShell {
                                set loosen_delay_minutes 60 (loosening waits an hour)
                                ([[schedule]] tables: edit config.toml, see man miga)
         show                   the settings as they would be saved
+        pending                what waits out loosen_delay_minutes (saved changes only)
         save                   write config.toml (comments kept) and update shims
         quit                   leave (asks first if something is unsaved)
         Tab completes commands, keys, app names and sites; Up and Down recall earlier lines.

@@ -35,9 +35,16 @@ public final class ConfigShellSession {
             reader.editing?.complete(with: nil)
         }
         say("miga config: \(context.paths.configFile). Type help for the commands" + (reader.editing == nil ? "." : "; Tab completes."))
+        // What waits out loosen_delay_minutes, before anything is changed, and on `pending`.
+        ConfigInForce.waitingNote(context: context).forEach { say("  waiting: " + $0) }
         stoppedBy = nil
         while let line = nextLine(shell) {
             if !line.trimming(.whitespaces).isEmpty { reader.editing?.addHistory(line) }
+            if line.trimming(.whitespaces).lowercased() == "pending" {
+                let waiting = ConfigInForce.waitingNote(context: context)
+                say(waiting.isEmpty ? "Nothing is waiting." : waiting.map { "  waiting: " + $0 }.joined(separator: "\n"))
+                continue
+            }
             switch shell.execute(line) {
             case .say(let text):
                 if !text.isEmpty { say(text) }
