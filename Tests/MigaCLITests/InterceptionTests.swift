@@ -742,6 +742,25 @@ final class InterceptionTests: XCTestCase {
         XCTAssertEqual(try home.events().last?.type, .gracePass)
     }
 
+    /// "Do this instead" with a link, chosen at a terminal gate: the link goes to the person's
+    /// own browser (the default before miga's), never gated, though it is a gated site's.
+    func testALinkAlternativeGoesToTheBrowserWithoutAGate() throws {
+        XCTAssertEqual(try miga("install").status, 0)
+        try home.writeConfig("timer_seconds = 15\ngrace_minutes = 0\nsites = [\"reddit.com\"]\n")
+        let added = try miga("config", "alternatives", "add", "Books instead", "--url", "https://reddit.com/r/books")
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertEqual(added.stdout, "Added: 1. Books instead: https://reddit.com/r/books\n")
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) gate --app chat -- /bin/false",
+                                        environment: environment(["DISPLAY": ""]))
+        terminal.waitFor("Instead: [1] Books instead")
+        try terminal.press("1")
+        terminal.waitFor("STATUS=0")
+        eventually { home.recordedInfo() != nil }
+        XCTAssertEqual(home.recordedArguments(), ["--new-window", "https://reddit.com/r/books"])
+        XCTAssertEqual(try home.events().filter { $0.app == "reddit.com" }, [], "no gate, no pass: the alternative is the Exit's")
+        XCTAssertEqual(try home.events().last { $0.type == .exitSelected }?.detail, #"{"alternative":"Books instead"}"#)
+    }
+
     /// A site opened "for 10 minutes" through `open-url`'s gate: the browser gets the link,
     /// and the timebox is left running for the browser's extension to end softly (the link's
     /// own forwarder ending is not the site closing).
