@@ -80,7 +80,7 @@ struct Config: ParsableCommand {
     struct Get: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "get",
-            abstract: "Print one setting's effective value (lists one item per line).",
+            abstract: "Print one setting's effective value, as it applies now (lists one item per line).",
             discussion: "Examples:\n  miga config get timer_seconds\n  miga config get apps.discord.timer_seconds\n  miga config get sites"
         )
 
@@ -91,8 +91,13 @@ struct Config: ParsableCommand {
 
         func run() throws {
             try CommandSupport.run { context in
-                let config = try ConfigFile(path: context.paths.configFile).load().config
-                print(ConfigKeys.display(try ConfigKeys.resolve(key, in: config), in: config))
+                // What applies: a loosened value still waiting is said on stderr, with when.
+                let inForce = try ConfigInForce.load(context: context)
+                let path = try ConfigKeys.resolve(key, in: inForce.config)
+                print(ConfigKeys.display(path, in: inForce.config))
+                for entry in inForce.pending where !entry.cancelled && entry.setting.name == path.name {
+                    CommandSupport.warn("config.toml says \(entry.to); " + ConfigInForce.describe(entry, now: context.clock.nowMilliseconds(), clock: context.clock))
+                }
             }
         }
     }

@@ -193,6 +193,9 @@ final class FrictionCLITests: XCTestCase {
         XCTAssertEqual(shorter.status, 0, shorter.stderr)
         XCTAssertNotNil(shorter.stdout.range(of: #"waiting: timer_seconds: 30 → 20 at \d\d:\d\d \(in 30 min\)"#, options: .regularExpression),
                         shorter.stdout)
+        let got = try home.miga(["config", "get", "timer_seconds"])
+        XCTAssertEqual(got.stdout, "30\n", "what applies")
+        XCTAssertTrue(got.stderr.hasPrefix("miga: warning: config.toml says 20; timer_seconds: 30 → 20 at "), got.stderr)
         let removed = try home.miga(["config", "apps", "remove", "discord"])
         XCTAssertTrue(removed.stdout.hasPrefix("discord is removed from config.toml; it stays gated until the wait is over:"), removed.stdout)
         XCTAssertTrue(FileManager.default.fileExists(atPath: shim), "its shim stays while the removal waits")

@@ -4,7 +4,7 @@ import JSON
 /// The settings that apply now: config.toml, with any loosened setting still waiting out
 /// `loosen_delay_minutes` (see `Loosening`) kept at its settled value. Every part that gates
 /// (the gate, the browser's host, `open-url`, `status`, the shims `install` writes) loads the
-/// config here; `config get/set` and the editor work on the file as written.
+/// config here (and `config show/get`); `config set` and the editor work on the file as written.
 public enum ConfigInForce {
     public struct Result {
         public var config: MigaConfig
