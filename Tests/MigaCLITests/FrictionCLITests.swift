@@ -92,6 +92,21 @@ final class FrictionCLITests: XCTestCase {
         XCTAssertEqual(try home.events().last?.detail, #"{"alternative":"Read a chapter"}"#)
     }
 
+    /// Twenty `alternatives add` at once keep twenty tables (the config's lock), and the file
+    /// reads back whole.
+    func testConcurrentAlternativesAddKeepEveryOne() throws {
+        try home.writeConfig("# mine\ntimer_seconds = 20\n")
+        let children = try (1...20).map { number in
+            try home.start(home.binary, ["config", "alternatives", "add", "Choice \(number)", "--command", "true"])
+        }
+        for child in children { XCTAssertEqual(child.wait().status, 0, child.wait().stderr) }
+        let listed = try home.miga(["config", "alternatives", "list"])
+        XCTAssertEqual(listed.stderr, "")
+        XCTAssertEqual(Set(listed.stdout.split(separator: "\n").map { $0.split(separator: ":")[0].split(separator: " ", maxSplits: 1)[1] }),
+                       Set((1...20).map { "Choice \($0)"[...] }))
+        XCTAssertTrue(try String(contentsOfFile: home.configFile, encoding: .utf8).hasPrefix("# mine\ntimer_seconds = 20\n"))
+    }
+
     /// The sentence on the full screen: a wrong key clears it and says so, Backspace erases,
     /// Enter before its end does nothing, Esc goes back, and only the exact sentence opens.
     func testTheChallengeOnTheTerminal() throws {

@@ -26,8 +26,12 @@ public struct GatedAlternatives {
         }
         let alternative = try Alternative.make(label: label, command: command, url: url, apps: apps, sites: sites, index: 0)
         try Installer(context: context).prepareConfigFolder()
-        let written = try file.update({ $0.addAlternative(alternative) },
-                                      expect: { $0.alternatives.count == config.alternatives.count + 1 })
+        // Counted under the lock: another `add` that landed since the check above still adds one.
+        var before = 0
+        let written = try file.update(using: { editor, current in
+            before = current.alternatives.count
+            editor.addAlternative(alternative)
+        }, expect: { $0.alternatives.count == before + 1 })
         return written.alternatives.last ?? alternative
     }
 
