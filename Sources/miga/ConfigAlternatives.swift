@@ -23,7 +23,7 @@ struct ConfigAlternatives: ParsableCommand {
                 Examples:
                   miga config alternatives add "Read a chapter" --command "foliate ~/book.epub"
                   miga config alternatives add "Go for a walk" --url https://example.org/walk
-                  miga config alternatives add "Write to Sam" --command thunderbird --app discord
+                  miga config alternatives add "Write" --command thunderbird --app discord
                 """
         )
 
