@@ -9,7 +9,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cases import Allowance, DoThisInstead, Entries, HowLong, ScheduleWithoutGate  # noqa: E402
 from harness import (failed, BrowserCase, Chromium, CHROMIUM_ID, MIGA_BIN, TempHome, TestServer, chromium_missing, now_iso, original_from_gate,  # noqa: E402
-                     skip_or_fail, wait_for, what_is_missing)
+                     skip_or_fail, wait_for, what_is_missing, Timeout)
 
 TIMER = 15
 SITES = ["reddit.com", "gated.test", "open.test", "chain.test", "import.test", "exit.test", "abandon.test", "post.test",
@@ -104,7 +104,17 @@ class TestGate(ChromiumCase):
         before = set(self.b.handles())
         mark = self.s.mark()
         self.b.click("#new-window")
-        new = wait_for(lambda: set(self.b.handles()) - before, 10, message="a new tab")
+        try:
+            new = wait_for(lambda: set(self.b.handles()) - before, 5, message="a new tab")
+        except Timeout:
+            # About one run in six (seen here and in CI), chromedriver's click on a
+            # target=_blank link opens nothing: no tab, no request, no gate event. Such a click
+            # was lost before the browser acted on it, so it is made again, as a person would;
+            # a tab that opened and went, or a gate that ran, is a failure as before.
+            self.assertEqual(self.new_events(app="gated.test"), [], "a gate ran, but no tab is left")
+            self.assertEqual([r for r in self.s.since(mark) if r.method != "TLS"], [], "the browser acted on the lost click")
+            self.b.click("#new-window")
+            new = wait_for(lambda: set(self.b.handles()) - before, 10, message="a new tab")
         handle = new.pop()
         gate_url = self.b.wait_for_gate(handle, state="counting")
         self.assertEqual(original_from_gate(gate_url), target)
