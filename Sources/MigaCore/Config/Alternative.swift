@@ -139,8 +139,8 @@ extension Alternative {
     public var tomlLines: [String] {
         var lines = ["[[alternative]]", "label = \(ConfigEditor.string(label))"]
         switch action {
-        case .command(let words) where words.count == 3 && words[0] == "/bin/sh" && words[1] == "-c":
-            lines.append("command = \(ConfigEditor.string(words[2]))")
+        case .command where shellLine != nil:
+            lines.append("command = \(ConfigEditor.string(shellLine!))")
         case .command(let words):
             lines.append("command = [" + words.map(ConfigEditor.string).joined(separator: ", ") + "]")
         case .url(let url):
@@ -151,11 +151,17 @@ extension Alternative {
         return lines
     }
 
+    /// The command line of a `command` written as one string (run as `sh -c LINE`), else nil.
+    var shellLine: String? {
+        guard case .command(let words) = action, words.count == 3, words[0] == "/bin/sh", words[1] == "-c" else { return nil }
+        return words[2]
+    }
+
     /// What `alternatives list` prints for it: "1. Read a chapter: foliate ~/book.epub (discord)".
     public var summary: String {
         let target: String
         switch action {
-        case .command(let words) where words.count == 3 && words[0] == "/bin/sh" && words[1] == "-c": target = words[2]
+        case .command where shellLine != nil: target = shellLine!
         case .command(let words): target = words.map { $0.contains(" ") ? ShellQuoting.quoted($0) : $0 }.joined(separator: " ")
         case .url(let url): target = url
         }
@@ -165,8 +171,16 @@ extension Alternative {
 
     /// An alternative from the words a person types (`alternatives add`, the editor), checked
     /// exactly as the loader checks the table it becomes, so neither can write one the other
-    /// would refuse. `index` is where it will go.
-    public static func make(label: String, command: String?, url: String?, apps: [String], sites: [String], index: Int) throws -> Alternative {
+    /// would refuse. `index` is where it will go; `apps` and `sites` must be gated in `config`.
+    public static func make(label: String, command: String?, url: String?, apps: [String], sites: [String], index: Int,
+                            in config: MigaConfig) throws -> Alternative {
+        for app in apps where config.apps[app] == nil {
+            throw ConfigValueError.unknownApp(app, configured: config.apps.keys.sorted())
+        }
+        let gated = SiteMatcher(sites: config.sites).sites
+        for site in sites where !gated.contains(SiteMatcher.normalizedSite(site) ?? site) {
+            throw ConfigValueError.unknownSite(site, configured: config.sites)
+        }
         var lines = ["[[alternative]]", "label = \(ConfigEditor.string(label))"]
         switch (command, url) {
         case (let command?, nil): lines.append("command = \(ConfigEditor.string(command))")

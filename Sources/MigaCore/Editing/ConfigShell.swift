@@ -175,18 +175,12 @@ public final class ConfigShell {
                 switch option {
                 case "--command": command = value
                 case "--url": url = value
-                case "--app":
-                    guard config.apps[value] != nil else { throw ConfigValueError.unknownApp(value, configured: config.apps.keys.sorted()) }
-                    apps.append(value)
-                case "--site":
-                    guard SiteMatcher(sites: config.sites).sites.contains(SiteMatcher.normalizedSite(value) ?? value) else {
-                        throw ConfigValueError.unknownSite(value, configured: config.sites)
-                    }
-                    sites.append(value)
+                case "--app": apps.append(value)
+                case "--site": sites.append(value)
                 default: return .say(usage)
                 }
             }
-            let made = try Alternative.make(label: label, command: command, url: url, apps: apps, sites: sites, index: 0)
+            let made = try Alternative.make(label: label, command: command, url: url, apps: apps, sites: sites, index: 0, in: config)
             try apply { $0.addAlternative(made) }
             return .say("\(config.alternatives.last?.summary ?? made.label) will be on the gates; `save` writes it.")
         case "remove":

@@ -16,15 +16,8 @@ public struct GatedAlternatives {
     /// Appends one; checked as the loader checks a table, so what is written is read back whole.
     @discardableResult
     public func add(label: String, command: String?, url: String?, apps: [String], sites: [String]) throws -> Alternative {
-        let config = try file.loadForEditing()
-        for app in apps where config.apps[app] == nil {
-            throw ConfigValueError.unknownApp(app, configured: config.apps.keys.sorted())
-        }
-        let gated = SiteMatcher(sites: config.sites).sites
-        for site in sites where !gated.contains(SiteMatcher.normalizedSite(site) ?? site) {
-            throw ConfigValueError.unknownSite(site, configured: config.sites)
-        }
-        let alternative = try Alternative.make(label: label, command: command, url: url, apps: apps, sites: sites, index: 0)
+        let alternative = try Alternative.make(label: label, command: command, url: url, apps: apps, sites: sites, index: 0,
+                                               in: try file.loadForEditing())
         try Installer(context: context).prepareConfigFolder()
         // Counted under the lock: another `add` that landed since the check above still adds one.
         var before = 0
