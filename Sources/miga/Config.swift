@@ -115,6 +115,7 @@ struct Config: ParsableCommand {
                   miga config set site.reddit.com.ask_minutes true
                   miga config set breathing off
                   miga config set categories quotes,articles
+                  miga config set sync_folder ~/Sync/miga   # one history across your machines
                 """
         )
 
@@ -150,6 +151,9 @@ struct Config: ParsableCommand {
                     print("  " + note)
                 }
                 CommandSupport.print(ConfigInForce.waitingNote(context: context).map { "  waiting: " + $0 })
+                if path.key == "sync_folder" || path.key == "sync_config" {
+                    CommandSupport.print(try EventStore.shareHistory(config: config, context: context).map { "  " + $0 })
+                }
             }
         }
     }

@@ -16,7 +16,9 @@ struct DataCommand: ParsableCommand {
             abstract: "Erase every event and the rotation state; config and licence stay.",
             discussion: """
                 Asks first on a terminal; elsewhere needs --yes. The database file is rewritten \
-                so nothing deleted lingers on disk. Export first if you may want it back.
+                so nothing deleted lingers on disk. Export first if you may want it back. With \
+                sync_folder set, this machine's own files in that folder are removed too; the \
+                other machines' events stay theirs.
 
                 Examples:
                   miga data delete
@@ -47,6 +49,14 @@ struct DataCommand: ParsableCommand {
                 }
                 let deleted = try store.deleteAll()
                 print("Deleted \(deleted) event\(deleted == 1 ? "" : "s") and the rotation state.")
+                // With sync on, this machine's files in the folder go too; the other machines'
+                // events are theirs, and come back at the next fold.
+                let config = (try? ConfigInForce.load(context: context))?.config ?? MigaConfig()
+                if store.useSyncFolder(of: config, context: context) == nil, let journal = store.journal {
+                    let removed = store.removeOwnJournal()
+                    print("Removed this machine's \(removed) journal file\(removed == 1 ? "" : "s") from \(journal.folder). "
+                          + "The other machines' events come back from there; run `miga data delete` on each machine to erase them everywhere.")
+                }
             }
         }
     }

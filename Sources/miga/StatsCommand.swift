@@ -20,6 +20,7 @@ struct StatsCommand: ParsableCommand {
               miga stats --days 30 --app discord
               miga stats --week
               miga stats --json | jq .streak.current     # for waybar, polybar, i3blocks
+              miga stats --by-machine                    # with sync_folder: each machine's part
             """
     )
 
@@ -36,7 +37,13 @@ struct StatsCommand: ParsableCommand {
     @Flag(help: "Print the numbers as JSON, for scripts and status bars: the same totals with stable keys (`miga stats --json | jq keys` lists them; --week has its own).")
     var json = false
 
+    @Flag(help: "With sync_folder set: the same counts for each of your machines (JSON: a \"machines\" list).")
+    var byMachine = false
+
     func validate() throws {
+        if week, byMachine {
+            throw ValidationError("--week counts every machine together; leave out --by-machine, or use --days 7 --by-machine")
+        }
         if week, app != nil {
             throw ValidationError("--week shows every app; leave out --app, or use --days 7 --app NAME")
         }
@@ -47,7 +54,9 @@ struct StatsCommand: ParsableCommand {
 
     func run() throws {
         try CommandSupport.run { context in
-            let store = try EventStore.openExisting(paths: context.paths)
+            // A broken config still gives the numbers (of this machine, when it names no folder).
+            let config = (try? ConfigInForce.load(context: context))?.config ?? MigaConfig()
+            let store = try EventStore.openForReading(config: config, context: context)
             let today = LocalMoment(clock: context.clock).day
             if week {
                 let report = try WeekReport.build(store: store, weekOf: today, today: today)
@@ -58,7 +67,8 @@ struct StatsCommand: ParsableCommand {
                 let known = try store?.appsWithEvents() ?? []
                 guard known.contains(app) else { throw StatsError.noSuchApp(app, known: known) }
             }
-            let report = try StatsReport.build(store: store, today: today, days: days, app: app)
+            var report = try StatsReport.build(store: store, today: today, days: days, app: app)
+            if byMachine { try report.addMachines(store: store, device: store?.journal?.device, app: app) }
             if json {
                 print(report.json)
             } else {

@@ -27,7 +27,7 @@ struct StatusCommand: ParsableCommand {
             // A broken config still gives the day's numbers: a status bar should not go blank.
             let inForce = try? ConfigInForce.load(context: context)
             let config = inForce?.config ?? MigaConfig()
-            let store = try EventStore.openExisting(paths: context.paths)
+            let store = try EventStore.openForReading(config: config, context: context)
             let now = context.clock.now()
             let report = try StatusReport.build(store: store, config: config,
                                                 nowMilliseconds: context.clock.milliseconds(now),

@@ -19,7 +19,7 @@ final class DamagedDataTests: XCTestCase {
         // what no gate writes; one real Open (now) makes the next gate a grace pass.
         _ = try home.sqlite("""
             CREATE TABLE loose (id INTEGER PRIMARY KEY, ts INTEGER, utc_offset_min INTEGER, session TEXT, type TEXT,
-                                app TEXT, content_id TEXT, wait_ms INTEGER, detail TEXT);
+                                app TEXT, content_id TEXT, wait_ms INTEGER, detail TEXT, device TEXT);
             INSERT INTO loose SELECT * FROM events; DROP TABLE events; ALTER TABLE loose RENAME TO events;
             INSERT INTO events (ts, utc_offset_min, session, type, app) VALUES
                 (NULL, 0, 's1', 'exit_selected', 'chat'),

@@ -46,6 +46,7 @@ final class ConfigKeysTests: XCTestCase {
             case .sites: return "example.com"
             case .command: return "true"
             case .text: return "xterm"
+            case .folder: return "~/Sync/miga"
             }
         }
         var top = "", app = "[apps.chat]\n"
@@ -70,7 +71,7 @@ final class ConfigKeysTests: XCTestCase {
                                           "config.toml:5: unknown key \"colour\" in [apps.chat] ignored"])
         XCTAssertEqual(ConfigKeys.topLevel, ["timer_seconds", "grace_minutes", "categories", "breathing", "animations", "terminal", "sites",
                                              "intention", "escalate_seconds", "opens_per_day", "ask_minutes", "default_minutes", "challenge", "weekly_summary",
-                                             "loosen_delay_minutes"])
+                                             "loosen_delay_minutes", "sync_folder", "sync_config"])
         XCTAssertEqual(ConfigKeys.perApp, ["command", "timer_seconds", "intention", "escalate_seconds", "opens_per_day", "ask_minutes",
                                            "default_minutes", "challenge"])
     }
@@ -92,6 +93,7 @@ final class ConfigKeysTests: XCTestCase {
             case .sites: return "example.com"
             case .command: return shown == "true" ? "false" : "true"
             case .text: return shown == "xterm" ? "kitty" : "xterm"
+            case .folder: return shown == "/srv/sync" ? "~/Sync/miga" : "/srv/sync"
             }
         }
         func load(_ text: String) throws -> MigaConfig {

@@ -167,15 +167,16 @@ final class FoundationlessTests: XCTestCase {
     // MARK: SQLite
 
     /// A database GRDB made (miga before it dropped GRDB: `events import` of five events by the
-    /// 0.1.0 package): opened as it is, nothing migrated twice (only the identity index is
-    /// new to it), every event read back.
+    /// 0.1.0 package): opened as it is, nothing migrated twice (only the identity index and
+    /// the sync tables are new to it), every event read back, each as this machine's.
     func testOpensADatabaseMadeWithGRDB() throws {
         let folder = try TemporaryDirectory()
         let path = folder.path + "/miga.sqlite3"
         try FileManager.default.copyItem(atPath: StatsTests.fixtures + "/../db/grdb-era.sqlite3", toPath: path)
         let store = try EventStore(path: path)
         XCTAssertEqual(try store.db.column("SELECT identifier FROM grdb_migrations ORDER BY rowid"),
-                       [.text("v1"), .text("v2-exit-days"), .text("v3-application-id"), .text("v4-identity-index")])
+                       [.text("v1"), .text("v2-exit-days"), .text("v3-application-id"), .text("v4-identity-index"), .text("v5-sync")])
+        XCTAssertEqual(try store.db.value("SELECT count(*) FROM events WHERE device IS NULL"), .integer(5))
         XCTAssertEqual(try store.db.column("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' ORDER BY name"),
                        [.text("events_by_identity"), .text("events_by_type_app_ts"), .text("events_exit_days")])
         let events = try store.allEvents()
@@ -189,7 +190,7 @@ final class FoundationlessTests: XCTestCase {
         XCTAssertEqual(try store.integrityCheck(), "ok")
     }
 
-    /// A file made before the application id (migrations v1 and v2 only) gets just v3 and v4.
+    /// A file made before the application id (migrations v1 and v2 only) gets just v3, v4 and v5.
     func testRunsOnlyTheMissingMigration() throws {
         let folder = try TemporaryDirectory()
         let path = folder.path + "/miga.sqlite3"
@@ -200,7 +201,7 @@ final class FoundationlessTests: XCTestCase {
         }
         let store = try EventStore(path: path)
         XCTAssertEqual(try store.db.value("PRAGMA application_id"), .integer(Int64(EventStore.applicationID)))
-        XCTAssertEqual(try store.db.value("SELECT count(*) FROM grdb_migrations"), .integer(4))
+        XCTAssertEqual(try store.db.value("SELECT count(*) FROM grdb_migrations"), .integer(5))
         XCTAssertEqual(try store.eventCount(), 5, "v1 not run again over the events")
     }
 

@@ -46,6 +46,8 @@ public struct ConfigKey: Sendable {
         /// A program an app's shims run (`AppCheck`).
         case command
         case text
+        /// A folder's path: absolute or under `~/` (`SyncFolderSetting`), "" for none.
+        case folder
     }
 
     /// Which way a change of the key loosens a rule (`loosen_delay_minutes` makes such a
@@ -182,6 +184,11 @@ extension ConfigKey {
                   check: { $3.string($0, key: $1) }, text: { $0 }, json: { .string($0) })
     }
 
+    static func folder(_ name: String, doc: String, _ global: Global<String>) -> ConfigKey {
+        ConfigKey(name, .folder, doc: doc, global, app: nil, inState: false,
+                  check: { $3.folder($0, key: $1) }, text: { $0 }, json: { .string($0) })
+    }
+
     /// What an app's shims run; an app that names none runs its own name.
     static func command(_ name: String, doc: String, _ app: WritableKeyPath<MigaConfig.App, String>) -> ConfigKey {
         ConfigKey(name: name, kind: .command, doc: doc, looser: nil, copyGlobal: nil, copyApp: nil, readGlobal: nil, readApp: { value, key, entry, reader in
@@ -227,6 +234,9 @@ public enum ConfigKeys {
         .integer("loosen_delay_minutes", MigaConfig.loosenDelayRange, unit: "minutes",
                  doc: "a change that loosens a rule waits this long before it applies (0: at once)", \.loosenDelayMinutes,
                  looser: .lower),
+        .folder("sync_folder", doc: "a folder your sync tool (Syncthing, a USB stick) shares between your machines: one history on all (\"\": off)",
+                \.syncFolder),
+        .flag("sync_config", doc: "keep config.toml in sync_folder too, the newest copy winning", \.syncConfig),
         .command("command", doc: "what the app's shims run", \.command),
     ]
 
@@ -299,7 +309,7 @@ public enum ConfigKeys {
         switch key(named: path.key)?.kind {
         case .categories?: return array(config.categories.map(\.categoryName))
         case .sites?: return array(config.sites)
-        case .choice?, .command?, .text?: return ConfigEditor.string(display(path, in: config))
+        case .choice?, .command?, .text?, .folder?: return ConfigEditor.string(display(path, in: config))
         default: return display(path, in: config)
         }
     }
@@ -356,6 +366,9 @@ public enum ConfigKeys {
             if let problem = AppCheck.problem(withCommand: trimmed) { throw ConfigValueError.badCommand(path.name, problem: problem) }
             return ConfigEditor.string(trimmed)
         case .text: // terminal: any text, "" to discover
+            return ConfigEditor.string(trimmed)
+        case .folder:
+            if let problem = SyncFolderSetting.problem(trimmed) { throw ConfigValueError.wrongType(path.name, expected: problem) }
             return ConfigEditor.string(trimmed)
         }
     }

@@ -59,6 +59,15 @@ struct ConfigValueReader {
         return nil
     }
 
+    mutating func folder(_ value: TOMLValue, key: String) -> String? {
+        guard let text = string(value, key: key) else { return nil }
+        if let problem = SyncFolderSetting.problem(text) {
+            warn(key, "\(key) must be \(problem); ignoring it")
+            return nil
+        }
+        return text
+    }
+
     mutating func strings(_ value: TOMLValue, key: String) -> [String]? {
         guard let array = value.array else {
             warn(key, "\(key) must be a list of strings, like [\"a\", \"b\"]; ignoring it")

@@ -61,6 +61,10 @@ public struct MigaConfig: Equatable, Sendable {
     public var challenge = Challenge.off
     /// 0: a change applies at once; else a change that loosens waits this long (see `Loosening`).
     public var loosenDelayMinutes = 0
+    /// A folder the person's sync tool shares between their machines ("" : off); see `SyncJournal`.
+    public var syncFolder = ""
+    /// Also keep `config.toml` in that folder, the newest copy winning (see `ConfigSync`).
+    public var syncConfig = false
     /// The `[[alternative]]` tables that read cleanly, in file order.
     public var alternatives: [Alternative] = []
     /// Apps whose removal waited out `loosen_delay_minutes` and has applied, while their shims

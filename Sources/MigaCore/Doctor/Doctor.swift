@@ -36,6 +36,7 @@ public struct Doctor {
         var findings = Findings()
         let config = checkConfig(layout, &findings)
         checkDatabase(layout, &findings)
+        if let config { checkSync(config, layout, &findings) }
         guard let installer = checkInstall(layout, &findings) else { return findings.list }
         for app in (config?.apps.values ?? MigaConfig().apps.values).sorted(by: { $0.name < $1.name }) {
             checkShims(of: app, installer: installer, layout: layout, &findings)
@@ -77,6 +78,40 @@ public struct Doctor {
         } catch {
             findings.problem("database", "\(error)", fix: fix)
         }
+    }
+
+    /// `sync_folder`: the folder there, the database outside it, no second machine writing as
+    /// this one, no conflict copy of the shared config, and what could not be read.
+    private func checkSync(_ config: MigaConfig, _ layout: InstallLayout, _ findings: inout Findings) {
+        guard !config.syncFolder.isEmpty else { return }
+        let store = try? EventStore(paths: context.paths)
+        if let problem = store?.useSyncFolder(of: config, context: context) {
+            return findings.problem("sync", "\(problem)", fix: "miga config set sync_folder ~/Sync/miga")
+        }
+        guard let store, let journal = store.journal else {
+            return findings.problem("sync", "the event database cannot be opened to share it", fix: "see the database line above")
+        }
+        let shown = layout.display(journal.folder)
+        guard FileStatus.at(journal.folder)?.isDirectory == true else {
+            return findings.problem("sync", "the sync folder \(shown) is not there", fix: "set up your sync tool's folder (or plug in the drive), or `miga config set sync_folder` to another")
+        }
+        if let inside = EventStore.databaseInside(folder: journal.folder, paths: context.paths) {
+            findings.problem("sync", inside, fix: "move \(layout.display(context.paths.dataDirectory)) out of \(shown) (set XDG_DATA_HOME)")
+        }
+        let ownCopies = LinuxSystem.directoryNames(in: journal.ownFolder, limit: 10) { SyncJournal.isJournalFileName($0) && SyncJournal.isConflictCopy($0) }
+        if !ownCopies.isEmpty {
+            findings.problem("sync", "conflict copies of this machine's journal in \(layout.display(journal.ownFolder)): another machine uses this machine's id \(journal.device) (a copied \(layout.display(context.paths.stateDirectory)))",
+                             fix: "on the other machine, remove \(layout.display(context.paths.stateDirectory + "/device")) and run `miga sync status`")
+        }
+        for copy in ConfigSync.conflictCopies(folder: journal.folder) {
+            findings.problem("sync", "\(layout.display(copy)) is a conflict copy of the shared config: two machines changed it at once, and miga merges nothing",
+                             fix: "compare it with \(layout.display(ConfigSync.sharedPath(folder: journal.folder))), keep what you want there, delete the copy")
+        }
+        for problem in (try? store.syncProblems()) ?? [] {
+            findings.note("sync", "\(layout.display(problem.file)): \(problem.problem)", fix: "nothing needed if it is a copy in progress; `miga sync status` lists it")
+        }
+        let machines = ((try? store.machineHistories()) ?? []).filter { $0.device != nil }.count
+        findings.ok("sync", "sharing through \(shown) as \(journal.device); \(machines) other machine\(machines == 1 ? "" : "s") seen")
     }
 
     /// The install manifest, broken desktop entries, and the shim folder first on PATH.

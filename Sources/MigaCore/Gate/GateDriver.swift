@@ -40,6 +40,9 @@ public final class GateDriver {
 
     public func withdrawQuestion() { session.withdrawQuestion() }
 
+    /// New lines under the app's name (the other machines' gates came in after the first frame).
+    public func replaceNotes(_ notes: [String]) { session.replaceNotes(notes) }
+
     public func resume(afterSuspending nanoseconds: UInt64) { session.resume(afterSuspending: nanoseconds) }
 
     private func apply(_ effects: [GateEffect], at now: UInt64) {

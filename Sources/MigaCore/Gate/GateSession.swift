@@ -37,7 +37,7 @@ public struct GateSession: Sendable {
     public private(set) var outcome: GateOutcome?
     public private(set) var completionRecorded = false
     /// Lines under the app's name ("3rd time today", "Last time: …"), from the `GatePlan`.
-    public let notes: [String]
+    public private(set) var notes: [String]
     /// Open first asks "What are you here to do?" (`intention = true`).
     public let asksIntention: Bool
     /// Today's `opens_per_day` is used: Open says so and is recorded so.
@@ -232,6 +232,8 @@ public struct GateSession: Sendable {
     }
 
     /// Back from a question to the gate, nothing opened.
+    mutating func replaceNotes(_ notes: [String]) { self.notes = notes }
+
     public mutating func withdrawQuestion() {
         askingChallenge = false
         challengeTyped = false

@@ -271,13 +271,16 @@ public final class Gatekeeper {
         // Once the first frame is up, tell the gate that started this one (if it gave up
         // meanwhile it has opened the app, and this gate must end without doing so again),
         // then write what waited for the frame.
+        let session = GateSession(app: recorder.app, plan: plan, item: first, startedAt: context.clock.monotonicNanoseconds())
+        let driver = GateDriver(session: session, record: events.record, nextItem: { content.draw() })
         let shown: () -> Bool = {
             let awaited = request.handOff.map(HandOffReport.reportShown) ?? true
+            // The other machines' events (sync_folder), now the pause is on screen: folding
+            // never delays the first frame, and "3rd time today" counts them from the next.
+            if let notes = service.notesWithOtherMachines(recorder.app, plan: plan) { driver.replaceNotes(notes) }
             events.release()
             return awaited
         }
-        let session = GateSession(app: recorder.app, plan: plan, item: first, startedAt: context.clock.monotonicNanoseconds())
-        let driver = GateDriver(session: session, record: events.record, nextItem: { content.draw() })
         let signals = try SignalPipe()
         var ending: GateEnding
         if let window {

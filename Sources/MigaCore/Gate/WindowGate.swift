@@ -47,10 +47,13 @@ public final class WindowGate {
             channel.finish(within: 0.5)
             return GateEnding(outcome: .abandoned, signal: signal)
         }
+        let notesShown = driver.session.notes
         guard shown() else {
             channel.finish(within: 0.5)
             return GateEnding(outcome: .exit, signal: nil, withdrawn: true)
         }
+        // The other machines' gates, folded in once the window was up.
+        if driver.session.notes != notesShown { channel.send(.notes(driver.session.notes.joined(separator: "\n"))) }
         driver.start()
         var abandonSignal: Int32?
         func abandon(_ signal: Int32?) {

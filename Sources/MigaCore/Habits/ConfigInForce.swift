@@ -18,7 +18,13 @@ public enum ConfigInForce {
 
     /// Throws what the loader throws (a file that does not parse: the caller fails open).
     public static func load(context: MigaContext) throws -> Result {
-        let loaded = try ConfigLoader().load(path: context.paths.configFile)
+        var loaded = try ConfigLoader().load(path: context.paths.configFile)
+        // sync_config: the newest of this machine's copy and the sync folder's applies (a
+        // change from another machine is then a change like a hand edit: a loosening waits).
+        if loaded.config.syncConfig, let folder = SyncFolderSetting.expanded(loaded.config.syncFolder, home: context.environment["HOME"]),
+           ConfigSync.reconcile(local: context.paths.configFile, folder: folder, home: context.environment["HOME"]) == .took {
+            loaded = try ConfigLoader().load(path: context.paths.configFile)
+        }
         let path = statePath(context.paths)
         let stored: Data?
         do {

@@ -39,6 +39,12 @@ public struct GatePlan: Equatable, Sendable {
     /// The lines under the app's name: how often today, the last intention, why the wait is longer.
     public var notes: [String]
 
+    /// "3rd time today": this gate counted with today's earlier ones; nil for the first.
+    public static func attemptNote(_ history: AppHistory) -> String? {
+        let attempt = history.sessionsToday + 1
+        return attempt >= 2 ? "\(Celebration.ordinal(attempt)) time today" : nil
+    }
+
     /// `app` is the gated app's name or, for a site, its app name (`isSite`: the site's own
     /// `[site."NAME"]` table rather than an app's).
     public init(config: MigaConfig, app: String, isSite: Bool = false, at moment: LocalMoment, history: AppHistory) {
@@ -60,8 +66,7 @@ public struct GatePlan: Equatable, Sendable {
         self.history = history
 
         var notes: [String] = []
-        let attempt = history.sessionsToday + 1
-        if attempt >= 2 { notes.append("\(Celebration.ordinal(attempt)) time today") }
+        if let attempt = Self.attemptNote(history) { notes.append(attempt) }
         if overAllowance {
             notes.append("Today's \(opensPerDay) open\(opensPerDay == 1 ? " is" : "s are") used: Open is still yours, after \(range.upperBound) s")
         } else if opensPerDay > 0 {

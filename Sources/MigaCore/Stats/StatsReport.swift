@@ -29,6 +29,42 @@ public struct StatsReport: Equatable, Sendable {
     /// The local day of the first event ever recorded, where the chart starts when it is
     /// inside the period (not part of DESIGN's JSON, which lists every day of the period).
     public var firstDay: CivilDay?
+    /// Per machine (`--by-machine`, with sync on): nil unless asked for.
+    public var machines: [MachineRow]?
+
+    public struct MachineRow: Equatable, Sendable {
+        public var device: String
+        public var host: String?
+        public var thisMachine: Bool
+        public var sessions = 0, exits = 0, opens = 0, reads = 0
+    }
+
+    /// Adds `machines`: the same period's counts for each machine, this one first. Every
+    /// machine's events are in this database (folded in from the sync folder); a machine's
+    /// own events carry no id here, so `device` names this one.
+    public mutating func addMachines(store: EventStore?, device: String?, app: String?) throws {
+        var rows: [MachineRow] = []
+        let hosts = Dictionary(try store?.machineHistories().compactMap { history in history.device.map { ($0, history.host) } } ?? [],
+                               uniquingKeysWith: { first, _ in first })
+        func index(_ id: String?) -> Int {
+            let name = id ?? device ?? "this machine"
+            if let found = rows.firstIndex(where: { $0.device == name }) { return found }
+            rows.append(MachineRow(device: name, host: id == nil ? LinuxSystem.hostName() : hosts[name] ?? nil, thisMachine: id == nil))
+            return rows.count - 1
+        }
+        _ = index(nil)
+        for count in try store?.machineCounts(from: from, to: to, app: app) ?? [] {
+            let row = index(count.device)
+            switch EventType(rawValue: count.type) {
+            case .sessionStart?: rows[row].sessions += count.count
+            case .exitSelected?: rows[row].exits += count.count
+            case .openSelected?: rows[row].opens += count.count
+            case .contentRead?: rows[row].reads += count.count
+            default: break
+            }
+        }
+        machines = rows
+    }
 
     public var exitRate: Double { exits + opens == 0 ? 0 : Double(exits) / Double(exits + opens) }
 
@@ -91,7 +127,15 @@ public struct StatsReport: Equatable, Sendable {
             + "\"reads\":\(reads),\"completed\":\(completed),\"exit_rate\":\(JSONText.number(exitRate, places: 4)),"
             + "\"minutes_waited\":\(JSONText.number(minutesWaited, places: 2)),"
             + "\"streak\":{\"current\":\(streak.current),\"longest\":\(streak.longest)},"
-            + "\"apps\":[\(apps.joined(separator: ","))],\"days\":[\(days.joined(separator: ","))]}"
+            + "\"apps\":[\(apps.joined(separator: ","))],\"days\":[\(days.joined(separator: ","))]"
+            + (machines.map { ",\"machines\":" + OrderedJSON.array($0.map(\.json)).text } ?? "") + "}"
+    }
+}
+
+extension StatsReport.MachineRow {
+    var json: OrderedJSON {
+        .object([("device", .string(device)), ("host", .optional(host)), ("this_machine", .bool(thisMachine)),
+                 ("sessions", .int(sessions)), ("exits", .int(exits)), ("opens", .int(opens)), ("reads", .int(reads))])
     }
 }
 

@@ -87,6 +87,17 @@ public struct StatsView {
                              + "  \(TextColumns.right(row.exits, 5))  \(TextColumns.right(row.opens, 5))  \(TextColumns.right(row.reads, 5))")
             }
         }
+        if let machines = report.machines {
+            lines.append("")
+            let names = machines.map { ($0.host ?? String($0.device.prefix(8))) + ($0.thisMachine ? " (this)" : "") }
+            let width = min(max(7, names.map(\.count).max() ?? 7), max(7, columns - 2 - 33))
+            lines.append("  " + bold(TextColumns.pad("machine", width) + "  sessions  exits  opens  reads"))
+            for (name, row) in zip(names, machines) {
+                let shown = name.count > width ? name.prefix(width - 1) + "…" : name
+                lines.append("  \(TextColumns.pad(shown, width))  \(TextColumns.right(row.sessions, 8))"
+                             + "  \(TextColumns.right(row.exits, 5))  \(TextColumns.right(row.opens, 5))  \(TextColumns.right(row.reads, 5))")
+            }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -97,7 +97,7 @@ public struct WeekReport: Equatable, Sendable {
         report.intentions = counts.values.sorted { ($0.count, -$0.order) > ($1.count, -$1.order) }
             .prefix(intentionLimit).map { IntentionCount(text: $0.text, count: $0.count) }
         report.overAllowance = try store.opensOverAllowance(from: lower, to: upper, within: monday...monday.adding(days: 6)).values.reduce(0, +)
-        for box in try store.timeboxes(since: lower) where (monday...monday.adding(days: 6)).contains(box.day) {
+        for box in try store.timeboxes(since: lower, everyMachine: true) where (monday...monday.adding(days: 6)).contains(box.day) {
             guard box.ending != nil, let end = box.endedAt else { continue }
             report.timeboxes += 1
             report.minutesDeclared += box.declaredMinutes

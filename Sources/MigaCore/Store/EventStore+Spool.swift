@@ -78,24 +78,31 @@ extension EventStore {
             // keep time order, as for events written at once.
             events = events.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }.map(\.element)
             do {
-                try db.transaction(immediate: true) {
-                    let insert = try db.prepare("""
-                        INSERT INTO events (ts, utc_offset_min, session, type, app, content_id, wait_ms, detail)
-                        SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (\(Self.storedEventLookup))
-                        """)
-                    for event in events {
-                        try insert.bind([.integer(event.timestamp), SQLiteValue(event.utcOffsetMinutes), .text(event.session),
-                                         .text(event.type.rawValue), .text(event.app), SQLiteValue(event.contentID),
-                                         SQLiteValue(event.waitMilliseconds), SQLiteValue(event.detail),
-                                         .integer(event.timestamp), .text(event.session), .text(event.type.rawValue), .text(event.app)])
-                        while try insert.step() {}
-                    }
-                }
+                try db.transaction(immediate: true) { _ = try insertUnlessStored(events, device: nil) }
             } catch {
                 folded = [] // the files stay; the next process tries again
             }
         }
         for file in folded + discard { LinuxSystem.removeFile(file) }
+    }
+
+    /// Inserts `events` in their order, each unless one with its identity (time, session,
+    /// type, app) is stored; inside a transaction. Returns how many were new.
+    func insertUnlessStored(_ events: [Event], device: String?) throws -> Int {
+        let insert = try db.prepare("""
+            INSERT INTO events (ts, utc_offset_min, session, type, app, content_id, wait_ms, detail, device)
+            SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (\(Self.storedEventLookup))
+            """)
+        var inserted = 0
+        for event in events {
+            try insert.bind([.integer(event.timestamp), SQLiteValue(event.utcOffsetMinutes), .text(event.session),
+                             .text(event.type.rawValue), .text(event.app), SQLiteValue(event.contentID),
+                             SQLiteValue(event.waitMilliseconds), SQLiteValue(event.detail), SQLiteValue(device),
+                             .integer(event.timestamp), .text(event.session), .text(event.type.rawValue), .text(event.app)])
+            while try insert.step() {}
+            inserted += db.changes
+        }
+        return inserted
     }
 
     private enum SpooledRead {

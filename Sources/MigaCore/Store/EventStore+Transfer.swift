@@ -206,7 +206,9 @@ extension EventStore {
     public func deleteAll() throws -> Int {
         let count = try db.transaction(immediate: true) {
             let count = try eventCount()
-            try db.execute("DELETE FROM events; DELETE FROM rotation_shown; DELETE FROM rotation_state;")
+            // With them what the sync folder was told and read: ids start again, and the other
+            // machines' files are read again from their start.
+            try db.execute("DELETE FROM events; DELETE FROM rotation_shown; DELETE FROM rotation_state; DELETE FROM sync_written; DELETE FROM sync_read;")
             return count
         }
         try db.execute("VACUUM")

@@ -14,6 +14,9 @@ public final class EventStore {
     /// `MigaPaths.overflowSpool`); nil without a runtime directory.
     public let overflowSpool: String?
     let db: SQLiteConnection
+    /// Where this machine's events are shared with the person's other machines, when
+    /// `sync_folder` is set: every write appends them there too (`EventStore+Journal.swift`).
+    public var journal: SyncJournal?
 
     /// How long a write may wait for another process's lock.
     public enum LockWait: Sendable {
@@ -105,7 +108,7 @@ public final class EventStore {
 
     /// The tables miga makes, with the ledger of migrations run (named as GRDB, which miga
     /// used before, named it: databases made then carry it).
-    static let ownTables: Set<String> = ["events", "rotation_shown", "rotation_state", migrationsTable]
+    static let ownTables: Set<String> = ["events", "rotation_shown", "rotation_state", migrationsTable, "sync_written", "sync_read"]
     static let migrationsTable = "grdb_migrations"
 
     /// Throws unless the file is miga's: marked as such, or unmarked and holding nothing but
@@ -224,6 +227,32 @@ public final class EventStore {
             DROP INDEX IF EXISTS events_by_ts;
             CREATE INDEX events_by_identity ON events(ts, session, app, type)
             """),
+        // One history across machines (`SyncJournal`): which machine an event came from (NULL:
+        // this one), how far this machine's own events are in its journal, and how far each
+        // other machine's file has been read. Adding a column rewrites no row.
+        ("v5-sync", """
+            ALTER TABLE events ADD COLUMN device TEXT;
+            CREATE TABLE sync_written (
+                folder TEXT NOT NULL,
+                device TEXT NOT NULL,
+                last_id INTEGER NOT NULL,
+                PRIMARY KEY (folder, device)
+            );
+            CREATE TABLE sync_read (
+                folder TEXT NOT NULL,
+                file TEXT NOT NULL,
+                device TEXT NOT NULL,
+                host TEXT,
+                offset INTEGER NOT NULL DEFAULT 0,
+                tail BLOB,
+                reader INTEGER NOT NULL DEFAULT 0,
+                events INTEGER NOT NULL DEFAULT 0,
+                skipped INTEGER NOT NULL DEFAULT 0,
+                problem TEXT,
+                said INTEGER NOT NULL DEFAULT 1,
+                PRIMARY KEY (folder, file)
+            );
+            """),
     ]
 
     /// Runs the steps this file has not had. The usual open only reads the ledger; the write
@@ -280,6 +309,7 @@ public final class EventStore {
                                  SQLiteValue(event.waitMilliseconds), SQLiteValue(event.detail)])
                 while try insert.step() {}
             }
+            appendToJournal()
         }
     }
 
@@ -296,6 +326,7 @@ public final class EventStore {
                              .text(event.type.rawValue), .text(event.app), SQLiteValue(event.contentID),
                              SQLiteValue(event.waitMilliseconds), SQLiteValue(event.detail)])
             while try insert.step() {}
+            appendToJournal()
         }
     }
 

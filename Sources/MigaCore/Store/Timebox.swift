@@ -79,24 +79,27 @@ public struct Timebox: Equatable, Sendable {
 }
 
 extension EventStore {
-    /// The last Open of `app`: when, its session, and the minutes it declared, if any.
+    /// The last Open of `app` on this machine (grace is per machine: an Open on the laptop
+    /// lets nothing through on the desktop): when, its session, and the minutes it declared.
     public func lastOpen(app: String) throws -> (at: Int64, session: String, minutes: Int?)? {
         // The bound keeps text and blobs (which sort above every number) out of the order, and
         // the (type, app, ts) index still answers it in one step.
         guard let row = try db.rows("""
             SELECT ts, session, detail FROM events WHERE type = \(EventType.openSelected.sqlLiteral) AND app = ? AND ts BETWEEN ? AND ?
+                AND device IS NULL
             ORDER BY ts DESC, id DESC LIMIT 1
             """, [.text(app), .integer(EventBounds.timestamps.lowerBound), .integer(EventBounds.timestamps.upperBound)]).first,
               let at = StoredValue.integer(row[0]), let session = StoredValue.text(row[1]) else { return nil }
         return (at, session, Timebox.minutes(inDetail: StoredValue.text(row[2])))
     }
 
-    /// For `miga status` and the timeboxes: the apps and sites whose last Open is after
-    /// `since` (Unix ms), with when that was. By the time index (`+type`), not by walking
+    /// For `miga status` and the timeboxes: the apps and sites whose last Open on this
+    /// machine is after `since` (Unix ms), with when that was. By the time index (`+type`), not by walking
     /// every Open ever made.
     public func lastOpens(since: Int64) throws -> [(app: String, at: Int64)] {
         try db.rows("""
-            SELECT app, max(ts) FROM events WHERE +type = \(EventType.openSelected.sqlLiteral) AND ts BETWEEN ? AND ? GROUP BY app ORDER BY app
+            SELECT app, max(ts) FROM events WHERE +type = \(EventType.openSelected.sqlLiteral) AND ts BETWEEN ? AND ? AND device IS NULL
+                GROUP BY app ORDER BY app
             """, [.integer(since), .integer(EventBounds.timestamps.upperBound)]).compactMap { row in
             guard let app = StoredValue.text(row[0]), let at = StoredValue.integer(row[1]) else { return nil }
             return (app, at)
@@ -107,11 +110,13 @@ extension EventStore {
     /// in the order they were recorded), each with its extension and
     /// ending from the `timebox_ended` events of its session. By the time index (`+type` keeps the planner off the type index, which would walk
     /// every Open ever made): a day of events, however long the history.
-    public func timeboxes(since: Int64) throws -> [Timebox] {
+    /// This machine's, unless `everyMachine` (the week's figures): a timebox runs where it
+    /// was opened.
+    public func timeboxes(since: Int64, everyMachine: Bool = false) throws -> [Timebox] {
         var boxes: [Timebox] = []
         for row in try db.rows("""
             SELECT app, session, ts, detail, utc_offset_min FROM events WHERE +type = \(EventType.openSelected.sqlLiteral) AND ts BETWEEN ? AND ?
-                AND detail LIKE '%"minutes"%' ORDER BY ts, id
+                AND detail LIKE '%"minutes"%' \(everyMachine ? "" : "AND device IS NULL") ORDER BY ts, id
             """, [.integer(since), .integer(EventBounds.timestamps.upperBound)]) {
             guard let app = StoredValue.text(row[0]), let session = StoredValue.text(row[1]), let at = StoredValue.integer(row[2]),
                   let minutes = Timebox.minutes(inDetail: StoredValue.text(row[3])) else { continue }

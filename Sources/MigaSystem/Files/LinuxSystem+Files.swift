@@ -38,6 +38,32 @@ extension LinuxSystem {
         return true
     }
 
+    /// link(2): gives the file at `existing` the name `new` too, only if nothing is at `new`;
+    /// false when something was (or the link could not be made). A file written whole under
+    /// a temporary name and linked into place is how two processes agree on one of their two
+    /// values: the first link wins and the other reads it.
+    @discardableResult
+    public static func linkIfAbsent(_ existing: String, to new: String) -> Bool {
+        link(existing, new) == 0
+    }
+
+    /// Sets the file's modification (and access) time, never through a link; false when it
+    /// could not. Two copies of a file kept level by their times (the newest wins) are given
+    /// the same one, so neither looks newer afterwards.
+    @discardableResult
+    public static func setModified(_ path: String, to time: FileTime) -> Bool {
+        var times = [time.spec, time.spec]
+        return utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW) == 0
+    }
+
+    /// This machine's name (gethostname(2)), nil when it has none.
+    public static func hostName() -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
+        let name = String(cString: buffer)
+        return name.isEmpty ? nil : name
+    }
+
     /// Creates `path` with `mode`, or empties it, never through a symbolic link; then, when
     /// `modified` is given, sets its access and modification times to it (the file's time
     /// is the message, as for the grace stamps). false when any step failed.

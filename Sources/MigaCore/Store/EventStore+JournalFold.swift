@@ -1,0 +1,249 @@
+import FoundationEssentials
+import JSON
+
+/// Folding the other machines' journals (`SyncJournal`) into this database.
+///
+/// The files arrive by a sync tool, a copy, a stick: any of them may be half-copied, cut
+/// short, replaced, duplicated as a conflict copy, written by a newer miga, or not a journal
+/// at all. So each is read from where the last fold stopped (`sync_read`), only up to its last
+/// whole line (the rest is a copy in progress), and every event goes in by the identity rule,
+/// so reading anything twice counts nothing twice. Whatever cannot be read is kept in
+/// `sync_read.problem`, said once (`unsaidSyncProblems`) and listed by `miga sync status`.
+extension EventStore {
+    /// Bytes one fold reads at most: another machine's long history comes in over a few
+    /// launches rather than holding up one.
+    public static let foldBudget = 4 << 20
+    /// What a gate folds after its first frame: some tens of milliseconds of the countdown
+    /// at most, so a key pressed then is not kept waiting.
+    public static let gateFoldBudget = 512 << 10
+    /// The last line read (up to this many bytes of it) is kept to recognise the file next
+    /// time: a file rewritten rather than appended to is read again from its start. A whole
+    /// line, since lines differ in their time and session and end alike.
+    static let tailLength = 4096
+    /// Changes when this miga learns events an older one skipped: files are then read again.
+    static var readerGeneration: Int64 { Int64(EventType.allCases.count) }
+    /// The row in `sync_read` for problems of the folder itself.
+    static let folderRow = "."
+
+    /// What a fold did.
+    public struct FoldResult: Equatable, Sendable {
+        public var events = 0
+        /// Journal bytes left for a later fold (over the budget, or a copy in progress).
+        public var unread = 0
+    }
+
+    /// Folds what is new in the other machines' files, within `budget` bytes. Best effort:
+    /// under another process's lock, or with the folder unreadable, it folds what it can and
+    /// leaves the rest for the next process; the reasons are kept to be said once.
+    @discardableResult
+    public func foldJournals(budget: Int = foldBudget) -> FoldResult {
+        guard let journal else { return FoldResult() }
+        var result = FoldResult()
+        guard let states = try? readStates(journal) else { return result }
+        var reads: [FileRead] = []
+        var folderProblem: String?
+        if let status = FileStatus.at(journal.folder), status.isDirectory {
+            var left = budget
+            for device in LinuxSystem.directoryNames(in: journal.folder, limit: 1000, where: SyncJournal.isDeviceID).sorted()
+            where device != journal.device {
+                let names = LinuxSystem.directoryNames(in: journal.folder + "/" + device, limit: 1000, where: SyncJournal.isJournalFileName)
+                for name in names.sorted() {
+                    let file = device + "/" + name
+                    let read = readJournalFile(journal.folder + "/" + file, file: file, device: device,
+                                               state: states[file] ?? SyncReadState(), budget: &left)
+                    result.unread += read.unread
+                    reads.append(read)
+                }
+            }
+        } else {
+            folderProblem = FileStatus.at(journal.folder) == nil
+                ? "the folder is not there or cannot be read (is the sync tool set up, the drive mounted?)"
+                : "it is not a folder"
+        }
+        do {
+            try db.transaction(immediate: true) {
+                try save(problem: folderProblem, of: Self.folderRow, device: "", in: journal, previous: states[Self.folderRow])
+                for read in reads where read.state != states[read.file] || !read.events.isEmpty {
+                    let sorted = read.events.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }.map(\.element)
+                    let added = try insertUnlessStored(sorted, device: read.device)
+                    result.events += added
+                    var state = read.state
+                    state.events += Int64(added)
+                    try save(state, of: read.file, device: read.device, in: journal, previous: states[read.file])
+                }
+            }
+        } catch {
+            return FoldResult(events: 0, unread: result.unread) // left for the next process
+        }
+        return result
+    }
+
+    /// What one file gave this fold, and where its reading stands.
+    private struct FileRead {
+        var file: String
+        var device: String
+        var state: SyncReadState
+        var events: [Event] = []
+        var unread = 0
+    }
+
+    private func readJournalFile(_ path: String, file: String, device: String, state previous: SyncReadState, budget: inout Int) -> FileRead {
+        var state = previous
+        var read = FileRead(file: file, device: device, state: state)
+        if state.reader != Self.readerGeneration { // an updated miga reads everything again
+            state.offset = 0
+            state.tail = Data()
+            state.reader = Self.readerGeneration
+            state.skipped = 0
+        }
+        let start = max(0, state.offset - state.tail.count)
+        let chunk: (bytes: Data, size: Int)
+        do {
+            chunk = try JournalFile.read(path, from: start, limit: max(0, budget) + (state.offset - start))
+        } catch {
+            state.problem = "cannot be read: \(error)"
+            read.state = state
+            return read
+        }
+        if chunk.size < state.offset || (state.offset > 0 && Data(chunk.bytes.prefix(state.offset - start)) != state.tail) {
+            // Cut short or rewritten: read whole again (the identity rule drops what is known).
+            state.problem = chunk.size < state.offset ? "was shorter than when last read; read again from its start"
+                : "changed where it had been read; read again from its start"
+            state.offset = 0
+            state.tail = Data()
+            read.state = state
+            var again = read
+            again.state.reader = Self.readerGeneration
+            let retried = readJournalFile(path, file: file, device: device, state: again.state, budget: &budget)
+            return retried
+        }
+        let fresh = chunk.bytes.dropFirst(state.offset - start)
+        guard let lastNewline = fresh.lastIndex(of: 0x0A) else {
+            read.unread = chunk.size - state.offset // nothing whole yet: a copy in progress
+            read.state = state
+            return read
+        }
+        let whole = fresh[fresh.startIndex...lastNewline]
+        budget -= whole.count
+        var position = state.offset
+        for line in whole.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
+            defer { position += line.count + 1 }
+            if line.isEmpty { continue }
+            if position == 0, let format = journalFormat(Data(line)) {
+                guard format <= SyncJournal.format else {
+                    // A newer layout: nothing of it is guessed at; it waits for this miga's update.
+                    state.problem = "was written by a newer miga (journal format \(format)); update miga on this machine to read it"
+                    read.state = state
+                    read.events = []
+                    return read
+                }
+                if let host = journalHost(Data(line)) { state.host = host }
+                continue
+            }
+            if let event = try? EventLine.parse(Data(line)) {
+                read.events.append(event)
+            } else {
+                state.skipped += 1
+            }
+        }
+        state.offset = position
+        let consumed = chunk.bytes.prefix(position - start).dropLast() // up to the last line's newline
+        let lastLineStart = consumed.lastIndex(of: 0x0A).map { $0 + 1 } ?? consumed.startIndex
+        state.tail = Data(chunk.bytes.prefix(position - start)[lastLineStart...].suffix(Self.tailLength))
+        if state.skipped > 0 {
+            state.problem = "\(state.skipped) line\(state.skipped == 1 ? "" : "s") could not be read (damaged, or events of a newer miga)"
+        } else if state.problem?.hasPrefix("cannot be read") == true || state.problem?.hasPrefix("was written by a newer") == true {
+            state.problem = nil
+        }
+        read.unread = chunk.size - position
+        read.state = state
+        return read
+    }
+
+    /// The layout version a file's first line gives, nil when the line is not a header.
+    private func journalFormat(_ line: Data) -> Int? {
+        guard let object = (try? JSONValue.parse(line))?.object, let format = object["miga_journal"] else { return nil }
+        guard case .number(let text) = format, let value = Int(text) else { return Int.max }
+        return value
+    }
+
+    private func journalHost(_ line: Data) -> String? {
+        guard let host = (try? JSONValue.parse(line))?.object?["host"]?.string, !host.isEmpty else { return nil }
+        return String(host.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(64).map(Character.init))
+    }
+
+    // MARK: the record of reading
+
+    struct SyncReadState: Equatable {
+        var host: String?
+        var offset = 0
+        var tail = Data()
+        var reader: Int64 = 0
+        var events: Int64 = 0
+        var skipped = 0
+        var problem: String?
+    }
+
+    private func readStates(_ journal: SyncJournal) throws -> [String: SyncReadState] {
+        var states: [String: SyncReadState] = [:]
+        try db.forEachRow("SELECT file, host, offset, tail, reader, events, skipped, problem FROM sync_read WHERE folder = ?", [.text(journal.folder)]) { row in
+            guard let file = StoredValue.text(row.value(0)) else { return }
+            var state = SyncReadState()
+            state.host = StoredValue.text(row.value(1))
+            state.offset = Int(clamping: max(0, StoredValue.integer(row.value(2)) ?? 0))
+            if case .blob(let tail) = row.value(3) { state.tail = Data(tail) }
+            state.reader = StoredValue.integer(row.value(4)) ?? 0
+            state.events = StoredValue.integer(row.value(5)) ?? 0
+            state.skipped = Int(clamping: StoredValue.integer(row.value(6)) ?? 0)
+            state.problem = StoredValue.text(row.value(7))
+            states[file] = state
+        }
+        return states
+    }
+
+    private func save(_ state: SyncReadState, of file: String, device: String, in journal: SyncJournal, previous: SyncReadState?) throws {
+        // A problem is said once: a new one (or a changed one) is unsaid until a command says it.
+        let said: Int64 = state.problem == nil || state.problem == previous?.problem ? 1 : 0
+        try db.execute("""
+            INSERT INTO sync_read (folder, file, device, host, offset, tail, reader, events, skipped, problem, said)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (folder, file) DO UPDATE SET host = excluded.host, offset = excluded.offset, tail = excluded.tail,
+                reader = excluded.reader, events = excluded.events, skipped = excluded.skipped, problem = excluded.problem,
+                said = CASE WHEN excluded.said = 1 THEN sync_read.said ELSE 0 END
+            """, [.text(journal.folder), .text(file), .text(device), SQLiteValue(state.host), .integer(Int64(state.offset)),
+                  .blob([UInt8](state.tail)), .integer(state.reader), .integer(state.events), .integer(Int64(state.skipped)),
+                  SQLiteValue(state.problem), .integer(said)])
+    }
+
+    private func save(problem: String?, of file: String, device: String, in journal: SyncJournal, previous: SyncReadState?) throws {
+        guard problem != previous?.problem else { return }
+        var state = previous ?? SyncReadState()
+        state.problem = problem
+        try save(state, of: file, device: device, in: journal, previous: previous)
+    }
+
+    /// Problems of the sync folder not yet told to the person, each as one line; they are
+    /// then marked told. For commands that speak (`stats`, `status`, `sync status`); a gate
+    /// never interrupts a pause with them.
+    public func unsaidSyncProblems() -> [String] {
+        guard let journal else { return [] }
+        var lines: [String] = []
+        do {
+            try db.transaction(immediate: true) {
+                try db.forEachRow("SELECT file, problem FROM sync_read WHERE folder = ? AND said = 0 AND problem IS NOT NULL ORDER BY file",
+                                  [.text(journal.folder)]) { row in
+                    guard let file = StoredValue.text(row.value(0)), let problem = StoredValue.text(row.value(1)) else { return }
+                    lines.append(Self.describe(file: file, in: journal) + " " + problem)
+                }
+                try db.execute("UPDATE sync_read SET said = 1 WHERE folder = ? AND said = 0", [.text(journal.folder)])
+            }
+        } catch {
+            return []
+        }
+        return lines
+    }
+
+    static func describe(file: String, in journal: SyncJournal) -> String {
+        file == folderRow ? "sync folder \(journal.folder):" : "sync: \(journal.folder)/\(file)"
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import XCTest
+import MigaCore
+
+/// DESIGN "One history across a person's machines" through the built binary: two homes as
+/// two machines, their sync folders kept level by copying (as a person with a USB stick
+/// would); `SyncthingTests` does the same through real Syncthing.
+final class SyncCLITests: XCTestCase {
+    var laptop: MigaHome!
+    var desktop: MigaHome!
+
+    override func setUpWithError() throws {
+        laptop = try MigaHome()
+        desktop = try MigaHome()
+        for home in [laptop!, desktop!] { try home.writeConfig("timer_seconds = 15\ngrace_minutes = 0\n") }
+    }
+
+    static func folder(of home: MigaHome) -> String { home.home + "/Sync/miga" }
+
+    static func device(of home: MigaHome) throws -> String {
+        try String(contentsOfFile: home.home + "/.local/state/miga/device", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A gate of discord on `home`'s terminal, left by Exit; returns the first screen, and
+    /// waits for `then` (a line the gate shows once it has folded the other machines in).
+    @discardableResult
+    static func exitAGate(on home: MigaHome, then: String? = nil) throws -> String {
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) gate --app discord -- \(shellQuote(home.recorder)) x",
+                                        environment: home.environment(["TZ": "UTC"]))
+        let first = terminal.waitFor("[e] Exit")
+        if let then { terminal.waitFor(then) }
+        try terminal.press("e")
+        terminal.waitFor("STATUS=0")
+        return first
+    }
+
+    /// What a person does with a stick: each machine's own subfolder copied to the other
+    /// machine's folder, never over the other machine's own.
+    static func carry(from source: MigaHome, to target: MigaHome) throws {
+        let id = try device(of: source)
+        let copy = try source.run("/bin/cp", ["-a", folder(of: source) + "/" + id, folder(of: target) + "/"])
+        XCTAssertEqual(copy.status, 0, copy.stderr)
+    }
+
+    func stats(_ home: MigaHome, _ extra: [String] = []) throws -> String {
+        let output = try home.miga(["stats", "--json"] + extra, environment: home.environment(["TZ": "UTC"]))
+        XCTAssertEqual(output.status, 0, output.stderr)
+        return output.stdout
+    }
+
+    func testTwoMachinesThroughACopiedFolderShowOneHistory() throws {
+        // The laptop had a history before sync: turning sync on writes it once.
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let earlier = max(now - now % 86_400_000, now - 60_000)
+        let ts = EventTimestamp.format(unixMilliseconds: earlier, offsetMinutes: 0)
+        let history = try laptop.writeFile("before.jsonl", """
+            {"ts":"\(ts)","type":"session_start","app":"discord","session":"before","content_id":null,"wait_ms":null,"detail":null}
+            {"ts":"\(ts)","type":"exit_selected","app":"discord","session":"before","content_id":null,"wait_ms":15000,"detail":null}
+
+            """)
+        XCTAssertEqual(try laptop.miga(["events", "import", history]).status, 0)
+        let on = try laptop.miga(["config", "set", "sync_folder", "~/Sync/miga"])
+        XCTAssertEqual(on.status, 0, on.stderr)
+        let laptopID = try Self.device(of: laptop)
+        XCTAssertTrue(on.stdout.contains("This machine is \(laptopID): 2 events written to \(Self.folder(of: laptop))/\(laptopID)."), on.stdout)
+        XCTAssertTrue(try desktop.miga(["config", "set", "sync_folder", "~/Sync/miga"]).stdout.contains(": 0 events written"))
+        XCTAssertNotEqual(try Self.device(of: desktop), laptopID)
+
+        // The desktop's gate before any copy knows only its own day.
+        XCTAssertFalse(try Self.exitAGate(on: desktop).contains("time today"))
+        try Self.carry(from: laptop, to: desktop)
+        try Self.carry(from: desktop, to: laptop)
+        // The laptop's gate draws its first frame from what it has, then folds the desktop's
+        // gate in: "3rd time today" (its own earlier one, the desktop's, this one).
+        let first = try Self.exitAGate(on: laptop, then: "3rd time today")
+        XCTAssertTrue(first.contains("2nd time today") || first.contains("3rd time today"), first)
+        try Self.carry(from: laptop, to: desktop)
+
+        let one = try stats(laptop), other = try stats(desktop)
+        XCTAssertEqual(one, other, "one history on both")
+        XCTAssertTrue(one.contains("\"sessions\":3,\"exits\":3,\"opens\":0"), one)
+        XCTAssertTrue(one.contains("\"streak\":{\"current\":1,"), one)
+        // Folding again, and copying again, counts nothing twice.
+        try Self.carry(from: desktop, to: laptop)
+        try Self.carry(from: laptop, to: desktop)
+        XCTAssertEqual(try stats(laptop), one)
+        XCTAssertEqual(try stats(desktop), one)
+        XCTAssertEqual(try laptop.events().count, try desktop.events().count)
+
+        let byMachine = try stats(desktop, ["--by-machine"])
+        XCTAssertTrue(byMachine.contains("\"machines\":[{\"device\":\"\(try Self.device(of: desktop))\""), byMachine)
+        XCTAssertTrue(byMachine.contains("\"this_machine\":true,\"sessions\":1,\"exits\":1"), byMachine)
+        XCTAssertTrue(byMachine.contains("{\"device\":\"\(laptopID)\""), byMachine)
+        XCTAssertTrue(byMachine.contains("\"this_machine\":false,\"sessions\":2,\"exits\":2"), byMachine)
+        let table = try desktop.miga(["stats", "--by-machine"]).stdout
+        XCTAssertTrue(table.contains("machine") && table.contains("(this)"), table)
+
+        let status = try desktop.miga(["sync", "status", "--json"])
+        XCTAssertEqual(status.status, 0, status.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["device"] as? String, try Self.device(of: desktop))
+        XCTAssertEqual(json["folder"] as? String, Self.folder(of: desktop))
+        let machines = try XCTUnwrap(json["machines"] as? [[String: Any]])
+        XCTAssertEqual(machines.count, 2)
+        XCTAssertEqual(machines.compactMap { $0["events"] as? Int }.reduce(0, +), try desktop.events().count)
+        XCTAssertEqual(machines.first?["this_machine"] as? Bool, true)
+        XCTAssertNotNil((machines.last?["last_write"] as? String)?.range(of: #"^\d{4}-\d\d-\d\dT"#, options: .regularExpression))
+        XCTAssertEqual((json["skipped"] as? [Any])?.count, 0)
+        XCTAssertEqual(json["behind"] as? Bool, false)
+
+        // Turning sync off writes no more and leaves the folder as it is.
+        let off = try desktop.miga(["config", "set", "sync_folder", ""])
+        XCTAssertTrue(off.stdout.contains("Sync is off"), off.stdout)
+        let desktopJournal = Self.folder(of: desktop) + "/" + (try Self.device(of: desktop))
+        let before = try FileManager.default.subpathsOfDirectory(atPath: Self.folder(of: desktop)).sorted()
+            .map { try? String(contentsOfFile: Self.folder(of: desktop) + "/" + $0, encoding: .utf8) }
+        XCTAssertFalse(try String(contentsOfFile: desktopJournal + "/" + FilePathName.month(), encoding: .utf8).isEmpty)
+        try Self.exitAGate(on: desktop)
+        XCTAssertEqual(try FileManager.default.subpathsOfDirectory(atPath: Self.folder(of: desktop)).sorted()
+            .map { try? String(contentsOfFile: Self.folder(of: desktop) + "/" + $0, encoding: .utf8) }, before)
+        XCTAssertEqual(try desktop.miga(["sync", "status"]).stdout.hasPrefix("Sync is off"), true)
+    }
+}
+
+/// The last part of a path (the test's own, not miga's).
+enum FilePathName {
+    /// This month's journal file name (UTC).
+    static func month() -> String {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        return "events-" + EventTimestamp.format(unixMilliseconds: now, offsetMinutes: 0).prefix(7) + ".jsonl"
+    }
+}
