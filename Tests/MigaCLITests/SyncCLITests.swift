@@ -120,6 +120,82 @@ final class SyncCLITests: XCTestCase {
             .map { try? String(contentsOfFile: Self.folder(of: desktop) + "/" + $0, encoding: .utf8) }, before)
         XCTAssertEqual(try desktop.miga(["sync", "status"]).stdout.hasPrefix("Sync is off"), true)
     }
+
+    /// `sync_config = true`: the newest copy wins whole, one that would cut a machine off is
+    /// not taken, and a conflict copy is `doctor`'s to report.
+    func testTheSharedConfigNewestWinsAndConflictCopiesAreReported() throws {
+        for home in [laptop!, desktop!] {
+            XCTAssertEqual(try home.miga(["config", "set", "sync_folder", "~/Sync/miga"]).status, 0)
+            let shared = try home.miga(["config", "set", "sync_config", "true"])
+            XCTAssertEqual(shared.status, 0, shared.stderr)
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: Self.folder(of: desktop) + "/config.toml"))
+        let set = try laptop.miga(["config", "set", "timer_seconds", "40"])
+        XCTAssertEqual(set.status, 0, set.stderr)
+        XCTAssertEqual(try laptop.miga(["config", "get", "timer_seconds"]).stdout, "40\n") // and shares it
+        // The folder carried across, times kept (as a sync tool keeps them).
+        let copy = try laptop.run("/bin/cp", ["-p", Self.folder(of: laptop) + "/config.toml", Self.folder(of: desktop) + "/config.toml"])
+        XCTAssertEqual(copy.status, 0, copy.stderr)
+        XCTAssertEqual(try desktop.miga(["config", "get", "timer_seconds"]).stdout, "40\n", "the newer copy applies on the desktop")
+        XCTAssertEqual(try String(contentsOfFile: desktop.configFile, encoding: .utf8),
+                       try String(contentsOfFile: laptop.configFile, encoding: .utf8))
+
+        // A newer shared copy that would turn sharing off here is not taken.
+        let cutOff = Self.folder(of: desktop) + "/config.toml"
+        try "timer_seconds = 20\nsync_folder = \"\"\n".write(toFile: cutOff, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try desktop.miga(["config", "get", "timer_seconds"]).stdout, "40\n")
+        try "timer_seconds = \"soon\"\nsync_folder = \"~/Sync/miga\"\nsync_config = true\n".write(toFile: cutOff, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try desktop.miga(["config", "get", "timer_seconds"]).stdout, "40\n", "nor one with problems")
+
+        try "timer_seconds = 25\n".write(toFile: Self.folder(of: desktop) + "/config.sync-conflict-20261127-101010-ABCDEFG.toml",
+                                         atomically: true, encoding: .utf8)
+        let doctor = try desktop.miga(["doctor"])
+        XCTAssertTrue(doctor.stdout.contains("config.sync-conflict-20261127-101010-ABCDEFG.toml is a conflict copy of the shared config"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("sharing through ~/Sync/miga as \(try Self.device(of: desktop)); 0 other machines seen"), doctor.stdout)
+    }
+
+    /// What cannot be used is said, once, and never keeps an app from opening: a bad folder,
+    /// an id that cannot be kept, a damaged journal line, the database inside the folder.
+    func testProblemsAreSaidOnceAndNeverInTheWay() throws {
+        let relative = try laptop.miga(["config", "set", "sync_folder", "Sync/miga"])
+        XCTAssertEqual(relative.status, 1)
+        XCTAssertTrue(relative.stderr.contains("sync_folder must be an absolute path or one starting with ~/, like ~/Sync/miga"), relative.stderr)
+        XCTAssertFalse(try String(contentsOfFile: laptop.configFile, encoding: .utf8).contains("sync_folder"), "nothing written")
+
+        XCTAssertEqual(try laptop.miga(["config", "set", "sync_folder", "~/Sync/miga"]).status, 0)
+        try Self.exitAGate(on: laptop)
+        // Another machine's file, with a damaged line in the middle.
+        let other = Self.folder(of: laptop) + "/cccccccccccccccc"
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let line = { (session: String) in
+            "{\"ts\":\"\(EventTimestamp.format(unixMilliseconds: now - 1_000, offsetMinutes: 0))\",\"type\":\"exit_selected\",\"app\":\"discord\",\"session\":\"\(session)\",\"content_id\":null,\"wait_ms\":15000,\"detail\":null}\n"
+        }
+        try ("{\"miga_journal\":1,\"device\":\"cccccccccccccccc\",\"host\":\"den\"}\n" + line("a") + "{\"ts\": garbage\n" + line("b"))
+            .write(toFile: other + "/" + FilePathName.month(), atomically: true, encoding: .utf8)
+        let first = try laptop.miga(["status"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(first.stdout.hasPrefix("miga 3 exits"), first.stdout)
+        XCTAssertEqual(first.stderr, "miga: sync: \(Self.folder(of: laptop))/cccccccccccccccc/\(FilePathName.month()) 1 line could not be read (damaged, or events of a newer miga)\n")
+        XCTAssertEqual(try laptop.miga(["status"]).stderr, "", "said once")
+        let status = try laptop.miga(["sync", "status"]).stdout
+        XCTAssertTrue(status.contains("den") && status.contains("2 events") && status.contains("Skipped:"), status)
+
+        // An id that cannot be kept (the state folder is a file): the gate still opens the app.
+        let state = laptop.root + "/state-file"
+        try "".write(toFile: state, atomically: true, encoding: .utf8)
+        let environment = laptop.environment(["XDG_STATE_HOME": state])
+        let gate = try laptop.miga(["gate", "--app", "discord", "--", laptop.recorder, "y"], environment: environment)
+        XCTAssertEqual(gate.status, 0, gate.stderr)
+        XCTAssertEqual(laptop.recordedArguments(), ["y"])
+        let said = try laptop.miga(["sync", "status"], environment: environment)
+        XCTAssertTrue(said.stderr.contains("cannot keep this machine's id in \(state)/miga/device"), said.stderr)
+
+        // The database inside the folder: doctor says so.
+        let inside = try desktop.miga(["config", "set", "sync_folder", "~/.local"])
+        XCTAssertTrue(inside.stdout.contains("warning: miga's database"), inside.stdout)
+        XCTAssertTrue(try desktop.miga(["doctor"]).stdout.contains("is inside the sync folder"))
+    }
 }
 
 /// The last part of a path (the test's own, not miga's).

@@ -68,6 +68,27 @@ final class NativeHostServiceTests: XCTestCase {
         XCTAssertEqual((state["grace"] as? [String: Any])?.count, 0)
     }
 
+    /// With `sync_folder`, the browser's gates go to this machine's journal, `state` folds the
+    /// other machines' files in, and another machine's Open gives this browser no grace.
+    func testTheBrowsersGatesJoinTheSharedHistory() throws {
+        let shared = root.path + "/home/Sync/miga"
+        try config("timer_seconds = 15\ngrace_minutes = 5\nsites = [\"reddit.com\"]\nsync_folder = \"~/Sync/miga\"\n")
+        try FileManager.default.createDirectory(atPath: shared + "/bbbbbbbbbbbbbbbb", withIntermediateDirectories: true)
+        let other = Event(timestamp: clock.nowMilliseconds() - 60_000, utcOffsetMinutes: 0, session: "laptop", type: .openSelected,
+                          app: "reddit.com", waitMilliseconds: 15_000)
+        try ("{\"miga_journal\":1,\"device\":\"bbbbbbbbbbbbbbbb\"}\n" + EventLine.jsonl(other) + "\n")
+            .write(toFile: shared + "/bbbbbbbbbbbbbbbb/events-2026-11.jsonl", atomically: true, encoding: .utf8)
+        let state = try ask(["type": "state"])
+        XCTAssertEqual((state["grace"] as? [String: Any])?.count, 0, "the laptop's Open is no grace in this browser")
+        XCTAssertEqual(try events().map(\.session), ["laptop"], "folded when the state was sent")
+        let gate = try ask(["type": "gate", "url": "https://reddit.com/"])
+        XCTAssertEqual(gate["action"] as? String, "gate")
+        let device = try String(contentsOfFile: paths.stateDirectory + "/device", encoding: .utf8).trimmingCharacters(in: .newlines)
+        let journal = try String(contentsOfFile: shared + "/\(device)/events-2026-11.jsonl", encoding: .utf8)
+        XCTAssertTrue(journal.contains("\"session\":\"\(try XCTUnwrap(gate["session"] as? String))\""), journal)
+        XCTAssertFalse(journal.contains("\"laptop\""), "never another machine's event")
+    }
+
     func testAGateRunsItsCountdownOnTheHostsClockThenOpensAndStartsGraceForEveryone() throws {
         try config("timer_seconds = 15\ngrace_minutes = 5\nsites = [\"reddit.com\"]\n")
         let gate = try ask(["type": "gate", "id": 1, "url": "https://old.reddit.com/r/linux"])
