@@ -7,6 +7,8 @@
 #   4. `miga open-url` on a link that is not gated adds <= 10 ms median over launching the
 #      browser's command directly (DESIGN); <= 3 ms (issue 19)
 #   5. the first frame with 1M events in the database (issue 17's habits read it) <= 15 ms median
+#   6. with sync_folder (issue 34): a grace pass <= 10 ms added, and the first frame <= 5 ms while
+#      another machine's journal waits (folding comes after the frame), with the fold's own speed
 # Needs hyperfine (installed from Debian when missing) and python3.
 . "$(dirname "$0")/common.sh"
 home="$work/home"
@@ -75,6 +77,42 @@ sqlite3 "$big/.local/share/miga/miga.sqlite3" "
   FROM n;"
 python3 bench/first_frame.py "$miga" "$big" $((runs / 4)) > "$work/frame-big.json"
 
+echo "== sync_folder: a grace pass, and the first frame while another machine's journal waits to be folded"
+sync="$work/sync"
+other="$sync/Sync/miga/bbbbbbbbbbbbbbbb"
+mkdir -p "$sync/.config/miga" "$other"
+printf 'animations = false\nsync_folder = "~/Sync/miga"\n' > "$sync/.config/miga/config.toml"
+env -i HOME="$sync" PATH=/usr/bin:/bin "$miga" gate --app grace -- /bin/true 2>/dev/null # the database and this machine's id
+now=$(date +%s%3N)
+sqlite3 "$sync/.local/share/miga/miga.sqlite3" \
+  "INSERT INTO events (ts, utc_offset_min, session, type, app) VALUES ($now, 0, 'bench', 'open_selected', 'grace')"
+# Another machine's 100,000 events (about 20 MB), none folded yet: each gate below folds its
+# 256 KiB after its first frame, so every run has some waiting.
+python3 - "$other/events-$(date -u +%Y-%m).jsonl" "$now" <<'GEN'
+import datetime, sys
+path, now = sys.argv[1], int(sys.argv[2])
+types = ["session_start", "content_read", "gateway_completed", "exit_selected", "open_selected"]
+with open(path, "w") as out:
+    out.write('{"miga_journal":1,"device":"bbbbbbbbbbbbbbbb","host":"desktop"}\n')
+    for i in range(100_000):
+        ts = now - 86_400_000 * 20 + i * 1000
+        s, ms = divmod(ts, 1000)
+        stamp = datetime.datetime.fromtimestamp(s, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S") + f".{ms:03d}+00:00"
+        out.write(f'{{"ts":"{stamp}","type":"{types[i % 5]}","app":"discord","session":"other-{i // 5}","content_id":null,"wait_ms":null,"detail":null}}\n')
+GEN
+HOME="$sync" hyperfine -N --warmup 20 --runs "$runs" --export-json "$work/grace-sync.json" \
+  -n "grace pass, sync on" "$miga gate --app grace -- /bin/true" >/dev/null
+python3 bench/first_frame.py "$miga" "$sync" $((runs / 4)) > "$work/frame-sync.json"
+sqlite3 "$sync/.local/share/miga/miga.sqlite3" "SELECT count(*) FROM events WHERE device IS NOT NULL" > "$work/folded-by-gates"
+python3 - "$miga" "$sync" > "$work/fold.json" <<'FOLD'
+import json, subprocess, sys, time
+start = time.perf_counter()
+subprocess.run([sys.argv[1], "sync", "status"], env={"HOME": sys.argv[2], "PATH": "/usr/bin:/bin"}, check=True, stdout=subprocess.DEVNULL)
+print(json.dumps({"seconds": time.perf_counter() - start}))
+FOLD
+folded=$(sqlite3 "$sync/.local/share/miga/miga.sqlite3" "SELECT count(*) FROM events WHERE device IS NOT NULL")
+[ "$folded" -eq 100000 ] || { echo "bench: $folded of the other machine's 100000 events folded" >&2; exit 1; }
+
 python3 - "$work" <<'PY' | tee bench/results/latest.txt
 import json, sys
 work = sys.argv[1]
@@ -84,6 +122,10 @@ grace_shim = json.load(open(f"{work}/grace-shim.json"))["results"][0]
 frame = json.load(open(f"{work}/frame.json"))
 url = {r["command"]: r for r in json.load(open(f"{work}/url.json"))["results"]}
 big = json.load(open(f"{work}/frame-big.json"))
+grace_sync = json.load(open(f"{work}/grace-sync.json"))["results"][0]
+frame_sync = json.load(open(f"{work}/frame-sync.json"))
+fold = json.load(open(f"{work}/fold.json"))
+folded_by_gates = int(open(f"{work}/folded-by-gates").read())
 ms = lambda r: r["median"] * 1000
 direct = ms(gated["direct"])
 rows = [
@@ -95,10 +137,15 @@ rows = [
     ("peak memory of a gate run (max of runs)", frame["peak_rss_mib"]["max"], 15, "MiB"),
     ("open-url, link not gated, added median", ms(url["open-url"]) - ms(url["direct"]), 3, "ms"),
     ("first frame with 1M events in the database, median", big["first_frame_ms"]["median"], 15, "ms"),
+    ("grace pass of miga with sync_folder (journal append), added median", ms(grace_sync) - direct, 10, "ms"),
+    ("first frame with sync_folder, another machine's journal waiting, median", frame_sync["first_frame_ms"]["median"], 5, "ms"),
+    ("peak memory of a gate folding 256 KiB after its frame (max of runs)", frame_sync["peak_rss_mib"]["max"], 15, "MiB"),
 ]
 print(f"direct exec of /bin/true: {direct:.2f} ms median")
 for name, value, limit, unit in rows:
     print(f"{name}: {value:.2f} {unit} (target <= {limit} {unit}) {'ok' if value <= limit else 'MISSED'}")
 print(f"first frame p90: {frame['first_frame_ms']['p90']:.2f} ms; peak RSS median {frame['peak_rss_mib']['median']:.2f} MiB")
 print(f"with 1M events: first frame p90 {big['first_frame_ms']['p90']:.2f} ms; peak RSS median {big['peak_rss_mib']['median']:.2f} MiB")
+print(f"sync: {folded_by_gates} of another machine's events folded by {frame_sync['runs'] + 1} gates after their frames; "
+      f"`sync status` folded the rest of 100,000 in {fold['seconds']:.2f} s")
 PY

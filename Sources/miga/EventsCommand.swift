@@ -35,7 +35,9 @@ struct EventsCommand: ParsableCommand {
 
         func run() throws {
             try CommandSupport.run { context in
-                guard let store = try EventStore.openExisting(paths: context.paths) else {
+                // Every machine's events, with sync_folder: the others' folded in first.
+                let config = (try? ConfigInForce.load(context: context))?.config ?? MigaConfig()
+                guard let store = try EventStore.openForReading(config: config, context: context) else {
                     if format == .csv { print(EventLine.csvHeader) }
                     if let output { try AtomicFile.write(format == .csv ? EventLine.csvHeader + "\n" : "", to: output, mode: 0o600) }
                     return
@@ -89,7 +91,13 @@ struct EventsCommand: ParsableCommand {
                     guard fd >= 0 else { throw LinuxError(operation: "open \(file)", code: errno) }
                 }
                 defer { if fd != STDIN_FILENO { close(fd) } }
-                let result = try EventStore(paths: context.paths, lockWait: .patient).importLines(from: .descriptor(fd), name: file == "-" ? "stdin" : file)
+                let store = try EventStore(paths: context.paths, lockWait: .patient)
+                let result = try store.importLines(from: .descriptor(fd), name: file == "-" ? "stdin" : file)
+                // With sync_folder, what came in goes to this machine's journal now, not a
+                // batch per launch.
+                if let config = try? ConfigInForce.load(context: context).config, store.useSyncFolder(of: config, context: context) == nil {
+                    do { try store.catchUpJournal() } catch { context.messages.say("miga: the imported events wait to go to the sync folder: \(error)") }
+                }
                 print("Imported \(result.imported) event\(result.imported == 1 ? "" : "s")"
                       + (result.alreadyPresent > 0 ? " (\(result.alreadyPresent) already present, skipped)." : "."))
             }

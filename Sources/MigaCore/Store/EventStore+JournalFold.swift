@@ -13,9 +13,10 @@ extension EventStore {
     /// Bytes one fold reads at most: another machine's long history comes in over a few
     /// launches rather than holding up one.
     public static let foldBudget = 4 << 20
-    /// What a gate folds after its first frame: some tens of milliseconds of the countdown
-    /// at most, so a key pressed then is not kept waiting.
-    public static let gateFoldBudget = 512 << 10
+    /// What a gate folds after its first frame (about 1,200 events): some milliseconds of the
+    /// countdown, so a key pressed then is not kept waiting, and the gate stays within its
+    /// memory target (at 512 KiB it went past 15 MiB).
+    public static let gateFoldBudget = 256 << 10
     /// The last line read (up to this many bytes of it) is kept to recognise the file next
     /// time: a file rewritten rather than appended to is read again from its start. A whole
     /// line, since lines differ in their time and session and end alike.
