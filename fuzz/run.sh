@@ -27,6 +27,10 @@ build csv Sources/MigaCore/Store/CSVRecordFraming.swift Sources/MigaCore/Store/E
     Sources/MigaCore/Time/CivilDay.swift Sources/JSON/*.swift \
     Sources/MigaSystem/Text/StringEditing.swift Sources/MigaContent/TerminalText.swift \
     fuzz/CSVImportFuzz.swift
+build journal Sources/MigaCore/Store/JournalLines.swift Sources/MigaCore/Store/EventLine.swift Sources/MigaCore/Store/Event.swift \
+    Sources/MigaCore/Time/CivilDay.swift Sources/JSON/*.swift \
+    Sources/MigaSystem/Text/StringEditing.swift Sources/MigaContent/TerminalText.swift \
+    fuzz/JournalFuzz.swift
 build browser-profile Sources/MigaCore/Doctor/BrowserProfileFiles.swift Sources/JSON/*.swift \
     Sources/MigaSystem/Text/StringEditing.swift fuzz/BrowserProfileFuzz.swift
 build native-host Sources/MigaCore/Browser/NativeMessageFraming.swift Sources/MigaCore/Browser/HostRequest.swift \

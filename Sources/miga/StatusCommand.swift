@@ -9,7 +9,8 @@ struct StatusCommand: ParsableCommand {
         discussion: """
             Prints something like `miga 3 exits · 1 open · streak 5 · grace discord 4 min`; \
             with --json the same as an object (grace times in ISO 8601, the schedule in force or null). \
-            It reads only; a home without miga's files prints zeros.
+            It reads only (with sync_folder set, it first folds in the other machines' events); a \
+            home without miga's files prints zeros.
 
             Examples:
               miga status

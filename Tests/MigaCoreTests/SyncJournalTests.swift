@@ -245,6 +245,43 @@ final class SyncJournalTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: state), ["device"], "no temporary file left")
     }
 
+    /// The fuzz target's rule, over a real file cut at every byte: a read that stops at the last
+    /// whole line, then one from there, takes exactly what one read takes.
+    func testAFileReadInTwoPiecesAnywhereGivesWhatOneReadGives() throws {
+        let text = "{\"miga_journal\":1,\"device\":\"\(desktop)\",\"host\":\"den\"}\n"
+            + EventLine.jsonl(event(at: day, session: "a")) + "\n" + "{\"ts\": damaged\n\n"
+            + EventLine.jsonl(event(.openSelected, at: day + 1, session: "b")) + "\n" + "{\"ts\":\"2026-11-18T"
+        let file = Data(text.utf8)
+        let whole = JournalLines(file, atFileStart: true, maxLineLength: 1 << 20)
+        XCTAssertEqual(whole.events.map(\.session), ["a", "b"])
+        XCTAssertEqual(whole.skipped, 1)
+        XCTAssertEqual(whole.host, "den")
+        XCTAssertEqual(whole.consumed, file.count - "{\"ts\":\"2026-11-18T".utf8.count, "the torn line waits")
+        for cut in 0...file.count {
+            let early = JournalLines(file.prefix(cut), atFileStart: true, maxLineLength: 1 << 20)
+            let late = JournalLines(file.dropFirst(early.consumed), atFileStart: early.consumed == 0, maxLineLength: 1 << 20)
+            XCTAssertEqual(early.events + late.events, whole.events, "cut at \(cut)")
+            XCTAssertEqual(early.skipped + late.skipped, whole.skipped, "cut at \(cut)")
+            XCTAssertEqual(early.consumed + late.consumed, whole.consumed, "cut at \(cut)")
+        }
+        XCTAssertTrue(JournalLines(Data(repeating: 0x41, count: 100), atFileStart: false, maxLineLength: 100).overlong)
+        XCTAssertEqual(JournalLines(Data("{\"miga_journal\":\"two\"}\n".utf8), atFileStart: true, maxLineLength: 100).newerFormat, Int.max,
+                       "a format that is no number is no layout this miga knows")
+    }
+
+    func testALineLongerThanAnyEventIsGivenUpOnNotWaitedFor() throws {
+        let a = try machine(laptop)
+        try FileManager.default.createDirectory(atPath: shared + "/\(desktop)", withIntermediateDirectories: true)
+        try Data(repeating: 0x78, count: EventStore.maxLineLength + 10).write(to: URL(fileURLWithPath: journal(of: desktop)))
+        a.foldEverything()
+        XCTAssertEqual(a.foldJournals().unread, 0, "not counted as a copy in progress for ever")
+        XCTAssertEqual(a.unsaidSyncProblems(), ["sync: \(shared)/\(desktop)/events-2026-11.jsonl holds a line longer than 1 MiB (not miga's); it is passed over"])
+        // What is appended after it is still read.
+        try append("\n" + EventLine.jsonl(event(at: day, session: "after")) + "\n", to: journal(of: desktop))
+        a.foldEverything()
+        XCTAssertEqual(try a.allEvents().map(\.session), ["after"])
+    }
+
     func testFileNamesAndFolderSettings() {
         XCTAssertEqual(SyncJournal.fileName(forTimestamp: day), "events-2026-11.jsonl")
         XCTAssertEqual(SyncJournal.fileName(forTimestamp: 0), "events-1970-01.jsonl")

@@ -73,6 +73,24 @@ final class WindowGateTests: XCTestCase {
         return (ending, window)
     }
 
+    /// "3rd time today" brought up to date once the window is up (the other machines' gates,
+    /// folded after the first frame) reaches the window: the notes are sent again.
+    func testNotesChangedWhileTheWindowCameUpAreSentAgain() throws {
+        let item = ContentItem(id: "item", kind: .quote, category: "calm", text: "Text", author: "A")
+        let session = GateSession(app: "chat", timerSeconds: 15, item: item, startedAt: clock.monotonicNanoseconds(),
+                                  notes: ["2nd time today", "Last time: reply to Sam"])
+        let driver = GateDriver(session: session, record: { _, _, _, _ in }, nextItem: { item })
+        let window = ScriptedWindow(clock: clock, steps: [(0.1, [.shown]), (0.5, [.exit])])
+        let style = GateStyle(color: false, breathing: true, animations: false)
+        _ = try WindowGate(driver: driver, channel: window, signals: try SignalPipe(), clock: clock, style: style)
+            .run(celebration: { "" }, shown: { driver.replaceNotes(["3rd time today", "Last time: reply to Sam"]); return true })
+        let notes = window.sent.compactMap { message -> String? in
+            if case .notes(let text) = message { return text }
+            return nil
+        }
+        XCTAssertEqual(notes, ["2nd time today\nLast time: reply to Sam", "3rd time today\nLast time: reply to Sam"])
+    }
+
     func testReadNextThenOpenLockedThenOpenAfterTheCountdown() throws {
         let (ending, window) = try run([(0.1, [.shown]), (2, [.readNext]), (1, [.open]), (12, []), (0.5, [.open])])
         XCTAssertEqual(ending.outcome, .open)

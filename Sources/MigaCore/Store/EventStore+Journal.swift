@@ -260,11 +260,22 @@ extension EventStore {
 
     /// Says so when miga's database lies inside the sync folder: a sync tool copies SQLite's
     /// files while they are written, and a copy made so is a damaged database.
+    /// The machine's id too: a folder that carries it gives every machine one id, and then
+    /// two writers to one file.
     public static func databaseInside(folder: String, paths: MigaPaths) -> String? {
-        let data = LinuxSystem.realPath(paths.dataDirectory) ?? paths.dataDirectory
         let shared = LinuxSystem.realPath(folder) ?? folder
-        guard data == shared || data.hasPrefix(shared + "/") else { return nil }
-        return "miga's database (\(paths.database)) is inside the sync folder \(folder), where a sync tool can copy it half-written; "
-            + "point XDG_DATA_HOME elsewhere, or choose another sync_folder"
+        func inside(_ path: String) -> Bool {
+            let real = LinuxSystem.realPath(path) ?? path
+            return real == shared || real.hasPrefix(shared + "/")
+        }
+        if inside(paths.dataDirectory) {
+            return "miga's database (\(paths.database)) is inside the sync folder \(folder), where a sync tool can copy it half-written; "
+                + "point XDG_DATA_HOME elsewhere, or choose another sync_folder"
+        }
+        if inside(paths.stateDirectory) {
+            return "miga's state folder (\(paths.stateDirectory)), which holds this machine's id, is inside the sync folder \(folder): "
+                + "every machine would write as one; point XDG_STATE_HOME elsewhere, or choose another sync_folder"
+        }
+        return nil
     }
 }

@@ -61,10 +61,13 @@ extension EventStore {
                 ? "the folder is not there or cannot be read (is the sync tool set up, the drive mounted?)"
                 : "it is not a folder"
         }
+        // Nothing new anywhere (the usual case): no transaction, so no lock taken.
+        let changed = reads.filter { $0.state != states[$0.file] || !$0.events.isEmpty }
+        guard !changed.isEmpty || folderProblem != states[Self.folderRow]?.problem else { return result }
         do {
             try db.transaction(immediate: true) {
                 try save(problem: folderProblem, of: Self.folderRow, device: "", in: journal, previous: states[Self.folderRow])
-                for read in reads where read.state != states[read.file] || !read.events.isEmpty {
+                for read in changed {
                     let sorted = read.events.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }.map(\.element)
                     let added = try insertUnlessStored(sorted, device: read.device)
                     result.events += added
@@ -91,6 +94,11 @@ extension EventStore {
     private func readJournalFile(_ path: String, file: String, device: String, state previous: SyncReadState, budget: inout Int) -> FileRead {
         var state = previous
         var read = FileRead(file: file, device: device, state: state)
+        // Unchanged since the last fold (the usual case): one lstat, nothing read.
+        if previous.reader == Self.readerGeneration, previous.offset > 0, let status = FileStatus.at(path, followingLinks: false),
+           status.isRegularFile, status.size == previous.offset {
+            return read
+        }
         if state.reader != Self.readerGeneration { // an updated miga reads everything again
             state.offset = 0
             state.tail = Data()
@@ -118,39 +126,33 @@ extension EventStore {
             let retried = readJournalFile(path, file: file, device: device, state: again.state, budget: &budget)
             return retried
         }
-        let fresh = chunk.bytes.dropFirst(state.offset - start)
-        guard let lastNewline = fresh.lastIndex(of: 0x0A) else {
-            read.unread = chunk.size - state.offset // nothing whole yet: a copy in progress
+        let lines = JournalLines(Data(chunk.bytes.dropFirst(state.offset - start)), atFileStart: state.offset == 0,
+                                 maxLineLength: Self.maxLineLength)
+        if let format = lines.newerFormat {
+            state.problem = "was written by a newer miga (journal format \(format)); update miga on this machine to read it"
             read.state = state
             return read
         }
-        let whole = fresh[fresh.startIndex...lastNewline]
-        budget -= whole.count
-        var position = state.offset
-        for line in whole.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
-            defer { position += line.count + 1 }
-            if line.isEmpty { continue }
-            if position == 0, let format = journalFormat(Data(line)) {
-                guard format <= SyncJournal.format else {
-                    // A newer layout: nothing of it is guessed at; it waits for this miga's update.
-                    state.problem = "was written by a newer miga (journal format \(format)); update miga on this machine to read it"
-                    read.state = state
-                    read.events = []
-                    return read
-                }
-                if let host = journalHost(Data(line)) { state.host = host }
-                continue
-            }
-            if let event = try? EventLine.parse(Data(line)) {
-                read.events.append(event)
-            } else {
-                state.skipped += 1
-            }
+        if lines.overlong {
+            // Passed over, so no later fold reads it again; lines appended after it are read.
+            state.problem = "holds a line longer than \(BoundedFile.describe(Self.maxLineLength)) (not miga's); it is passed over"
+            state.offset = start + chunk.bytes.count
+            state.tail = Data(chunk.bytes.suffix(Self.tailLength))
+            read.state = state
+            return read
+        }
+        read.events = lines.events
+        if let host = lines.host { state.host = host }
+        state.skipped += lines.skipped
+        let position = state.offset + lines.consumed
+        budget -= lines.consumed
+        if lines.consumed > 0 {
+            // The last whole line taken, to recognise the file by next time.
+            let taken = chunk.bytes.prefix(position - start)
+            let lastLineStart = taken.dropLast().lastIndex(of: 0x0A).map { $0 + 1 } ?? taken.startIndex
+            state.tail = Data(taken[lastLineStart...].suffix(Self.tailLength))
         }
         state.offset = position
-        let consumed = chunk.bytes.prefix(position - start).dropLast() // up to the last line's newline
-        let lastLineStart = consumed.lastIndex(of: 0x0A).map { $0 + 1 } ?? consumed.startIndex
-        state.tail = Data(chunk.bytes.prefix(position - start)[lastLineStart...].suffix(Self.tailLength))
         if state.skipped > 0 {
             state.problem = "\(state.skipped) line\(state.skipped == 1 ? "" : "s") could not be read (damaged, or events of a newer miga)"
         } else if state.problem?.hasPrefix("cannot be read") == true || state.problem?.hasPrefix("was written by a newer") == true {
@@ -159,18 +161,6 @@ extension EventStore {
         read.unread = chunk.size - position
         read.state = state
         return read
-    }
-
-    /// The layout version a file's first line gives, nil when the line is not a header.
-    private func journalFormat(_ line: Data) -> Int? {
-        guard let object = (try? JSONValue.parse(line))?.object, let format = object["miga_journal"] else { return nil }
-        guard case .number(let text) = format, let value = Int(text) else { return Int.max }
-        return value
-    }
-
-    private func journalHost(_ line: Data) -> String? {
-        guard let host = (try? JSONValue.parse(line))?.object?["host"]?.string, !host.isEmpty else { return nil }
-        return String(host.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(64).map(Character.init))
     }
 
     // MARK: the record of reading
@@ -229,6 +219,9 @@ extension EventStore {
     public func unsaidSyncProblems() -> [String] {
         guard let journal else { return [] }
         var lines: [String] = []
+        // Read first: the usual answer is none, and then no lock is taken.
+        guard (try? db.value("SELECT EXISTS (SELECT 1 FROM sync_read WHERE folder = ? AND said = 0 AND problem IS NOT NULL)",
+                             [.text(journal.folder)])) == .integer(1) else { return [] }
         do {
             try db.transaction(immediate: true) {
                 try db.forEachRow("SELECT file, problem FROM sync_read WHERE folder = ? AND said = 0 AND problem IS NOT NULL ORDER BY file",

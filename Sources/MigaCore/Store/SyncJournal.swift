@@ -24,7 +24,7 @@ public struct SyncJournal: Sendable, Equatable {
 
     /// The version of the files' layout, in each file's first line. A file of a later version
     /// is left unread (and said so) until this machine's miga is updated.
-    public static let format = 1
+    public static let format = JournalLines.format
     /// The id's file in miga's state folder: kept there, never in the shared folder, so a
     /// copied folder never gives two machines one id.
     static let deviceFileName = "device"
