@@ -196,6 +196,29 @@ final class SyncCLITests: XCTestCase {
         XCTAssertTrue(inside.stdout.contains("warning: miga's database"), inside.stdout)
         XCTAssertTrue(try desktop.miga(["doctor"]).stdout.contains("is inside the sync folder"))
     }
+
+    /// The editor's `set sync_folder` turns sync on as `config set` does: on `save`, this
+    /// machine's history goes to the folder at once.
+    func testTheEditorTurnsSyncOnAndWritesTheHistoryOnSave() throws {
+        XCTAssertEqual(try laptop.miga(["gate", "--app", "discord", "--", "/bin/true"]).status, 0) // one event (no terminal)
+        let terminal = try TmuxTerminal(home: laptop, command: "\(shellQuote(laptop.binary)) config", environment: laptop.environment())
+        terminal.waitFor("Tab completes.")
+        terminal.waitForPrompt("> ")
+        try terminal.enter("set sync_folder ~/Sync/miga")
+        terminal.waitFor("sync_folder = \"~/Sync/miga\"")
+        terminal.waitForPrompt("> ")
+        try terminal.enter("save")
+        let id = try { () throws -> String in
+            terminal.waitFor("written to")
+            return try Self.device(of: laptop)
+        }()
+        XCTAssertTrue(terminal.screen().contains("This machine is \(id): 1 event written to \(Self.folder(of: laptop))/\(id)."), terminal.screen())
+        terminal.waitForPrompt("> ")
+        try terminal.enter("quit")
+        terminal.waitFor("STATUS=0")
+        let journal = try String(contentsOfFile: Self.folder(of: laptop) + "/\(id)/" + FilePathName.month(), encoding: .utf8)
+        XCTAssertTrue(journal.contains("\"type\":\"gateway_skipped\""), journal)
+    }
 }
 
 /// The last part of a path (the test's own, not miga's).

@@ -169,6 +169,16 @@ public final class ConfigShellSession {
             installer.changes.forEach { say("  " + $0) }
         }
         ConfigInForce.waitingNote(context: context).forEach { say("  waiting: " + $0) }
+        // Sync turned on (or moved): this machine's history goes to the folder now, as with
+        // `config set sync_folder`.
+        let before = (try? ConfigLoader().parse(original ?? "", path: context.paths.configFile))?.config ?? MigaConfig()
+        if before.syncFolder != shell.config.syncFolder || before.syncConfig != shell.config.syncConfig {
+            do {
+                try EventStore.shareHistory(config: shell.config, context: context).forEach { say("  " + $0) }
+            } catch {
+                say("  sync: \(error)")
+            }
+        }
         shell.saved()
     }
 
