@@ -282,6 +282,22 @@ final class SyncJournalTests: XCTestCase {
         XCTAssertEqual(try a.allEvents().map(\.session), ["after"])
     }
 
+    /// A folder flooded with files costs a fold a bounded number of looks, and says so.
+    func testAFloodedFolderIsReadInPartAndSaidSo() throws {
+        let a = try machine(laptop)
+        let flood = shared + "/\(desktop)"
+        try FileManager.default.createDirectory(atPath: flood, withIntermediateDirectories: true)
+        for month in 0..<(EventStore.fileLimit + 5) {
+            let name = String(format: "events-%04d-%02d.jsonl", 1000 + month / 12, month % 12 + 1)
+            FileManager.default.createFile(atPath: flood + "/" + name, contents: Data())
+        }
+        try EventLine.jsonl(event(at: day, session: "newest")).appending("\n")
+            .write(toFile: flood + "/events-9999-12.jsonl", atomically: true, encoding: .utf8)
+        a.foldJournals()
+        XCTAssertLessThanOrEqual(try a.allEvents().count, 1)
+        XCTAssertEqual(a.unsaidSyncProblems(), ["sync folder \(shared): it holds more than \(EventStore.fileLimit) journal files; only \(EventStore.fileLimit) are read"])
+    }
+
     func testFileNamesAndFolderSettings() {
         XCTAssertEqual(SyncJournal.fileName(forTimestamp: day), "events-2026-11.jsonl")
         XCTAssertEqual(SyncJournal.fileName(forTimestamp: 0), "events-1970-01.jsonl")

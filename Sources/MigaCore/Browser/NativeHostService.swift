@@ -85,7 +85,7 @@ public final class NativeHostService {
         if setup.gating, let store = try? store() {
             let service = GateService(config: setup.config, store: store, context: context)
             // The other machines' events (sync_folder): here, where the browser waits for nothing.
-            store.foldJournals()
+            store.foldJournals(budget: EventStore.gateFoldBudget)
             // Hours without a gate hold at least to the next minute (schedules are by the
             // minute): the extension lets the site through without rules until then, and asks
             // again just after.

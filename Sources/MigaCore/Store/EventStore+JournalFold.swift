@@ -23,6 +23,10 @@ extension EventStore {
     static let tailLength = 4096
     /// Changes when this miga learns events an older one skipped: files are then read again.
     static var readerGeneration: Int64 { Int64(EventType.allCases.count) }
+    /// What one fold looks at, at most: machines, and journal files over all of them (a
+    /// machine writes twelve a year).
+    static let machineLimit = 100
+    static let fileLimit = 2_000
     /// The row in `sync_read` for problems of the folder itself.
     static let folderRow = "."
 
@@ -44,11 +48,19 @@ extension EventStore {
         var reads: [FileRead] = []
         var folderProblem: String?
         if let status = FileStatus.at(journal.folder), status.isDirectory {
-            var left = budget
-            for device in LinuxSystem.directoryNames(in: journal.folder, limit: 1000, where: SyncJournal.isDeviceID).sorted()
+            var left = budget, files = 0
+            // Newest months first within each machine: what counts today arrives first. A folder
+            // filled with more files than people have machines and months is read in part (the
+            // first the folder lists), and said so.
+            machines: for device in LinuxSystem.directoryNames(in: journal.folder, limit: Self.machineLimit, where: SyncJournal.isDeviceID).sorted()
             where device != journal.device {
-                let names = LinuxSystem.directoryNames(in: journal.folder + "/" + device, limit: 1000, where: SyncJournal.isJournalFileName)
-                for name in names.sorted() {
+                let names = LinuxSystem.directoryNames(in: journal.folder + "/" + device, limit: Self.fileLimit + 1, where: SyncJournal.isJournalFileName)
+                for name in names.sorted(by: >) {
+                    files += 1
+                    guard files <= Self.fileLimit else {
+                        folderProblem = "it holds more than \(Self.fileLimit) journal files; only \(Self.fileLimit) are read"
+                        break machines
+                    }
                     let file = device + "/" + name
                     let read = readJournalFile(journal.folder + "/" + file, file: file, device: device,
                                                state: states[file] ?? SyncReadState(), budget: &left)
