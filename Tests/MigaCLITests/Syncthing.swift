@@ -135,8 +135,10 @@ final class SyncthingPair {
             deviceID = String(output[id])
         }
 
-        /// The whole config.xml, over generate's: Syncthing fills in its defaults for what is
-        /// left out, so only what differs from them (or must never vary) is here. The watcher
+        /// The whole config.xml, over generate's: Syncthing fills in its defaults for most of
+        /// what is left out, so only what differs from them (or must never vary) is here; not
+        /// for `maxConflicts`, which left out is 0 (no conflict copies), so it is set to
+        /// Syncthing's usual 10. The watcher
         /// reports a change after 1 s; the 3 s rescan covers a machine whose inotify is out of
         /// watches. Only one side `dials`: Syncthing dials from its own listening port, so two
         /// instances dialing each other at once on 127.0.0.1 meet in one TCP connection
@@ -153,6 +155,7 @@ final class SyncthingPair {
                         <device id="\(deviceID)"></device>
                         <device id="\(peer.deviceID)"></device>
                         <minDiskFree unit="%">0</minDiskFree>
+                        <maxConflicts>10</maxConflicts>
                     </folder>
                     <device id="\(deviceID)" name="\(name)"><address>dynamic</address></device>
                     <device id="\(peer.deviceID)" name="\(peer.name)">

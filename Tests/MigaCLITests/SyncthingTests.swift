@@ -73,6 +73,57 @@ final class SyncthingTests: XCTestCase {
         }
     }
 
+    /// `sync_config = true` through Syncthing: a change on one machine reaches the other; two
+    /// changes made while the machines could not see each other give Syncthing's own conflict
+    /// copy, which miga merges with nothing and `doctor` reports.
+    func testTheSharedConfigThroughSyncthingAndItsConflictCopy() throws {
+        let laptop = try MigaHome(), desktop = try MigaHome()
+        for home in [laptop, desktop] { try home.writeConfig("timer_seconds = 15\nsync_folder = \"~/Sync/miga\"\n") }
+        let pair = try SyncthingPair(folderA: SyncCLITests.folder(of: laptop), folderB: SyncCLITests.folder(of: desktop),
+                                     scratch: laptop.root + "/syncthing")
+        defer { pair.stop() }
+        XCTAssertEqual(try laptop.miga(["config", "set", "sync_config", "true"]).status, 0)
+        try pair.waitUntilInSync()
+        // The desktop turns it on too; the laptop's copy in the folder is the newer one... until
+        // the desktop's own change, which is newer still.
+        XCTAssertEqual(try desktop.miga(["config", "set", "sync_config", "true"]).status, 0)
+        XCTAssertEqual(try desktop.miga(["config", "set", "timer_seconds", "25"]).status, 0)
+        _ = try desktop.miga(["config", "get", "timer_seconds"]) // shares it
+        try pair.waitUntilInSync()
+        eventually(timeout: Self.convergenceBound, "the laptop to take the desktop's timer\n\(pair.logTails())") {
+            (try? laptop.miga(["config", "get", "timer_seconds"]).stdout) == "25\n"
+        }
+
+        // Apart: each changes the timer; together again, Syncthing keeps the newer and makes a
+        // conflict copy of the other.
+        try pair.a.post("/rest/system/pause")
+        try pair.b.post("/rest/system/pause")
+        XCTAssertEqual(try laptop.miga(["config", "set", "timer_seconds", "20"]).status, 0)
+        _ = try laptop.miga(["config", "get", "timer_seconds"])
+        usleep(50_000)
+        XCTAssertEqual(try desktop.miga(["config", "set", "timer_seconds", "40"]).status, 0)
+        _ = try desktop.miga(["config", "get", "timer_seconds"])
+        try pair.rescan() // each side knows its own change before they meet
+        try pair.a.post("/rest/system/resume")
+        try pair.b.post("/rest/system/resume")
+        var copies: [String] = []
+        eventually(timeout: Self.convergenceBound, "a conflict copy of config.toml\n\(pair.logTails())") {
+            copies = [laptop, desktop].flatMap { home in
+                ((try? FileManager.default.contentsOfDirectory(atPath: SyncCLITests.folder(of: home))) ?? [])
+                    .filter { $0.hasPrefix("config.sync-conflict-") }.map { SyncCLITests.folder(of: home) + "/" + $0 }
+            }
+            return !copies.isEmpty
+        }
+        try pair.waitUntilInSync()
+        eventually(timeout: Self.convergenceBound, "both to apply the newer timer") {
+            (try? laptop.miga(["config", "get", "timer_seconds"]).stdout) == "40\n"
+                && (try? desktop.miga(["config", "get", "timer_seconds"]).stdout) == "40\n"
+        }
+        let doctor = try laptop.miga(["doctor"])
+        XCTAssertTrue(doctor.stdout.contains("is a conflict copy of the shared config"), doctor.stdout)
+        XCTAssertTrue(copies.first.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }?.contains("timer_seconds = 20") == true, "the older change, kept for the person")
+    }
+
     /// Runs `stats --json` on both until they agree and hold `expected` (a gate's celebration
     /// usually gives Syncthing the time it needs before the first look); returns the seconds.
     @discardableResult
