@@ -90,6 +90,11 @@ public final class EventStore {
                 // a power cut may lose the last few events, never corrupting the file. FULL
                 // adds an fsync to every gate.
                 try db.execute("PRAGMA synchronous = NORMAL")
+                // Anything in front of an app keeps its page cache to 1 MiB (SQLite's default is
+                // 2): on a large history (a million events, or every machine's), the streak of
+                // the celebration and the fold filled the default and a gate went past its
+                // memory target. The kernel's page cache still holds the file.
+                if lockWait == .brief { try db.execute("PRAGMA cache_size = -1024") }
                 try migrate(db)
                 tighten(path)
                 return db
