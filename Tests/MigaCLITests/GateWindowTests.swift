@@ -326,6 +326,14 @@ final class GateWindowTests: XCTestCase {
         let clicked = try startGate()
         let second = try window()
         try openUntilAsked(second, "the minutes question")
+        // The window grows to the question in steps: the click waits for its last size, or on
+        // a loaded machine it lands where a button was a moment before (one run in the
+        // parallel suite of 27 November).
+        try eventually("the window to settle") {
+            let before = try self.height(second)
+            usleep(200_000)
+            return try self.height(second) == before
+        }
         try click(second, x: 0.14, y: 0.84)
         eventually("the app to start") { home.recordedInfo() != nil }
         XCTAssertEqual(clicked.wait().status, 0)

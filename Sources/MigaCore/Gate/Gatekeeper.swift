@@ -268,11 +268,11 @@ public final class Gatekeeper {
         let events = HeldEvents(recorder: recorder, store: service.store, firstDraw: firstDraw, clock: context.clock)
         // Whatever ends the gate first (a hang-up, a terminal that fails), nothing held is lost.
         defer { events.release() }
+        let session = GateSession(app: recorder.app, plan: plan, item: first, startedAt: context.clock.monotonicNanoseconds())
+        let driver = GateDriver(session: session, record: events.record, nextItem: { content.draw() })
         // Once the first frame is up, tell the gate that started this one (if it gave up
         // meanwhile it has opened the app, and this gate must end without doing so again),
         // then write what waited for the frame.
-        let session = GateSession(app: recorder.app, plan: plan, item: first, startedAt: context.clock.monotonicNanoseconds())
-        let driver = GateDriver(session: session, record: events.record, nextItem: { content.draw() })
         let shown: () -> Bool = {
             let awaited = request.handOff.map(HandOffReport.reportShown) ?? true
             // The other machines' events (sync_folder), now the pause is on screen: folding
