@@ -44,12 +44,12 @@ public struct StatsReport: Equatable, Sendable {
     /// own events carry no id here, so `device` names this one.
     public mutating func addMachines(store: EventStore?, device: String?, app: String?) throws {
         var rows: [MachineRow] = []
-        let hosts = Dictionary(try store?.machineHistories().compactMap { history in history.device.map { ($0, history.host) } } ?? [],
-                               uniquingKeysWith: { first, _ in first })
+        // The names only: the counts come from the period's query below, not a walk of every event.
+        let hosts = try store?.machineHosts() ?? [:]
         func index(_ id: String?) -> Int {
             let name = id ?? device ?? "this machine"
             if let found = rows.firstIndex(where: { $0.device == name }) { return found }
-            rows.append(MachineRow(device: name, host: id == nil ? LinuxSystem.hostName() : hosts[name] ?? nil, thisMachine: id == nil))
+            rows.append(MachineRow(device: name, host: id == nil ? LinuxSystem.hostName() : hosts[name], thisMachine: id == nil))
             return rows.count - 1
         }
         _ = index(nil)

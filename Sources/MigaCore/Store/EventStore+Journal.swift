@@ -155,11 +155,8 @@ extension EventStore {
             machines.append(MachineHistory(device: device, events: Int(StoredValue.integer(row.value(1)) ?? 0),
                                            lastEvent: StoredValue.integer(row.value(2))))
         }
-        if let journal {
-            var hosts: [String: String] = [:]
-            try db.forEachRow("SELECT device, max(host) FROM sync_read WHERE folder = ? AND host IS NOT NULL GROUP BY device", [.text(journal.folder)]) { row in
-                if let device = StoredValue.text(row.value(0)), let host = StoredValue.text(row.value(1)) { hosts[device] = host }
-            }
+        if journal != nil {
+            let hosts = try machineHosts()
             for index in machines.indices { machines[index].host = machines[index].device.flatMap { hosts[$0] } }
             // Machines whose files are in the folder but gave no event yet.
             for device in hosts.keys.sorted() where !machines.contains(where: { $0.device == device }) {
@@ -167,6 +164,16 @@ extension EventStore {
             }
         }
         return machines
+    }
+
+    /// The names the other machines' journals give (their host names), by machine id.
+    public func machineHosts() throws -> [String: String] {
+        guard let journal else { return [:] }
+        var hosts: [String: String] = [:]
+        try db.forEachRow("SELECT device, max(host) FROM sync_read WHERE folder = ? AND host IS NOT NULL GROUP BY device", [.text(journal.folder)]) { row in
+            if let device = StoredValue.text(row.value(0)), let host = StoredValue.text(row.value(1)) { hosts[device] = host }
+        }
+        return hosts
     }
 
     /// What could not be read from the sync folder, and why: `sync status`'s "skipped".

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import JSON
 
 /// Folding the other machines' journals (`SyncJournal`) into this database.
 ///
@@ -132,11 +131,7 @@ extension EventStore {
                 : "changed where it had been read; read again from its start"
             state.offset = 0
             state.tail = Data()
-            read.state = state
-            var again = read
-            again.state.reader = Self.readerGeneration
-            let retried = readJournalFile(path, file: file, device: device, state: again.state, budget: &budget)
-            return retried
+            return readJournalFile(path, file: file, device: device, state: state, budget: &budget)
         }
         let lines = JournalLines(Data(chunk.bytes.dropFirst(state.offset - start)), atFileStart: state.offset == 0,
                                  maxLineLength: Self.maxLineLength)
