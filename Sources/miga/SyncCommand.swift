@@ -19,7 +19,7 @@ struct SyncCommand: ParsableCommand {
               miga sync status
               miga sync status --json | jq '.machines[] | {device, events}'
             """,
-        subcommands: [SyncStatusCommand.self],
+        subcommands: [SyncStatusCommand.self, SyncPushCommand.self],
         defaultSubcommand: SyncStatusCommand.self
     )
 }
@@ -49,6 +49,7 @@ struct SyncStatusCommand: ParsableCommand {
             let report = try SyncReport.build(store: store, device: device,
                                               offsetMinutes: context.clock.utcOffsetMinutes(at: context.clock.now()))
             print(json ? report.json : report.text, terminator: json ? "\n" : "")
+            if let problem = store?.journalProblem { context.messages.say("miga: \(problem)") }
         }
     }
 }

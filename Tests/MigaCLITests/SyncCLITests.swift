@@ -31,7 +31,19 @@ final class SyncCLITests: XCTestCase {
         if let then { terminal.waitFor(then) }
         try terminal.press("e")
         terminal.waitFor("STATUS=0")
+        try waitForJournal(of: home, toEndWith: "exit_selected")
         return first
+    }
+
+    /// A gate appends to its journal after it ends, by a process of its own (`miga sync
+    /// push`), never on its way out: waits for that, as a person copying a stick later would.
+    static func waitForJournal(of home: MigaHome, toEndWith type: String) throws {
+        let own = folder(of: home) + "/" + (try device(of: home))
+        eventually(timeout: 10, "\(type) at the end of \(own)'s journal") {
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: own)) ?? []).filter { $0.hasPrefix("events-") }.sorted()
+            guard let last = names.last, let text = try? String(contentsOfFile: own + "/" + last, encoding: .utf8) else { return false }
+            return text.split(separator: "\n").last?.contains("\"type\":\"\(type)\"") == true
+        }
     }
 
     /// What a person does with a stick: each machine's own subfolder copied to the other
@@ -141,10 +153,13 @@ final class SyncCLITests: XCTestCase {
                        try String(contentsOfFile: laptop.configFile, encoding: .utf8))
 
         // A newer shared copy that would turn sharing off here is not taken.
+        // (Each as miga writes it, first line and all: a file without that line is never taken.)
         let cutOff = Self.folder(of: desktop) + "/config.toml"
-        try "timer_seconds = 20\nsync_folder = \"\"\n".write(toFile: cutOff, atomically: true, encoding: .utf8)
+        let header = String(try String(contentsOfFile: cutOff, encoding: .utf8).prefix { $0 != "\n" }) + "\n"
+        XCTAssertTrue(header.hasPrefix("# miga sync_config "), header)
+        try (header + "timer_seconds = 20\nsync_folder = \"\"\n").write(toFile: cutOff, atomically: true, encoding: .utf8)
         XCTAssertEqual(try desktop.miga(["config", "get", "timer_seconds"]).stdout, "40\n")
-        try "timer_seconds = \"soon\"\nsync_folder = \"~/Sync/miga\"\nsync_config = true\n".write(toFile: cutOff, atomically: true, encoding: .utf8)
+        try (header + "timer_seconds = \"soon\"\nsync_folder = \"~/Sync/miga\"\nsync_config = true\n").write(toFile: cutOff, atomically: true, encoding: .utf8)
         XCTAssertEqual(try desktop.miga(["config", "get", "timer_seconds"]).stdout, "40\n", "nor one with problems")
 
         try "timer_seconds = 25\n".write(toFile: Self.folder(of: desktop) + "/config.sync-conflict-20261127-101010-ABCDEFG.toml",

@@ -18,9 +18,19 @@ final class SyncJournalTests: XCTestCase {
 
     private func machine(_ device: String) throws -> EventStore {
         let store = try EventStore(path: folder.path + "/\(device)/miga.sqlite3")
-        store.journal = SyncJournal(folder: shared, device: device)
+        store.journal = SyncJournal(folder: shared, device: device, stateDirectory: folder.path + "/\(device)/state")
         return store
     }
+
+    /// A write as a gate makes it: committed, then pushed to the journal (which a gate has
+    /// `miga sync push` do after the commit).
+    private func write(_ store: EventStore, _ events: [Event]) throws {
+        try write(store, events)
+        XCTAssertTrue(store.journal == nil || store.journalBehind, "a write marks the journal behind")
+        if store.journal != nil { try? store.catchUpJournal() }
+    }
+
+    private func write(_ store: EventStore, _ event: Event) throws { try write(store, [event]) }
 
     private func event(_ type: EventType = .exitSelected, at timestamp: Int64, session: String = UUID().uuidString,
                        app: String = "discord", offset: Int = 60) -> Event {
@@ -46,14 +56,14 @@ final class SyncJournalTests: XCTestCase {
 
     func testTwoMachinesFoldEachOthersEventsOnceAndWriteOnlyTheirOwn() throws {
         let a = try machine(laptop), b = try machine(desktop)
-        try a.record([event(.sessionStart, at: day, session: "s1"), event(at: day + 20_000, session: "s1")])
-        try b.record(event(.openSelected, at: day + 60_000))
+        try write(a, [event(.sessionStart, at: day, session: "s1"), event(at: day + 20_000, session: "s1")])
+        try write(b, event(.openSelected, at: day + 60_000))
         XCTAssertEqual(a.foldJournals().events, 1)
         XCTAssertEqual(b.foldJournals().events, 2)
         XCTAssertEqual(try identities(a), try identities(b), "one history on both")
         XCTAssertEqual(a.foldJournals(), EventStore.FoldResult(), "nothing new: nothing read")
         // A write after the fold appends only the machine's own events: never what it folded.
-        try a.record(event(at: day + 120_000))
+        try write(a, event(at: day + 120_000))
         XCTAssertEqual(try lines(journal(of: laptop)).filter { $0.contains("\"ts\"") }.count, 3)
         XCTAssertEqual(try lines(journal(of: desktop)).filter { $0.contains("\"ts\"") }.count, 1)
         XCTAssertEqual(b.foldJournals().events, 1)
@@ -69,7 +79,7 @@ final class SyncJournalTests: XCTestCase {
 
     func testGraceAndTimeboxesStayWithTheMachineThatOpened() throws {
         let a = try machine(laptop), b = try machine(desktop)
-        try b.record(Event(timestamp: day, utcOffsetMinutes: 0, session: "o", type: .openSelected, app: "discord",
+        try write(b, Event(timestamp: day, utcOffsetMinutes: 0, session: "o", type: .openSelected, app: "discord",
                            waitMilliseconds: 30_000, detail: "{\"minutes\":20}"))
         a.foldJournals()
         XCTAssertNil(try a.lastOpen(app: "discord"), "an Open on the desktop is no grace on the laptop")
@@ -81,7 +91,7 @@ final class SyncJournalTests: XCTestCase {
 
     func testATornLastLineWaitsForTheRestOfIt() throws {
         let a = try machine(laptop), b = try machine(desktop)
-        try b.record(event(at: day, session: "whole"))
+        try write(b, event(at: day, session: "whole"))
         let line = EventLine.jsonl(event(at: day + 1_000, session: "torn")) + "\n"
         let cut = line.index(line.startIndex, offsetBy: 40)
         try append(String(line[..<cut]), to: journal(of: desktop)) // a sync in progress
@@ -96,9 +106,9 @@ final class SyncJournalTests: XCTestCase {
 
     func testAWriterThatStoppedMidLineSpoilsOnlyThatLine() throws {
         let a = try machine(laptop), b = try machine(desktop)
-        try b.record(event(at: day, session: "before"))
+        try write(b, event(at: day, session: "before"))
         try append("{\"ts\":\"2026-11-18T", to: journal(of: desktop)) // then the disk filled
-        try b.record(event(at: day + 5_000, session: "after"))
+        try write(b, event(at: day + 5_000, session: "after"))
         XCTAssertTrue(try lines(journal(of: desktop))[2].hasSuffix("T"), "the torn line was ended, not joined")
         XCTAssertEqual(a.foldJournals().events, 2)
         XCTAssertEqual(a.unsaidSyncProblems(), ["sync: \(shared)/\(desktop)/events-2026-11.jsonl 1 line could not be read (damaged, or events of a newer miga)"])
@@ -108,7 +118,7 @@ final class SyncJournalTests: XCTestCase {
 
     func testAFileThatShrankOrChangedIsReadAgainWithoutCountingTwice() throws {
         let a = try machine(laptop), b = try machine(desktop)
-        try b.record((0..<5).map { event(at: day + Int64($0) * 1_000, session: "s\($0)") })
+        try write(b, (0..<5).map { event(at: day + Int64($0) * 1_000, session: "s\($0)") })
         XCTAssertEqual(a.foldJournals().events, 5)
         // Cut back to the header and two events (a restore from an older copy).
         let kept = try lines(journal(of: desktop)).prefix(3).joined(separator: "\n") + "\n"
@@ -128,7 +138,7 @@ final class SyncJournalTests: XCTestCase {
 
     func testAConflictCopyIsReadAndNothingInItCountsTwice() throws {
         let a = try machine(laptop), b = try machine(desktop)
-        try b.record([event(at: day, session: "one"), event(at: day + 1_000, session: "two")])
+        try write(b, [event(at: day, session: "one"), event(at: day + 1_000, session: "two")])
         let copy = shared + "/\(desktop)/events-2026-11.sync-conflict-20261127-101010-ABCDEFG.jsonl"
         try (try String(contentsOfFile: journal(of: desktop), encoding: .utf8) + EventLine.jsonl(event(at: day + 2_000, session: "three")) + "\n")
             .write(toFile: copy, atomically: true, encoding: .utf8)
@@ -153,8 +163,8 @@ final class SyncJournalTests: XCTestCase {
         let a = try machine(laptop), b = try machine(desktop)
         let today = CivilDay(unixMilliseconds: day, offsetMinutes: 60)
         // The desktop's clock runs 2 h ahead, in another zone; one of its events is dated in 9999.
-        try b.record([event(at: day + 2 * 3_600_000, offset: -300), event(at: EventBounds.timestamps.upperBound - 1, session: "far", offset: -60)])
-        try a.record(event(at: day))
+        try write(b, [event(at: day + 2 * 3_600_000, offset: -300), event(at: EventBounds.timestamps.upperBound - 1, session: "far", offset: -60)])
+        try write(a, event(at: day))
         a.foldJournals()
         XCTAssertEqual(try a.allEvents().count, 3)
         XCTAssertTrue(FileManager.default.fileExists(atPath: journal(of: desktop, month: "9999-12")), "a far date gets its month's file")
@@ -166,18 +176,20 @@ final class SyncJournalTests: XCTestCase {
 
     func testTurningSyncOnWritesTheHistoryOnceAndOffStopsWriting() throws {
         let store = try EventStore(path: folder.path + "/solo/miga.sqlite3")
-        try store.record((0..<1_200).map { event(at: day + Int64($0) * 1_000, session: "old\($0)") })
-        store.journal = SyncJournal(folder: shared, device: laptop)
+        try write(store, (0..<1_200).map { event(at: day + Int64($0) * 1_000, session: "old\($0)") })
+        store.journal = SyncJournal(folder: shared, device: laptop, stateDirectory: folder.path + "/solo/state")
         XCTAssertEqual(try store.unjournaledCount(), 1_200)
-        try store.record(event(at: day + 2_000_000, session: "new"))
-        XCTAssertEqual(try store.unjournaledCount(), 1_201 - EventStore.journalBatch, "a gate's write takes a batch, not the whole history")
-        XCTAssertEqual(try store.catchUpJournal(), 1_201 - EventStore.journalBatch)
+        try write(store, event(at: day + 2_000_000, session: "new"))
+        XCTAssertEqual(try store.unjournaledCount(), 1_201, "a write appends nothing itself: the push after it does")
+        XCTAssertTrue(store.journalBehind)
+        XCTAssertEqual(try store.catchUpJournal(), 1_201)
+        XCTAssertFalse(store.journalBehind)
         XCTAssertEqual(try lines(journal(of: laptop)).count, 1 + 1_201 + 1, "header, every event once, the last newline")
         store.journal = nil // sync_folder = ""
-        try store.record(event(at: day + 3_000_000, session: "while off"))
+        try write(store, event(at: day + 3_000_000, session: "while off"))
         XCTAssertEqual(try lines(journal(of: laptop)).count, 1_203, "off: nothing written, the folder left as it is")
-        store.journal = SyncJournal(folder: shared, device: laptop)
-        try store.record(event(at: day + 4_000_000, session: "back on"))
+        store.journal = SyncJournal(folder: shared, device: laptop, stateDirectory: folder.path + "/solo/state")
+        try write(store, event(at: day + 4_000_000, session: "back on"))
         let sessions = try lines(journal(of: laptop)).dropFirst().compactMap { try? EventLine.parse(Data($0.utf8)).session }
         XCTAssertEqual(sessions.count, 1_203)
         XCTAssertEqual(Set(sessions).count, 1_203, "none twice")
@@ -187,15 +199,15 @@ final class SyncJournalTests: XCTestCase {
     func testAFolderThatIsNotThereLosesNothingAndIsSaidOnce() throws {
         let store = try EventStore(path: folder.path + "/solo/miga.sqlite3")
         let stick = folder.path + "/media/stick/miga"
-        store.journal = SyncJournal(folder: stick, device: laptop)
-        try store.record(event(at: day, session: "unplugged"))
+        store.journal = SyncJournal(folder: stick, device: laptop, stateDirectory: folder.path + "/solo/state")
+        try write(store, event(at: day, session: "unplugged"))
         XCTAssertEqual(try store.allEvents().count, 1, "the event is kept")
         XCTAssertFalse(FileManager.default.fileExists(atPath: stick), "the folder is never made by a write")
         store.foldJournals()
         XCTAssertEqual(store.unsaidSyncProblems(), ["sync folder \(stick): the folder is not there or cannot be read (is the sync tool set up, the drive mounted?)"])
         XCTAssertEqual(store.unsaidSyncProblems(), [])
         try FileManager.default.createDirectory(atPath: stick, withIntermediateDirectories: true)
-        try store.record(event(at: day + 1_000, session: "plugged"))
+        try write(store, event(at: day + 1_000, session: "plugged"))
         let sessions = try lines(stick + "/\(laptop)/events-2026-11.jsonl").dropFirst().compactMap { try? EventLine.parse(Data($0.utf8)).session }
         XCTAssertEqual(sessions, ["unplugged", "plugged"])
         store.foldJournals()
@@ -204,7 +216,7 @@ final class SyncJournalTests: XCTestCase {
 
     func testHostileFilesInTheFolderNeitherBlockNorBreakTheFold() throws {
         let a = try machine(laptop), b = try machine(desktop)
-        try b.record(event(at: day, session: "real"))
+        try write(b, event(at: day, session: "real"))
         let evil = shared + "/cccccccccccccccc"
         try FileManager.default.createDirectory(atPath: evil, withIntermediateDirectories: true)
         XCTAssertEqual(mkfifo(evil + "/events-2026-11.jsonl", 0o600), 0)
@@ -223,7 +235,7 @@ final class SyncJournalTests: XCTestCase {
 
     func testAFoldReadsWithinItsBudgetAndCatchesUpOverSeveral() throws {
         let a = try machine(laptop), b = try machine(desktop)
-        try b.record((0..<3_000).map { event(at: day + Int64($0), session: "e\($0)") })
+        try write(b, (0..<3_000).map { event(at: day + Int64($0), session: "e\($0)") })
         try b.catchUpJournal()
         let first = a.foldJournals(budget: EventStore.gateFoldBudget / 4)
         XCTAssertGreaterThan(first.events, 0)

@@ -20,7 +20,7 @@ struct BrowserSetup {
             return setup
         }
         do {
-            setup.config = try ConfigInForce.load(context: context).config
+            setup.config = try ConfigInForce.load(context: context, inFrontOfApp: true).config
         } catch {
             setup.reason = "config_error"
             setup.message = "\(error); sites open without a pause until it is fixed"

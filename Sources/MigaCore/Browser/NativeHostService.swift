@@ -68,6 +68,8 @@ public final class NativeHostService {
         do {
             let request = try HostRequest(body)
             reply = answerOrError(request)
+            // What this message recorded goes to the journal (sync_folder) off the host's path.
+            if let storeCache, storeCache.journalBehind { GateService.BackgroundShare.start(store: storeCache, context: context, watched: false) }
         } catch {
             reply = Self.error("\(error)", id: HostRequest.id((try? JSONValue.parse(body))?["id"]))
         }
@@ -84,8 +86,9 @@ public final class NativeHostService {
         var grace: [(String, OrderedJSON)] = [], ungated: [(String, OrderedJSON)] = []
         if setup.gating, let store = try? store() {
             let service = GateService(config: setup.config, store: store, context: context)
-            // The other machines' events (sync_folder): here, where the browser waits for nothing.
-            store.foldJournals(budget: EventStore.gateFoldBudget)
+            // The other machines' events (sync_folder) come in, and this machine's go out, by a
+            // process of its own: the folder may hang, and the host must not.
+            service.shareInBackground()
             // Hours without a gate hold at least to the next minute (schedules are by the
             // minute): the extension lets the site through without rules until then, and asks
             // again just after.

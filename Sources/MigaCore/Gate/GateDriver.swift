@@ -18,7 +18,14 @@ public final class GateDriver {
     /// Records the start; the front end calls it once the gateway can actually be shown.
     public func start() { apply(session.startEffects, at: session.startedAt) }
 
-    public func tick(at now: UInt64) { apply(session.tick(at: now), at: now) }
+    public func tick(at now: UInt64) {
+        apply(session.tick(at: now), at: now)
+        afterTick?()
+    }
+
+    /// Called after every tick, on every front end: for work the gate looks in on while it
+    /// runs (the other machines' events arriving, `GateService.shareInBackground`).
+    public var afterTick: (() -> Void)?
 
     public func choose(_ choice: GateChoice, at now: UInt64) { apply(session.choose(choice, at: now), at: now) }
 

@@ -80,18 +80,6 @@ public struct GateService {
         return .gate(GatePlan(config: config, app: app, isSite: isSite, at: moment, history: history))
     }
 
-    /// Folds what the person's other machines recorded (`sync_folder`), for a gate whose first
-    /// frame is up, and returns its notes again when anything came in: "3rd time today" then
-    /// counts every machine. Only that line changes: the timer and the notes that explain it
-    /// stay as the plan set them, since the countdown is already running.
-    public func notesWithOtherMachines(_ app: String, plan: GatePlan) -> [String]? {
-        guard store.journal != nil, store.foldJournals(budget: EventStore.gateFoldBudget).events > 0,
-              let history = try? store.history(app: app, on: LocalMoment(clock: context.clock).day),
-              history.sessionsToday != plan.history.sessionsToday else { return nil }
-        let old = GatePlan.attemptNote(plan.history)
-        return (GatePlan.attemptNote(history).map { [$0] } ?? []) + plan.notes.filter { $0 != old }
-    }
-
     /// Whether a gate of `app` is a site's (a link `open-url` gates): a gated site's name
     /// that is no app's. Its plan then takes the site's `[site."NAME"]` table.
     public func isSite(_ app: String) -> Bool {

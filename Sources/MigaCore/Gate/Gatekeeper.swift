@@ -83,7 +83,7 @@ public final class Gatekeeper {
     private func open(app: String, launch: Launch) -> Opening {
         let config: MigaConfig
         do {
-            let loaded = try ConfigInForce.load(context: context)
+            let loaded = try ConfigInForce.load(context: context, inFrontOfApp: true)
             let due = ConfigWarningNotice(context: context).due(loaded.warnings)
             due.forEach { context.messages.say("miga: warning: \($0)") }
             if !due.isEmpty { context.messages.say("miga: (said once until they change; `miga doctor` lists them)") }
@@ -170,6 +170,8 @@ public final class Gatekeeper {
 
     private func finish(_ ending: GateEnding, service: GateService, launch: Launch) -> Int32 {
         let app = launch.app, config = service.config, store = service.store
+        // This gate's last events to the journal, by a process of its own (the folder may hang).
+        service.shareIfBehind()
         switch ending.outcome {
         case .open:
             // The grace this Open started: `grace_minutes`, or the minutes it declared.
@@ -275,10 +277,17 @@ public final class Gatekeeper {
         // then write what waited for the frame.
         let shown: () -> Bool = {
             let awaited = request.handOff.map(HandOffReport.reportShown) ?? true
-            // The other machines' events (sync_folder), now the pause is on screen: folding
-            // never delays the first frame, and "3rd time today" counts them from the next.
-            if let notes = service.notesWithOtherMachines(recorder.app, plan: plan) { driver.replaceNotes(notes) }
             events.release()
+            // The other machines' events (sync_folder), now the pause is on screen, by a
+            // process of its own: the folder never delays a frame or a key, and "3rd time
+            // today" counts them from the tick after they are in.
+            if let share = service.shareInBackground(watched: true) {
+                driver.afterTick = { [unowned driver] in
+                    guard share.isDone else { return }
+                    driver.afterTick = nil
+                    if let notes = service.notesCountingOtherMachines(recorder.app, session: recorder.session, plan: plan) { driver.replaceNotes(notes) }
+                }
+            }
             return awaited
         }
         let signals = try SignalPipe()

@@ -62,7 +62,7 @@ public struct TimeboxWatch {
     /// neither can be read, which ends the watch.
     private func service() -> GateService? {
         // No database, no timebox: the watch makes none.
-        guard AtomicFile.exists(context.paths.database), let loaded = try? ConfigInForce.load(context: context),
+        guard AtomicFile.exists(context.paths.database), let loaded = try? ConfigInForce.load(context: context, inFrontOfApp: true),
               let store = try? EventStore(paths: context.paths) else { return nil }
         return GateService(config: loaded.config, store: store, context: context)
     }

@@ -17,12 +17,16 @@ public enum ConfigInForce {
     public static func statePath(_ paths: MigaPaths) -> String { paths.stateDirectory + "/loosening.json" }
 
     /// Throws what the loader throws (a file that does not parse: the caller fails open).
-    public static func load(context: MigaContext) throws -> Result {
+    /// `inFrontOfApp`: for a gate, the browser's host, `open-url`: the sync folder is not
+    /// touched (it may be a mount that stopped answering), and `sync_config`'s copy is
+    /// brought level after the first frame instead, by `miga sync push`, for the next launch.
+    public static func load(context: MigaContext, inFrontOfApp: Bool = false) throws -> Result {
         var loaded = try ConfigLoader().load(path: context.paths.configFile)
-        // sync_config: the newest of this machine's copy and the sync folder's applies (a
-        // change from another machine is then a change like a hand edit: a loosening waits).
-        if loaded.config.syncConfig, let folder = SyncFolderSetting.expanded(loaded.config.syncFolder, home: context.environment["HOME"]),
-           ConfigSync.reconcile(local: context.paths.configFile, folder: folder, home: context.environment["HOME"]) == .took {
+        // sync_config: whichever of this machine's copy and the sync folder's changed applies
+        // (a change from another machine is then a change like a hand edit: a loosening waits).
+        if !inFrontOfApp, loaded.config.syncConfig,
+           let folder = SyncFolderSetting.expanded(loaded.config.syncFolder, home: context.environment["HOME"]),
+           ConfigSync.reconcile(folder: folder, context: context) == .took {
             loaded = try ConfigLoader().load(path: context.paths.configFile)
         }
         let path = statePath(context.paths)

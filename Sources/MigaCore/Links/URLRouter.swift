@@ -32,7 +32,7 @@ public struct URLRouter {
         if !forward {
             let sites: [String]
             do {
-                sites = try ConfigInForce.load(context: context).config.sites
+                sites = try ConfigInForce.load(context: context, inFrontOfApp: true).config.sites
             } catch {
                 say("miga: \(error); links open without a pause until it is fixed")
                 sites = []
@@ -53,7 +53,7 @@ public struct URLRouter {
         if forward {
             // The gate ran (an Open, grace, or hours without one): the browser's own gate lets
             // this same attempt through once rather than pausing it a second time.
-            handedSites = (try? ConfigInForce.load(context: context).config.sites) ?? []
+            handedSites = (try? ConfigInForce.load(context: context, inFrontOfApp: true).config.sites) ?? []
             let matcher = SiteMatcher(sites: handedSites)
             var count: [String: Int] = [:]
             for url in urls { if let site = matcher.site(for: url) { count[SiteMatcher.appName(site: site), default: 0] += 1 } }

@@ -3,36 +3,41 @@ import FoundationEssentials
 /// Writing this machine's events into its journal in the sync folder (`SyncJournal`).
 ///
 /// The database stays the record; the journal follows it. `sync_written` holds the id of the
-/// last of this machine's events (`device IS NULL`) the journal has, and every write
-/// transaction appends what came after, in id order, before it commits: so the journal gets
-/// events in the database's order, one process at a time (the write lock), and an event the
-/// journal could not take now (the folder unmounted, a full disk) is appended by a later write.
+/// last of this machine's events (`device IS NULL`) the journal has. A write commits its
+/// events first and only marks the journal behind: the folder may be a dead network mount or
+/// a stalled stick, so nothing in front of an app touches it. The events are appended after
+/// the commit by `pushJournal`, in id order, by one process at a time (the journal's lock in
+/// the state folder, never in the sync folder), outside any transaction, so a folder that
+/// hangs holds up no other writer; a gate has it done by a process of its own (`miga sync
+/// push`, started by `GateService.shareInBackground`). What cannot be appended now is
+/// appended by a later push: the mark moves only past what reached the file.
 /// Turning sync on is the same step with nothing written yet: the history goes in, once.
 extension EventStore {
-    /// How many events one write appends at most: a long history reaches the journal over a
-    /// few launches (or at once through `miga sync status` or `config set sync_folder`)
-    /// rather than holding up one.
+    /// How many events one push appends at a time.
     static let journalBatch = 500
+    /// How long a push waits for another process's push to finish (that one may be stuck on
+    /// a folder that hangs): then it leaves its events for a later push.
+    static let journalLockPatience: UInt64 = 2_000_000_000
 
-    /// Inside a write transaction. Never throws: the events are in the database whatever
-    /// happens here, and what is not appended now is appended by a later write.
-    @discardableResult
-    func appendToJournal(limit: Int = journalBatch) -> Int {
-        guard let journal else { return 0 }
-        return (try? appendPending(to: journal, limit: limit)) ?? 0
-    }
-
-    /// Appends every event of this machine the journal lacks, in transactions of
-    /// `journalBatch`; returns how many went in. For a person's own command (`sync status`,
-    /// `config set sync_folder`, `events import`): it throws why the journal cannot be written.
+    /// Appends every event of this machine the journal lacks, `journalBatch` at a time;
+    /// returns how many went in. Throws why the journal cannot be written (a person's own
+    /// command says it; a background push leaves the events for the next).
     @discardableResult
     public func catchUpJournal() throws -> Int {
         guard let journal else { return 0 }
+        let lock: DirectoryLock
+        do {
+            try LinuxSystem.makeDirectories(journal.stateDirectory, mode: 0o700)
+            lock = try DirectoryLock(journal.stateDirectory, patience: Self.journalLockPatience)
+        } catch {
+            throw SyncError.busy(journal.folder)
+        }
+        defer { lock.unlock() }
         var total = 0
         while true {
-            let written = try db.transaction(immediate: true) { try appendPending(to: journal, limit: Self.journalBatch) }
+            let written = try appendPending(to: journal, limit: Self.journalBatch)
             total += written
-            if written < Self.journalBatch { return total }
+            if written < Self.journalBatch { journalBehind = false; return total }
         }
     }
 
@@ -48,6 +53,8 @@ extension EventStore {
                                          [.text(journal.folder), .text(journal.device)])) ?? 0
     }
 
+    /// Under the journal's lock, outside any transaction: reads what follows the mark, appends
+    /// it, then moves the mark in a short write of its own.
     private func appendPending(to journal: SyncJournal, limit: Int) throws -> Int {
         let mark = try journalMark(journal)
         var files: [String: Data] = [:]
@@ -65,25 +72,36 @@ extension EventStore {
             files[name, default: Data()].append(contentsOf: Array((EventLine.jsonl(event) + "\n").utf8))
         }
         guard last > mark else { return 0 }
-        try Self.makeOwnFolder(journal)
+        let own = try Self.openOwnFolder(journal)
         let header = Data(journal.header(hostName: LinuxSystem.hostName()).utf8)
         for name in order {
-            try JournalFile.append(files[name]!, to: journal.ownFolder + "/" + name, header: header)
+            try own.append(files[name]!, to: name, header: header)
         }
-        try db.execute("INSERT OR REPLACE INTO sync_written (folder, device, last_id) VALUES (?, ?, ?)",
-                       [.text(journal.folder), .text(journal.device), .integer(last)])
+        try db.transaction(immediate: true) {
+            try db.execute("""
+                INSERT INTO sync_written (folder, device, last_id) VALUES (?1, ?2, ?3)
+                ON CONFLICT (folder, device) DO UPDATE SET last_id = max(last_id, ?3)
+                """, [.text(journal.folder), .text(journal.device), .integer(last)])
+        }
         return count
     }
 
     /// This machine's own subfolder, made when missing, but never the shared folder itself: a
     /// folder that is not there is a sync tool not set up or a stick not plugged in, and
-    /// making one would put the journal where nothing carries it.
-    static func makeOwnFolder(_ journal: SyncJournal) throws {
-        guard let folder = FileStatus.at(journal.folder), folder.isDirectory else {
+    /// making one would put the journal where nothing carries it. A link or another user's
+    /// folder in its place is refused: nothing is written through it.
+    static func openOwnFolder(_ journal: SyncJournal) throws -> SharedFolder {
+        let folder: SharedFolder
+        do {
+            folder = try SharedFolder(opening: journal.folder)
+        } catch {
             throw SyncError.folderMissing(journal.folder)
         }
-        if FileStatus.at(journal.ownFolder, followingLinks: false)?.isDirectory == true { return }
-        try LinuxSystem.makeDirectories(journal.ownFolder, mode: 0o700)
+        do {
+            return try folder.subfolder(journal.device, creating: true, own: true)
+        } catch {
+            throw SyncError.notOwnFolder(journal.ownFolder, reason: "\(error)")
+        }
     }
 }
 
@@ -118,10 +136,29 @@ extension EventStore {
             return store
         }
         store.foldEverything()
-        _ = try? store.catchUpJournal()
+        do {
+            try store.catchUpJournal()
+        } catch {
+            store.journalProblem = error as? SyncError ?? .notOwnFolder(store.journal?.ownFolder ?? "", reason: "\(error)")
+        }
         for line in store.unsaidSyncProblems() { context.messages.say("miga: " + line) }
         return store
     }
+
+    /// `miga sync push`, the process gates and the browser's host start so that they never
+    /// touch the sync folder themselves: the other machines' files folded in (a gate's share),
+    /// this machine's events appended. A folder that hangs ends it after `backgroundLimit`
+    /// seconds; what it did not do is left for the next miga process.
+    public static func pushInBackground(config: MigaConfig, context: MigaContext) throws {
+        LinuxSystem.endAfter(seconds: backgroundLimit)
+        guard !config.syncFolder.isEmpty else { return }
+        let store = try EventStore(paths: context.paths)
+        guard store.useSyncFolder(of: config, context: context) == nil else { return }
+        store.foldJournals(budget: gateFoldBudget)
+        _ = try? store.catchUpJournal()
+    }
+
+    static let backgroundLimit: UInt32 = 60
 
     /// Folds until nothing whole is left to read (a person's own command may take the time).
     public func foldEverything() {
@@ -216,10 +253,11 @@ extension EventStore {
     /// writer), so its history does not come back to it or reach another machine anew.
     /// Returns how many files were removed.
     public func removeOwnJournal() -> Int {
-        guard let journal else { return 0 }
-        let names = LinuxSystem.directoryNames(in: journal.ownFolder, limit: 100_000, where: SyncJournal.isJournalFileName)
-        let removed = names.filter { LinuxSystem.removeFile(journal.ownFolder + "/" + $0) }.count
-        LinuxSystem.removeDirectory(journal.ownFolder)
+        guard let journal, let folder = try? SharedFolder(opening: journal.folder),
+              let own = try? folder.subfolder(journal.device, own: true) else { return 0 }
+        let names = own.names(lookingAt: 100_000, where: SyncJournal.isJournalFileName).names
+        let removed = names.filter { own.remove($0) }.count
+        folder.removeSubfolder(journal.device)
         return removed
     }
 }
@@ -255,7 +293,7 @@ extension EventStore {
         if let inside = databaseInside(folder: folder, paths: context.paths) { lines.append("warning: " + inside) }
         lines += store.unsaidSyncProblems()
         if config.syncConfig {
-            switch ConfigSync.reconcile(local: context.paths.configFile, folder: folder, home: context.environment["HOME"]) {
+            switch ConfigSync.reconcile(folder: folder, context: context) {
             case .shared: lines.append("config.toml is shared through the folder now.")
             case .took: lines.append("config.toml was taken from the folder (it was newer there).")
             case .refused(let why), .failed(let why): lines.append("config.toml not shared: \(why)")

@@ -26,6 +26,9 @@ extension EventStore {
     /// machine writes twelve a year).
     static let machineLimit = 100
     static let fileLimit = 2_000
+    /// Folder entries one fold looks at, of any kind, whatever they are: a tenth in the
+    /// folder itself, the rest in the machines' folders.
+    static let entryLimit = 10_000
     /// The row in `sync_read` for problems of the folder itself.
     static let folderRow = "."
 
@@ -46,25 +49,39 @@ extension EventStore {
         guard let states = try? readStates(journal) else { return result }
         var reads: [FileRead] = []
         var folderProblem: String?
-        if let status = FileStatus.at(journal.folder), status.isDirectory {
-            var left = budget, files = 0
+        var listed: [String: Set<String>] = [:] // machines listed whole: their files seen
+        var machinesListed: Set<String>? // every machine, when the folder was listed whole
+        if let folder = try? SharedFolder(opening: journal.folder) {
+            var looked = Self.entryLimit, left = budget, files = 0
             // Newest months first within each machine: what counts today arrives first. A folder
-            // filled with more files than people have machines and months is read in part (the
-            // first the folder lists), and said so.
-            machines: for device in LinuxSystem.directoryNames(in: journal.folder, limit: Self.machineLimit, where: SyncJournal.isDeviceID).sorted()
-            where device != journal.device {
-                let names = LinuxSystem.directoryNames(in: journal.folder + "/" + device, limit: Self.fileLimit + 1, where: SyncJournal.isJournalFileName)
+            // filled with more entries than people have machines and months is read in part
+            // (the first the folder lists), and said so: entries *looked at* are bounded, not
+            // the ones that match, so a million other files cost no more than a few thousand.
+            let (devices, allListed, inFolder) = folder.names(lookingAt: Self.entryLimit / 10, where: SyncJournal.isDeviceID)
+            looked -= inFolder
+            if !allListed { folderProblem = "it holds more than \(Self.entryLimit / 10) entries; only the first listed are read" }
+            if allListed, devices.count <= Self.machineLimit { machinesListed = Set(devices) }
+            machines: for device in devices.sorted().prefix(Self.machineLimit) where device != journal.device {
+                // A link or a file in a machine's place is nobody's journal: nothing is followed.
+                guard let machine = try? folder.subfolder(device) else { continue }
+                let (names, whole, inMachine) = machine.names(lookingAt: max(0, min(looked, Self.fileLimit * 2)), where: SyncJournal.isJournalFileName)
+                looked -= inMachine
+                if whole { listed[device] = Set(names.map { device + "/" + $0 }) }
                 for name in names.sorted(by: >) {
                     files += 1
                     guard files <= Self.fileLimit else {
                         folderProblem = "it holds more than \(Self.fileLimit) journal files; only \(Self.fileLimit) are read"
+                        listed[device] = nil
                         break machines
                     }
                     let file = device + "/" + name
-                    let read = readJournalFile(journal.folder + "/" + file, file: file, device: device,
+                    let read = readJournalFile(in: machine, name: name, file: file, device: device,
                                                state: states[file] ?? SyncReadState(), budget: &left)
                     result.unread += read.unread
                     reads.append(read)
+                }
+                if !whole, folderProblem == nil {
+                    folderProblem = "it holds more than \(Self.fileLimit * 2) entries in \(device); only the first listed are read"
                 }
             }
         } else {
@@ -72,11 +89,21 @@ extension EventStore {
                 ? "the folder is not there or cannot be read (is the sync tool set up, the drive mounted?)"
                 : "it is not a folder"
         }
+        // The record of files that are gone (conflict copies a person removed, a machine's
+        // folder deleted) goes with them, so it never grows past what the folder holds.
+        let gone = states.keys.filter { file in
+            guard file != Self.folderRow, let device = file.split(separator: "/").first.map(String.init) else { return false }
+            if let machinesListed, !machinesListed.contains(device) { return true }
+            return listed[device].map { !$0.contains(file) } ?? false
+        }
         // Nothing new anywhere (the usual case): no transaction, so no lock taken.
         let changed = reads.filter { $0.state != states[$0.file] || !$0.events.isEmpty }
-        guard !changed.isEmpty || folderProblem != states[Self.folderRow]?.problem else { return result }
+        guard !changed.isEmpty || !gone.isEmpty || folderProblem != states[Self.folderRow]?.problem else { return result }
         do {
             try db.transaction(immediate: true) {
+                for file in gone {
+                    try db.execute("DELETE FROM sync_read WHERE folder = ? AND file = ?", [.text(journal.folder), .text(file)])
+                }
                 try save(problem: folderProblem, of: Self.folderRow, device: "", in: journal, previous: states[Self.folderRow])
                 for read in changed {
                     let sorted = read.events.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }.map(\.element)
@@ -102,11 +129,12 @@ extension EventStore {
         var unread = 0
     }
 
-    private func readJournalFile(_ path: String, file: String, device: String, state previous: SyncReadState, budget: inout Int) -> FileRead {
+    private func readJournalFile(in machine: SharedFolder, name: String, file: String, device: String, state previous: SyncReadState,
+                                 budget: inout Int) -> FileRead {
         var state = previous
         var read = FileRead(file: file, device: device, state: state)
         // Unchanged since the last fold (the usual case): one lstat, nothing read.
-        if previous.reader == Self.readerGeneration, previous.offset > 0, let status = FileStatus.at(path, followingLinks: false),
+        if previous.reader == Self.readerGeneration, previous.offset > 0, let status = machine.status(of: name),
            status.isRegularFile, status.size == previous.offset {
             return read
         }
@@ -119,7 +147,7 @@ extension EventStore {
         let start = max(0, state.offset - state.tail.count)
         let chunk: (bytes: Data, size: Int)
         do {
-            chunk = try JournalFile.read(path, from: start, limit: max(0, budget) + (state.offset - start))
+            chunk = try machine.read(name, from: start, limit: max(0, budget) + (state.offset - start))
         } catch {
             state.problem = "cannot be read: \(error)"
             read.state = state
@@ -131,7 +159,7 @@ extension EventStore {
                 : "changed where it had been read; read again from its start"
             state.offset = 0
             state.tail = Data()
-            return readJournalFile(path, file: file, device: device, state: state, budget: &budget)
+            return readJournalFile(in: machine, name: name, file: file, device: device, state: state, budget: &budget)
         }
         let lines = JournalLines(Data(chunk.bytes.dropFirst(state.offset - start)), atFileStart: state.offset == 0,
                                  maxLineLength: Self.maxLineLength)

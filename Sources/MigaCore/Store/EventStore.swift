@@ -17,6 +17,12 @@ public final class EventStore {
     /// Where this machine's events are shared with the person's other machines, when
     /// `sync_folder` is set: every write appends them there too (`EventStore+Journal.swift`).
     public var journal: SyncJournal?
+    /// This process committed events of this machine the journal does not have yet: a push
+    /// (`catchUpJournal`, or `GateService.shareInBackground` off the gate's path) is due.
+    public var journalBehind = false
+    /// Why this machine's events could not be appended when a command last tried
+    /// (`openForReading`), for `sync status` to say.
+    public var journalProblem: SyncError?
 
     /// How long a write may wait for another process's lock.
     public enum LockWait: Sendable {
@@ -314,8 +320,8 @@ public final class EventStore {
                                  SQLiteValue(event.waitMilliseconds), SQLiteValue(event.detail)])
                 while try insert.step() {}
             }
-            appendToJournal()
         }
+        if journal != nil { journalBehind = true }
     }
 
     /// Records `event` unless one with its identity (time, session, type, app) is stored:
@@ -331,8 +337,8 @@ public final class EventStore {
                              .text(event.type.rawValue), .text(event.app), SQLiteValue(event.contentID),
                              SQLiteValue(event.waitMilliseconds), SQLiteValue(event.detail)])
             while try insert.step() {}
-            appendToJournal()
         }
+        if journal != nil { journalBehind = true }
     }
 
     /// Every usable event (see `StoredEvent.swift`), in the order recorded.

@@ -16,10 +16,14 @@ public struct SyncJournal: Sendable, Equatable {
     public let folder: String
     /// This machine's id, the name of its own subfolder.
     public let device: String
+    /// miga's state folder, on this machine's own disk: where the id is kept and the lock
+    /// that lets one process at a time append is taken.
+    public let stateDirectory: String
 
-    public init(folder: String, device: String) {
+    public init(folder: String, device: String, stateDirectory: String) {
         self.folder = folder
         self.device = device
+        self.stateDirectory = stateDirectory
     }
 
     /// The version of the files' layout, in each file's first line. A file of a later version
@@ -38,7 +42,7 @@ public struct SyncJournal: Sendable, Equatable {
         guard let folder = SyncFolderSetting.expanded(written, home: environment["HOME"]) else {
             throw SyncError.badFolder(written)
         }
-        return SyncJournal(folder: folder, device: try deviceID(stateDirectory: paths.stateDirectory))
+        return SyncJournal(folder: folder, device: try deviceID(stateDirectory: paths.stateDirectory), stateDirectory: paths.stateDirectory)
     }
 
     /// This machine's id: 16 hex digits, random, made once. Two processes making it at the
@@ -112,11 +116,28 @@ public struct SyncJournal: Sendable, Equatable {
     }
 }
 
+extension ConfigSync {
+    /// `sync_config`: this machine's config.toml and the folder's copy brought level, with this
+    /// machine's id and clock. Touches the folder: never in front of an app (see `ConfigInForce`).
+    public static func reconcile(folder: String, context: MigaContext) -> Outcome {
+        let paths = context.paths
+        do {
+            let device = try SyncJournal.deviceID(stateDirectory: paths.stateDirectory)
+            return reconcile(folder: folder, machine: Machine(configFile: paths.configFile, stateDirectory: paths.stateDirectory, device: device,
+                                                              home: context.environment["HOME"], now: context.clock.nowMilliseconds()))
+        } catch {
+            return .failed("\(error)")
+        }
+    }
+}
+
 /// Why the sync folder could not be used; each says what to do.
 public enum SyncError: Error, CustomStringConvertible, Equatable {
     case badFolder(String)
     case noDeviceID(path: String, reason: String)
     case folderMissing(String)
+    case notOwnFolder(String, reason: String)
+    case busy(String)
 
     public var description: String {
         switch self {
@@ -124,6 +145,10 @@ public enum SyncError: Error, CustomStringConvertible, Equatable {
             return "sync_folder = \"\(written)\" is not an absolute path or one starting with ~/; set it with `miga config set sync_folder ~/Sync/miga`"
         case .folderMissing(let folder):
             return "the sync folder \(folder) is not there (is the sync tool set up, the drive mounted?); make it, or change sync_folder"
+        case .notOwnFolder(let folder, let reason):
+            return "this machine's folder \(TerminalText.excerpt(folder)) in the sync folder is not a folder of yours (\(reason)); miga writes nothing through it: move it aside, and the next miga command makes it anew"
+        case .busy(let folder):
+            return "another miga process is still writing to the sync folder \(TerminalText.excerpt(folder)) (is it on a drive that stopped answering?); this machine's events wait, and the next miga command writes them"
         case .noDeviceID(let path, let reason):
             return "cannot keep this machine's id in \(path) (\(reason)); check that folder's permissions"
         }

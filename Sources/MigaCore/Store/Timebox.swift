@@ -128,7 +128,8 @@ extension EventStore {
         var index: [String: Int] = [:]
         for (position, box) in boxes.enumerated() { index[box.session] = position }
         for row in try db.rows("""
-            SELECT session, detail, ts FROM events WHERE +type = \(EventType.timeboxEnded.sqlLiteral) AND ts BETWEEN ? AND ? ORDER BY ts, id
+            SELECT session, detail, ts FROM events WHERE +type = \(EventType.timeboxEnded.sqlLiteral) AND ts BETWEEN ? AND ?
+                \(everyMachine ? "" : "AND device IS NULL") ORDER BY ts, id
             """, [.integer(since), .integer(EventBounds.timestamps.upperBound)]) {
             guard let session = StoredValue.text(row[0]), let position = index[session], let at = StoredValue.integer(row[2]),
                   let detail = StoredValue.text(row[1]), detail.utf8.count <= 64 * 1024,
@@ -145,11 +146,12 @@ extension EventStore {
     }
 
     /// When "5 more minutes" was chosen for the Open in `session` made at `openedAt`, if it
-    /// was: the one row a grace needs, found from the Open's time on (a gate's path).
+    /// was: the one row a grace needs, found from the Open's time on (a gate's path). This
+    /// machine's choice only: another machine's journal naming this session extends nothing.
     public func extensionTime(session: String, openedAt: Int64) throws -> Int64? {
         StoredValue.integer(try db.value("""
             SELECT min(ts) FROM events WHERE +type = \(EventType.timeboxEnded.sqlLiteral) AND ts BETWEEN ? AND ? AND session = ?
-                AND detail LIKE '%"choice":"extend"%'
+                AND detail LIKE '%"choice":"extend"%' AND device IS NULL
             """, [.integer(openedAt), .integer(EventBounds.timestamps.upperBound), .text(session)]))
     }
 

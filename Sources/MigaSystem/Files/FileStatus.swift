@@ -40,9 +40,13 @@ public struct FileStatus: Equatable, Sendable {
     public var inode: UInt64
     /// The permission bits alone (set-id and sticky bits included), without the type.
     public var permissions: FileMode
+    /// The owner's user id, and how many names the file has (hard links).
+    public var owner: UInt32
+    public var links: UInt64
 
     public var isRegularFile: Bool { kind == .regularFile }
     public var isDirectory: Bool { kind == .directory }
+    public var isSymbolicLink: Bool { kind == .symbolicLink }
 
     /// `followingLinks` false asks about a symbolic link itself (lstat), true about what it
     /// leads to (stat). Throws the call's errno, read at once, as a `LinuxError`.
@@ -74,7 +78,12 @@ public struct FileStatus: Equatable, Sendable {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         permissions = info.st_mode & 0o7777
+        owner = UInt32(info.st_uid)
+        links = UInt64(info.st_nlink)
     }
+
+    /// Whether this user owns the file (the effective user, as the kernel checks).
+    public var isOwnedByThisUser: Bool { owner == UInt32(geteuid()) }
 
     private static func kind(of mode: mode_t) -> Kind {
         switch mode & S_IFMT {

@@ -360,6 +360,21 @@ public enum LinuxSystem {
         _ = text.withUTF8 { try? write(UnsafeRawBufferPointer($0), to: fd, name: "") }
     }
 
+    /// Whether the child `pid` has ended (and is reaped now); a pid that is not this
+    /// process's child counts as ended. Never waits.
+    public static func hasEnded(_ pid: Int32) -> Bool {
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        return result != 0
+    }
+
+    /// Ends this process by SIGALRM after `seconds`, wherever it is: for a background helper
+    /// that may meet a folder that stopped answering (a killable wait ends too).
+    public static func endAfter(seconds: UInt32) {
+        signal(SIGALRM, SIG_DFL)
+        alarm(seconds)
+    }
+
     /// Ends the process the way `signal` would have, after cleanup (so the parent shell sees
     /// "terminated by SIGHUP", not an ordinary exit status).
     public static func dieBySignal(_ signal: Int32) -> Never {

@@ -1,0 +1,18 @@
+import ArgumentParser
+import FoundationEssentials
+import MigaCore
+
+/// `miga sync push`: started by gates and the browser's host, never by a person (hidden).
+struct SyncPushCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "push",
+        abstract: "Fold the other machines' events in and write this machine's to the sync folder (what gates start in the background).",
+        shouldDisplay: false
+    )
+
+    func run() throws {
+        try CommandSupport.run { context in
+            try EventStore.pushInBackground(config: ConfigInForce.load(context: context).config, context: context)
+        }
+    }
+}
