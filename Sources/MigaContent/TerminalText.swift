@@ -25,6 +25,16 @@ public enum TerminalText {
         return String(result)
     }
 
+    /// Text from outside miga inside a line of a command's output (an app, machine or file name
+    /// from the sync folder, an intention typed on another machine, a problem quoting one):
+    /// every control character, line breaks and tabs too, as U+FFFD, so it can neither send
+    /// the terminal a sequence nor forge a line of its own. The one sanitiser such text goes
+    /// through in `stats`, `sync status` and `doctor`; their `--json` needs none, since the
+    /// JSON writer escapes every control character and a script gets the name as it is.
+    public static func field(_ text: String) -> String {
+        visible(text, allowing: [])
+    }
+
     /// The most of a file's text a message quotes (in Unicode scalars): about a line's worth.
     public static let excerptLimit = 80
 

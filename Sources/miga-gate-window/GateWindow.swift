@@ -487,12 +487,11 @@ final class GateWindow {
 
     // MARK: The item's picture
 
-    /// The longest side a picture is shown at, in logical pixels, and the largest picture
-    /// (by its header) that is loaded at all: a file claiming more is skipped rather than
-    /// risk a long decode or a huge buffer. A picture is decoded on a worker thread (a
-    /// 36-megapixel PNG takes 1.6 s here), so the window answers keys all the while.
+    /// The longest side a picture is shown at, in logical pixels. The largest picture (by its
+    /// header) that is loaded at all is `PictureSize`'s, the browser page's too: a file
+    /// claiming more is skipped. A picture is decoded on a worker thread (a 36-megapixel PNG
+    /// takes 1.6 s here), so the window answers keys all the while.
     static let pictureSide = 240
-    static let pictureMaxPixels = 40_000_000
     static let pictureMaxBytes = 64 << 20
 
     /// Shows the item's picture beside its text, or takes the last one away (`path` empty, or
@@ -604,7 +603,7 @@ final class GateWindow {
         // The header only: how big the picture says it is.
         var width: Int32 = 0, height: Int32 = 0
         guard gdk_pixbuf_get_file_info(opened, &width, &height) != nil, width > 0, height > 0,
-              Int(width) * Int(height) <= pictureMaxPixels else { return nil }
+              PictureSize.allows(width: Int(width), height: Int(height)) else { return nil }
         let scale = min(1, Double(pictureSide) / Double(width), Double(pictureSide) / Double(height))
         let file = g_file_new_for_path(opened)
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }

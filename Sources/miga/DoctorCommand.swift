@@ -24,8 +24,10 @@ struct DoctorCommand: ParsableCommand {
             case .problem: mark = color ? "\u{1B}[31mproblem\u{1B}[0m" : "problem "
             case .note: mark = color ? "\u{1B}[\(palette.notice)mnote\u{1B}[0m   " : "note    "
             }
-            print("\(mark) \(finding.subject): \(finding.message)")
-            if let fix = finding.fix, finding.status != .ok { print("         fix: \(fix)") }
+            // A finding may quote what it found (a file name in the sync folder, a name from
+            // another machine): every one goes through the sanitiser on its way out.
+            print("\(mark) \(TerminalText.field(finding.subject)): \(TerminalText.field(finding.message))")
+            if let fix = finding.fix, finding.status != .ok { print("         fix: \(TerminalText.field(fix))") }
         }
         if findings.contains(where: { $0.status == .problem }) { throw ExitCode.failure }
     }

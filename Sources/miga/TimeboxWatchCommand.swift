@@ -1,7 +1,7 @@
 import ArgumentParser
 import MigaCore
 
-/// `miga timebox-watch SESSION GROUP`: started by the gate beside a desktop app opened "for
+/// `miga timebox-watch SESSION GROUP [START]`: started by the gate beside a desktop app opened "for
 /// 10 minutes", never by hand (hidden from help). See `TimeboxWatch`.
 struct TimeboxWatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,9 +16,13 @@ struct TimeboxWatchCommand: ParsableCommand {
     @Argument(help: "The process group of the app the gate started.")
     var group: Int32
 
+    @Argument(help: "When the group's leader started (clock ticks after boot; 0: it had ended). Left out: read now.")
+    var leaderStart: UInt64?
+
     func run() throws {
         try CommandSupport.run { context in
-            _ = TimeboxWatch(context: context).run(session: session, group: group)
+            let app = leaderStart.map { AppProcessGroup(group: group, leaderStart: $0 == 0 ? nil : $0) } ?? .now(group)
+            _ = TimeboxWatch(context: context).run(session: session, group: app)
         }
     }
 }

@@ -8,11 +8,13 @@ struct Uninstall: ParsableCommand {
         commandName: "uninstall",
         abstract: "Remove every file and line miga added, putting back what they replaced.",
         discussion: """
-            Your own desktop files that a shim replaced come back, other lines of mimeapps.list \
-            and your rc files stay as they are, and your previous browser is the default again. \
-            Config, events and licence stay unless you add --purge.
+            Your own desktop files that a shim replaced come back, only miga's own entries leave \
+            mimeapps.list and your rc files, and the browser you chose most recently (before or \
+            since installing miga) is the default. Config, events and licence stay unless you add \
+            --purge.
 
-            --purge lists what it deletes (your own content packs by name) and asks first; \
+            --purge lists what it deletes (your own content packs by name, and this machine's \
+            journal in the sync folder; other machines' journals stay) and asks first; \
             without a terminal it needs --yes. A trial's record stays, so a purge never starts \
             a new trial.
 

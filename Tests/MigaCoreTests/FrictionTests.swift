@@ -337,7 +337,7 @@ final class FrictionTests: XCTestCase {
     func testAnItemsPictureIsOnlyARegularFileOfSaneSizeAndAKnownKind() throws {
         let root = try TemporaryDirectory()
         let environment = ["HOME": root.path]
-        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0])
+        let png = PictureSizeTests.pngClaiming(width: 64, height: 48)
         try png.write(to: URL(fileURLWithPath: root.path + "/kids.png"))
         try Data("not a picture".utf8).write(to: URL(fileURLWithPath: root.path + "/notes.png"))
         XCTAssertEqual(mkfifo(root.path + "/fifo.png", 0o600), 0)

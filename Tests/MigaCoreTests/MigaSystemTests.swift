@@ -287,3 +287,68 @@ final class ByteSearchTests: XCTestCase {
         XCTAssertEqual(Signal.name(SIGUSR1), "signal \(SIGUSR1)")
     }
 }
+
+/// `AppProcessGroup`: `timebox-watch` signals the app's group, never whatever has its number
+/// once the app is gone (issue 44).
+final class AppProcessGroupTests: XCTestCase {
+    /// `command` run by sh in a process group of its own; its pid (the group's number).
+    func startInOwnGroup(_ command: String) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        let words: [String] = ["/bin/sh", "-c", command]
+        var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) }
+        argv.append(nil)
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        XCTAssertEqual(posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, environ), 0)
+        return pid
+    }
+
+    func testTheStartTimeNamesOneProcess() {
+        XCTAssertNotNil(LinuxSystem.processStartTime(getpid()))
+        XCTAssertEqual(LinuxSystem.processStartTime(getpid()), LinuxSystem.processStartTime(getpid()))
+        XCTAssertNil(LinuxSystem.processStartTime(0))
+        XCTAssertNil(LinuxSystem.processStartTime(Int32.max))
+    }
+
+    func testANumberThatNamesAnotherProcessIsNotTheAppAndGetsNoSignal() throws {
+        let pid = try startInOwnGroup("exec sleep 30")
+        defer { kill(-pid, SIGKILL); var status: Int32 = 0; waitpid(pid, &status, 0) }
+        let app = AppProcessGroup.now(pid)
+        XCTAssertNotNil(app.leaderStart)
+        XCTAssertTrue(app.isStillTheApp)
+        // The app gone and its number taken by another process: another start time.
+        let reused = AppProcessGroup(group: pid, leaderStart: app.leaderStart! + 1)
+        XCTAssertFalse(reused.isStillTheApp)
+        XCTAssertFalse(reused.terminate(), "nothing sent")
+        // A leader already gone when first seen: a process with the number now is a stranger.
+        XCTAssertFalse(AppProcessGroup(group: pid, leaderStart: nil).terminate())
+        usleep(100_000)
+        var status: Int32 = 0
+        XCTAssertEqual(waitpid(pid, &status, WNOHANG), 0, "still running")
+
+        XCTAssertTrue(app.terminate())
+        XCTAssertEqual(waitpid(pid, &status, 0), pid)
+        XCTAssertEqual(status & 0x7F, SIGTERM)
+        XCTAssertFalse(app.isStillTheApp)
+    }
+
+    /// A launcher that starts the app and ends: the group (the app) is still the app's.
+    func testAGroupWhoseLeaderEndedIsStillTheApps() throws {
+        let pid = try startInOwnGroup("sleep 30 & exit 0")
+        let app = AppProcessGroup(group: pid, leaderStart: LinuxSystem.processStartTime(pid))
+        var status: Int32 = 0
+        XCTAssertEqual(waitpid(pid, &status, 0), pid, "the leader ends")
+        defer { kill(-pid, SIGKILL) }
+        XCTAssertNil(LinuxSystem.processStartTime(pid))
+        XCTAssertTrue(LinuxSystem.processGroupAlive(pid), "its sleep lives on in the group")
+        XCTAssertTrue(app.isStillTheApp)
+        XCTAssertTrue(app.terminate())
+        let deadline = Date().addingTimeInterval(10)
+        while LinuxSystem.processGroupAlive(pid), Date() < deadline { usleep(20_000) }
+        XCTAssertFalse(app.isStillTheApp)
+    }
+}

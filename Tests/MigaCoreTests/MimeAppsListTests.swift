@@ -39,7 +39,7 @@ final class MimeAppsListTests: XCTestCase {
         XCTAssertEqual(again.makeDefault(handler, for: types), MimeAppsList.Change(), "a second install changes nothing")
         XCTAssertEqual(again.text, text)
 
-        list.undo(change)
+        list.undo(change, removing: handler)
         XCTAssertEqual(list.text, realistic, "byte for byte")
     }
 
@@ -48,7 +48,7 @@ final class MimeAppsListTests: XCTestCase {
             var list = MimeAppsList(text: original)
             let change = list.makeDefault(handler, for: types)
             XCTAssertEqual(list.defaultApplication(for: "x-scheme-handler/http"), handler, original)
-            list.undo(change)
+            list.undo(change, removing: handler)
             XCTAssertEqual(list.text, original, "restored exactly: \(original.debugDescription)")
         }
     }
@@ -57,11 +57,34 @@ final class MimeAppsListTests: XCTestCase {
         var list = MimeAppsList(text: realistic)
         let change = list.makeDefault(handler, for: types)
         var edited = MimeAppsList(text: list.text.replacingOccurrences(of: "text/html=firefox-esr.desktop", with: "text/html=chromium.desktop\nimage/png=eog.desktop"))
-        edited.undo(change)
+        edited.undo(change, removing: handler)
         XCTAssertEqual(edited.text, realistic.replacingOccurrences(of: "text/html=firefox-esr.desktop", with: "text/html=chromium.desktop\nimage/png=eog.desktop"))
 
         let takenBack = MimeAppsList(text: list.text.replacingOccurrences(of: "x-scheme-handler/https=miga-url-handler.desktop;", with: "x-scheme-handler/https=chromium.desktop;"))
         XCTAssertEqual(takenBack.defaultApplication(for: "x-scheme-handler/https"), "chromium.desktop", "what doctor will check")
+    }
+
+    /// A browser the person chose while miga was installed stays their default: undo takes out
+    /// miga's id alone, never their line, and leaves a line that held only miga's nothing.
+    func testUndoKeepsABrowserChosenSinceAndTakesOutOnlyMigasID() {
+        var list = MimeAppsList(text: realistic)
+        let change = list.makeDefault(handler, for: types)
+        // xdg-mime's way (the line replaced) for https, GNOME's (the new one put first) for http.
+        var chosen = MimeAppsList(text: list.text
+            .replacingOccurrences(of: "x-scheme-handler/https=miga-url-handler.desktop;browser.desktop;", with: "x-scheme-handler/https=chromium.desktop")
+            .replacingOccurrences(of: "x-scheme-handler/http=miga-url-handler.desktop;browser.desktop;other.desktop;",
+                                  with: "x-scheme-handler/http=chromium.desktop;miga-url-handler.desktop;browser.desktop;other.desktop;"))
+        chosen.undo(change, removing: handler)
+        XCTAssertEqual(chosen.defaultApplication(for: "x-scheme-handler/https"), "chromium.desktop")
+        XCTAssertEqual(chosen.applications(for: "x-scheme-handler/http", in: MimeAppsList.added), ["chromium.desktop", "browser.desktop", "other.desktop"])
+        XCTAssertFalse(chosen.text.contains(handler), chosen.text)
+
+        var fresh = MimeAppsList(text: "")
+        let added = fresh.makeDefault(handler, for: types)
+        var edited = MimeAppsList(text: fresh.text.replacingOccurrences(of: "[Default Applications]\nx-scheme-handler/http=miga-url-handler.desktop;",
+                                                                        with: "[Default Applications]\nx-scheme-handler/http=chromium.desktop;"))
+        edited.undo(added, removing: handler)
+        XCTAssertEqual(edited.text, "[Default Applications]\nx-scheme-handler/http=chromium.desktop;\n", "the person's line alone is left")
     }
 
     /// GLib (what GNOME and most launchers use) reads the result as intended.
@@ -88,7 +111,7 @@ final class MimeAppsListTests: XCTestCase {
         try list.text.write(toFile: file, atomically: true, encoding: .utf8)
         reported = try gioDefault()
         XCTAssertTrue(reported.hasSuffix(handler), reported)
-        list.undo(change)
+        list.undo(change, removing: handler)
         try list.text.write(toFile: file, atomically: true, encoding: .utf8)
         reported = try gioDefault()
         XCTAssertTrue(reported.hasSuffix("browser.desktop"), reported)

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import GateWindowProtocol
 
 /// The picture an item names (`image = "~/Pictures/kids.jpg"`), as the window and the browser
 /// page may show it: a file of the person's own, so never trusted. Missing, not a regular file
@@ -27,10 +28,18 @@ public enum ContentImage {
     }
 
     /// The picture as a `data:` URL for the browser page: only PNG, JPEG, GIF or WebP (by
-    /// their first bytes, whatever the name says), within `pageLimit`.
+    /// their first bytes, whatever the name says), within `pageLimit`, and of a size the gate
+    /// window would show too (`PictureSize`: the page decodes it whole, as the window would).
     public static func dataURL(of item: ContentItem, environment: [String: String]) -> String? {
         guard let path = path(of: item, environment: environment),
-              let data = try? BoundedFile.read(path, limit: pageLimit), let type = mediaType(of: data) else { return nil }
+              let data = try? BoundedFile.read(path, limit: pageLimit) else { return nil }
+        return dataURL(of: data)
+    }
+
+    /// `data` as the page may be sent it, or nil.
+    static func dataURL(of data: Data) -> String? {
+        guard let type = mediaType(of: data), let size = PictureSize.of([UInt8](data)),
+              PictureSize.allows(width: size.width, height: size.height) else { return nil }
         return "data:\(type);base64," + data.base64EncodedString()
     }
 

@@ -218,8 +218,11 @@ public final class Gatekeeper {
         var group: Int32 = 0
         let status = launch.run(group: &group)
         guard status == 0, group > 1 else { return status }
+        // The group's number with its leader's start time, read now: the watch signals that
+        // group only, never whatever has the number once the app is gone.
+        let leader = AppProcessGroup.now(group).leaderStart ?? 0
         let watch = ResolvedCommand(executable: context.executablePath,
-                                    arguments: ["miga", TimeboxWatch.commandName, box.session, String(group)])
+                                    arguments: ["miga", TimeboxWatch.commandName, box.session, String(group), String(leader)])
         do {
             try context.launcher.spawnDetached(watch, environment: context.environment)
         } catch {

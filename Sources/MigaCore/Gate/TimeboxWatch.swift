@@ -3,11 +3,13 @@ import GateWindowProtocol
 /// The soft end of a desktop app opened "for 10 minutes" (`miga timebox-watch`, started
 /// detached by the gate beside the app): a quiet notification a minute before, then the gate
 /// window asks "Your 10 minutes in discord are up" — Close discord (SIGTERM to the process
-/// group miga started), 5 more minutes (once), Keep going. An app already gone is recorded as
+/// group miga started, only while it is still the app's: `AppProcessGroup`), 5 more minutes (once), Keep going. An app already gone is recorded as
 /// `gone`. The timebox is read from the store at every step, so an answer given elsewhere, or
 /// a clock that moved, is seen; a failure here ends the watch and never touches the app.
 public struct TimeboxWatch {
-    /// The hidden command the gate starts it with: `miga timebox-watch SESSION GROUP`.
+    /// The hidden command the gate starts it with: `miga timebox-watch SESSION GROUP START`
+    /// (START: the group leader's start time, `AppProcessGroup.leaderStart`, 0 when it had
+    /// already ended).
     public static let commandName = "timebox-watch"
     let context: MigaContext
     /// How often, at most, the watch looks at the store and the app while it waits.
@@ -19,12 +21,13 @@ public struct TimeboxWatch {
         self.context = context
     }
 
-    /// Watches the timebox of the Open in `session` over the process group `group`.
-    public func run(session: String, group: Int32) -> Int32 {
+    /// Watches the timebox of the Open in `session` over the app's process group `group`. A
+    /// group whose number now names another process is the app gone.
+    public func run(session: String, group: AppProcessGroup) -> Int32 {
         var noticed = false
         while true {
             guard let service = service(), let box = service.timebox(session: session), box.ending == nil else { return 0 }
-            guard LinuxSystem.processGroupAlive(group) else {
+            guard group.isStillTheApp else {
                 _ = try? service.endTimebox(box, choice: "gone")
                 return 0
             }
@@ -95,15 +98,15 @@ public struct TimeboxWatch {
         }
     }
 
-    /// SIGTERM to the app's process group; if it is still there after `closeSeconds`, says so
-    /// (it may be asking to save something): miga never forces it.
-    private func close(_ group: Int32, app: String) {
-        LinuxSystem.terminateProcessGroup(group)
+    /// SIGTERM to the app's process group, while it is still the app's; if it is still there
+    /// after `closeSeconds`, says so (it may be asking to save something): miga never forces it.
+    private func close(_ group: AppProcessGroup, app: String) {
+        guard group.terminate() else { return }
         let deadline = context.clock.monotonicNanoseconds() + UInt64(closeSeconds * 1e9)
-        while LinuxSystem.processGroupAlive(group), context.clock.monotonicNanoseconds() < deadline {
+        while group.isStillTheApp, context.clock.monotonicNanoseconds() < deadline {
             LinuxSystem.sleepCountingSuspend(milliseconds: 100)
         }
-        if LinuxSystem.processGroupAlive(group) {
+        if group.isStillTheApp {
             context.notifyDesktop(title: "miga · \(app)", "\(app) did not close when asked; it is still running")
         }
     }

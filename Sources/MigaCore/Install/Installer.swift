@@ -187,6 +187,7 @@ public final class Installer {
         if AtomicFile.exists(entitlement.path), case .purchased(let licence) = entitlement.status().state {
             list.append("your licence \(licence.licenseID) (keep the licence file you received to restore it)")
         }
+        if let journal = ownSyncJournal() { list.append(ownJournalPurgeLine(journal)) }
         if AtomicFile.exists(paths.stateDirectory) { list.append("miga's state, \(layout.display(paths.stateDirectory))") }
         return list
     }
@@ -208,16 +209,9 @@ public final class Installer {
         }
         for added in manifest.lines.reversed() { try removeLine(added) }
         if let mime = manifest.mimeApps {
-            var list = MimeAppsList(text: String(decoding: AtomicFile.read(mime.path) ?? Data(), as: UTF8.self))
-            list.undo(mime.change)
-            if mime.createdFile, list.text.trimming(.whitespacesAndNewlines).isEmpty {
-                try AtomicFile.remove(mime.path)
-            } else {
-                try write(list.text, to: mime.path, mode: AtomicFile.mode(of: mime.path) ?? 0o644)
-            }
+            try removeOwnMimeAppsLines(mime)
             manifest.mimeApps = nil
             manifest.previousBrowser = nil
-            changes.append("restored the default browser in \(layout.display(mime.path))")
             try saveManifest()
         }
         try finishDesktopChanges()
@@ -228,6 +222,8 @@ public final class Installer {
         try? AtomicFile.remove(brokenEntriesRecord)
         GraceStamp.removeAll(environment: context.environment) // the shims that read them are gone
         if purge {
+            // Before the config (which names the folder) and the state (the machine's id) go.
+            purgeOwnSyncJournal()
             // The licence goes with the config folder; the person should know how to get it back.
             let entitlement = EntitlementStore(context: context)
             let state = AtomicFile.exists(entitlement.path) ? entitlement.status().state : nil
@@ -267,6 +263,27 @@ public final class Installer {
         }
         LinuxSystem.removeDirectory(layout.backupsDirectory) // only if empty: a copy that could not go back stays
         for folder in manifest.createdDirectories.reversed() { LinuxSystem.removeDirectory(folder) } // only if empty
+    }
+
+    /// miga's own entries out of `mimeapps.list` and nothing else (DESIGN "Uninstall gives back
+    /// what the person has now"): a browser the person chose while miga was installed stays
+    /// their default, and a file that holds any line of theirs stays, even one miga created.
+    /// The message names the browser links go to now, as the desktop will find it.
+    func removeOwnMimeAppsLines(_ mime: InstallManifest.MimeApps) throws {
+        guard let data = AtomicFile.read(mime.path) else { return } // gone already: nothing of miga's left
+        let before = String(decoding: data, as: UTF8.self)
+        var list = MimeAppsList(text: before)
+        list.undo(mime.change, removing: URLHandler.desktopID)
+        if list.text != before {
+            if mime.createdFile, list.text.trimming(.whitespacesAndNewlines).isEmpty {
+                try AtomicFile.remove(mime.path)
+            } else {
+                try write(list.text, to: mime.path, mode: AtomicFile.mode(of: mime.path) ?? 0o644)
+            }
+        }
+        let browser = DefaultBrowser(layout: layout, currentDesktop: context.environment["XDG_CURRENT_DESKTOP"]).current()
+        changes.append("removed miga's lines from \(layout.display(mime.path))"
+                       + (browser.map { "; web links go to \($0)" } ?? "; no default web browser is set"))
     }
 
     // MARK: - URL handler

@@ -72,17 +72,27 @@ public struct MimeAppsList: Equatable {
         return change
     }
 
-    /// Undoes `change`, leaving whatever else happened to the file since.
-    public mutating func undo(_ change: Change) {
+    /// Takes miga's `id` out of every entry `change` touched, leaving whatever else happened
+    /// to the file since: an entry still as miga left it gets its value from before back
+    /// (byte for byte); one the person (or their desktop) set since keeps their choice, less
+    /// miga's id; a line that held only miga's id goes. So uninstall gives back the browser the
+    /// person chose most recently, whenever they chose it, and never a line of theirs.
+    public mutating func undo(_ change: Change, removing id: String) {
         // The change comes back from installed.json, which anyone can edit: a slot that is not
         // "group␟type", or text that would break a line, is passed over, never trusted.
-        for (slot, previous) in change.previousValues {
-            guard let (group, type) = Change.parts(of: slot), Change.isOneLine(previous) else { continue }
-            _ = set(type, to: previous, in: group)
-        }
-        for slot in change.addedKeys {
-            guard let (group, type) = Change.parts(of: slot) else { continue }
-            remove(type, in: group)
+        let slots = change.previousValues.keys.sorted() + change.addedKeys.filter { change.previousValues[$0] == nil }
+        for slot in slots {
+            guard let (group, type) = Change.parts(of: slot), let current = value(type, in: group) else { continue }
+            let ids = Self.ids(current)
+            guard ids.contains(id) else { continue } // the person's own line now
+            let rest = ids.filter { $0 != id }
+            if let previous = change.previousValues[slot], Change.isOneLine(previous), Self.ids(previous) == rest {
+                _ = set(type, to: previous, in: group)
+            } else if rest.isEmpty {
+                remove(type, in: group)
+            } else {
+                _ = set(type, to: rest.joined(separator: ";") + ";", in: group)
+            }
         }
         for group in change.addedGroups where Change.isOneLine(group) { removeGroupIfEmpty(group) }
         // The newline added before a new group goes too, once that group is gone again.

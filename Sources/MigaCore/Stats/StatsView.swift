@@ -30,7 +30,7 @@ public struct StatsView {
         let days = report.days.count
         var lines: [String] = []
         let title = "miga · last \(days) day\(days == 1 ? "" : "s")"
-        let range = "(\(report.from) – \(report.to))" + (app.map { " · \($0)" } ?? "")
+        let range = "(\(report.from) – \(report.to))" + (app.map { " · \(TerminalText.field($0))" } ?? "")
         if title.count + 1 + range.count <= columns {
             lines.append(bold(title) + " " + range)
         } else {
@@ -77,19 +77,21 @@ public struct StatsView {
         if !report.apps.isEmpty {
             lines.append("")
             // Narrow terminals drop the sessions column, then shorten long names.
-            let longest = max(3, report.apps.map { $0.app.count }.max() ?? 3)
+            // Names may come from another machine's journal: shown only through the sanitiser.
+            let appNames = report.apps.map { TerminalText.field($0.app) }
+            let longest = max(3, appNames.map(\.count).max() ?? 3)
             let sessions = 2 + longest + 33 <= columns
             let width = min(longest, max(3, columns - 2 - (sessions ? 33 : 23)))
             lines.append("  " + bold(TextColumns.pad("app", width) + (sessions ? "  sessions" : "") + "  exits  opens  reads"))
-            for row in report.apps {
-                let name = row.app.count > width ? row.app.prefix(width - 1) + "…" : row.app
+            for (appName, row) in zip(appNames, report.apps) {
+                let name = appName.count > width ? appName.prefix(width - 1) + "…" : appName
                 lines.append("  \(TextColumns.pad(name, width))" + (sessions ? "  \(TextColumns.right(row.sessions, 8))" : "")
                              + "  \(TextColumns.right(row.exits, 5))  \(TextColumns.right(row.opens, 5))  \(TextColumns.right(row.reads, 5))")
             }
         }
         if let machines = report.machines {
             lines.append("")
-            let names = machines.map { ($0.host ?? String($0.device.prefix(8))) + ($0.thisMachine ? " (this)" : "") }
+            let names = machines.map { TerminalText.field($0.host ?? String($0.device.prefix(8))) + ($0.thisMachine ? " (this)" : "") }
             let width = min(max(7, names.map(\.count).max() ?? 7), max(7, columns - 2 - 33))
             lines.append("  " + bold(TextColumns.pad("machine", width) + "  sessions  exits  opens  reads"))
             for (name, row) in zip(names, machines) {

@@ -76,12 +76,16 @@ public struct SyncReport: Sendable {
             return "Sync is off: each machine keeps its own history.\n"
                 + "Turn it on with a folder your sync tool shares: miga config set sync_folder ~/Sync/miga\n"
         }
-        var lines = ["This machine: \(device)" + (LinuxSystem.hostName().map { " (\($0))" } ?? ""), "Folder: \(folder)", "Machines:"]
-        let width = machines.map { ($0.host ?? "").count }.max() ?? 0
-        for machine in machines {
-            let host = (machine.host ?? "") + String(repeating: " ", count: max(0, width - (machine.host ?? "").count))
+        // Every name here but this machine's own may come from the folder, written by anyone:
+        // shown only through the sanitiser.
+        let shown = TerminalText.field
+        var lines = ["This machine: \(shown(device))" + (LinuxSystem.hostName().map { " (\(shown($0)))" } ?? ""), "Folder: \(shown(folder))", "Machines:"]
+        let hosts = machines.map { shown($0.host ?? "") }
+        let width = hosts.map(\.count).max() ?? 0
+        for (name, machine) in zip(hosts, machines) {
+            let host = name + String(repeating: " ", count: max(0, width - name.count))
             let last = time(machine.lastWrite).map { "latest " + String($0.prefix(16)).replacingEvery("T", with: " ") } ?? "no events yet"
-            lines.append("  \(machine.device)  \(host)  \(machine.thisMachine ? "this machine" : "            ")  "
+            lines.append("  \(shown(machine.device))  \(host)  \(machine.thisMachine ? "this machine" : "            ")  "
                          + "\(machine.events) event\(machine.events == 1 ? "" : "s"), \(last)")
         }
         if !behind {
@@ -92,7 +96,7 @@ public struct SyncReport: Sendable {
         }
         if !skipped.isEmpty {
             lines.append("Skipped:")
-            lines += skipped.map { "  \($0.file): \($0.reason)" }
+            lines += skipped.map { "  \(shown($0.file)): \(shown($0.reason))" }
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -49,10 +49,12 @@ public struct WeekView {
         }
         if !report.apps.isEmpty {
             lines.append("")
-            let width = min(24, max(3, report.apps.map { $0.app.count }.max() ?? 3))
+            // Names and intentions may come from another machine's journal: only through the sanitiser.
+            let appNames = report.apps.map { TerminalText.field($0.app) }
+            let width = min(24, max(3, appNames.map(\.count).max() ?? 3))
             lines.append("  " + bold(TextColumns.pad("app", width) + "   exits  opens  share  minutes" + "   " + "last: exits opens"))
-            for app in report.apps {
-                let name = app.app.count > width ? app.app.prefix(width - 1) + "…" : app.app
+            for (appName, app) in zip(appNames, report.apps) {
+                let name = appName.count > width ? appName.prefix(width - 1) + "…" : appName
                 lines.append("  \(TextColumns.pad(String(name), width))   \(TextColumns.right("\(app.week.exits)", 5))  \(TextColumns.right("\(app.week.opens)", 5))  "
                              + TextColumns.right(Self.share(app.week), 5) + "  "
                              + TextColumns.right(JSONText.number(app.week.minutesWaited, places: 1), 7)
@@ -63,21 +65,21 @@ public struct WeekView {
             lines.append("")
             lines.append("  " + bold("What you did instead"))
             for choice in report.alternatives {
-                lines.append("  \(TextColumns.right("\(choice.count)×", 4)) \(TerminalText.forScreen(choice.text))")
+                lines.append("  \(TextColumns.right("\(choice.count)×", 4)) \(TerminalText.field(choice.text))")
             }
         }
         if !report.loosened.isEmpty {
             lines.append("")
             lines.append("  " + bold("Settings loosened (after their wait)"))
             for change in report.loosened {
-                lines.append("  \(TerminalText.forScreen(change.setting)): \(TerminalText.forScreen(change.from)) → \(TerminalText.forScreen(change.to))")
+                lines.append("  \(TerminalText.field(change.setting)): \(TerminalText.field(change.from)) → \(TerminalText.field(change.to))")
             }
         }
         if !report.intentions.isEmpty {
             lines.append("")
             lines.append("  " + bold("What you came to do"))
             for intention in report.intentions {
-                lines.append("  \(TextColumns.right("\(intention.count)×", 4)) \(TerminalText.forScreen(intention.text))")
+                lines.append("  \(TextColumns.right("\(intention.count)×", 4)) \(TerminalText.field(intention.text))")
             }
         }
         return lines.joined(separator: "\n") + "\n"
