@@ -25,7 +25,7 @@ final class SyncJournalTests: XCTestCase {
     /// A write as a gate makes it: committed, then pushed to the journal (which a gate has
     /// `miga sync push` do after the commit).
     private func write(_ store: EventStore, _ events: [Event]) throws {
-        try write(store, events)
+        try store.record(events)
         XCTAssertTrue(store.journal == nil || store.journalBehind, "a write marks the journal behind")
         if store.journal != nil { try? store.catchUpJournal() }
     }
@@ -179,7 +179,7 @@ final class SyncJournalTests: XCTestCase {
         try write(store, (0..<1_200).map { event(at: day + Int64($0) * 1_000, session: "old\($0)") })
         store.journal = SyncJournal(folder: shared, device: laptop, stateDirectory: folder.path + "/solo/state")
         XCTAssertEqual(try store.unjournaledCount(), 1_200)
-        try write(store, event(at: day + 2_000_000, session: "new"))
+        try store.record(event(at: day + 2_000_000, session: "new"))
         XCTAssertEqual(try store.unjournaledCount(), 1_201, "a write appends nothing itself: the push after it does")
         XCTAssertTrue(store.journalBehind)
         XCTAssertEqual(try store.catchUpJournal(), 1_201)
