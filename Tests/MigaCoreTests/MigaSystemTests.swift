@@ -352,3 +352,64 @@ final class AppProcessGroupTests: XCTestCase {
         XCTAssertFalse(app.isStillTheApp)
     }
 }
+
+/// `SharedFolder`: the only way into the sync folder. Links are never followed below it,
+/// files are replaced by rename, and this machine's own folder must be its own.
+final class SharedFolderTests: XCTestCase {
+    func testALinkBelowTheFolderIsNeverFollowedReadOrWrittenThrough() throws {
+        let root = try TemporaryDirectory()
+        let shared = root.path + "/shared", victim = root.path + "/victim"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: victim, withIntermediateDirectories: true)
+        try "secret\n".write(toFile: victim + "/file", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: shared + "/folder", withDestinationPath: victim)
+        try FileManager.default.createSymbolicLink(atPath: shared + "/file", withDestinationPath: victim + "/file")
+        let folder = try SharedFolder(opening: shared)
+        XCTAssertThrowsError(try folder.subfolder("folder"), "a link is no folder")
+        XCTAssertThrowsError(try folder.subfolder("folder", creating: true, own: true))
+        XCTAssertThrowsError(try folder.read("file", from: 0, limit: 100)) { error in
+            XCTAssertEqual(error as? FileReadError, .notRegular(kind: "a symbolic link"))
+        }
+        XCTAssertThrowsError(try folder.append(Data("x\n".utf8), to: "file", header: Data()))
+        XCTAssertTrue(folder.status(of: "file")?.isSymbolicLink == true, "the link itself, not its target")
+        XCTAssertThrowsError(try folder.subfolder("../victim"), "one name, never a path")
+        // Replacing puts a new file where the link was; the link's target is untouched.
+        try folder.replace("file", with: Data("mine\n".utf8))
+        XCTAssertEqual(try String(contentsOfFile: victim + "/file", encoding: .utf8), "secret\n")
+        XCTAssertEqual(try String(contentsOfFile: shared + "/file", encoding: .utf8), "mine\n")
+        XCTAssertTrue(folder.status(of: "file")?.isRegularFile == true)
+        // Removing removes the link, never what it leads to.
+        XCTAssertTrue(folder.remove("folder"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: victim + "/file"))
+    }
+
+    func testOwnFolderIsMadePrivateAndAppendsMakeTheFileWithItsHeader() throws {
+        let root = try TemporaryDirectory()
+        let folder = try SharedFolder(opening: root.path)
+        let own = try folder.subfolder("mine", creating: true, own: true)
+        XCTAssertEqual(FileStatus.at(root.path + "/mine")?.permissions, 0o700)
+        try own.append(Data("one\n".utf8), to: "log", header: Data("head\n".utf8))
+        try own.append(Data("two\n".utf8), to: "log", header: Data("head\n".utf8))
+        XCTAssertEqual(try String(contentsOfFile: root.path + "/mine/log", encoding: .utf8), "head\none\ntwo\n")
+        // A sync tool that widened it: set back, since this machine writes there.
+        XCTAssertEqual(chmod(root.path + "/mine", 0o777), 0)
+        _ = try folder.subfolder("mine", own: true)
+        XCTAssertEqual(FileStatus.at(root.path + "/mine")?.permissions, 0o700)
+        // A second name for a file (a hard link) is not a file of this machine's own journal.
+        XCTAssertEqual(link(root.path + "/mine/log", root.path + "/mine/other"), 0)
+        XCTAssertThrowsError(try own.append(Data("three\n".utf8), to: "log", header: Data()))
+    }
+
+    func testAListingLooksAtABoundedNumberOfEntriesWhateverMatches() throws {
+        let root = try TemporaryDirectory()
+        for index in 0..<300 { FileManager.default.createFile(atPath: root.path + "/other-\(index)", contents: nil) }
+        let folder = try SharedFolder(opening: root.path)
+        let bounded = folder.names(lookingAt: 100) { $0.hasPrefix("match") }
+        XCTAssertEqual(bounded.looked, 100)
+        XCTAssertFalse(bounded.complete)
+        let whole = folder.names(lookingAt: 1_000) { $0.hasPrefix("other-1") }
+        XCTAssertTrue(whole.complete)
+        XCTAssertEqual(whole.looked, 300)
+        XCTAssertEqual(whole.names.count, 111) // other-1, other-10…19, other-100…199
+    }
+}

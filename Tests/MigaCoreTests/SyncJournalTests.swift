@@ -89,6 +89,28 @@ final class SyncJournalTests: XCTestCase {
                        "but \"Nth time today\" counts every machine")
     }
 
+    /// Another machine's journal may name any session, this machine's included: a "5 more
+    /// minutes", a Close or the steps of a gate from there never change a grace, a timebox
+    /// or a gate the browser's host resumes here.
+    func testAnotherMachinesEventsNamingThisMachinesSessionDecideNothingHere() throws {
+        let a = try machine(laptop), b = try machine(desktop)
+        try write(a, Event(timestamp: day, utcOffsetMinutes: 0, session: "mine", type: .openSelected, app: "discord",
+                           waitMilliseconds: 30_000, detail: "{\"minutes\":20}"))
+        try write(a, Event(timestamp: day + 60_000, utcOffsetMinutes: 0, session: "gate", type: .sessionStart, app: "reddit"))
+        try write(b, Event(timestamp: day + 600_000, utcOffsetMinutes: 0, session: "mine", type: .timeboxEnded, app: "discord",
+                           detail: "{\"minutes\":20,\"choice\":\"extend\",\"used\":10}"))
+        try write(b, Event(timestamp: day + 120_000, utcOffsetMinutes: 0, session: "theirs", type: .sessionStart, app: "reddit"))
+        try write(b, Event(timestamp: day + 130_000, utcOffsetMinutes: 0, session: "gate", type: .exitSelected, app: "reddit"))
+        a.foldJournals()
+        XCTAssertNil(try a.extensionTime(session: "mine", openedAt: day), "another machine's extension extends nothing here")
+        XCTAssertEqual(try a.timeboxes(since: day - 1).map(\.extended), [false])
+        XCTAssertEqual(try a.timeboxes(since: day - 1, everyMachine: true).map(\.extended), [true], "the week still sees it")
+        let steps = try a.sessionSteps("gate", app: "reddit", from: day, to: day + 200_000)
+        XCTAssertEqual(steps.map(\.type), [.sessionStart], "another machine's Exit does not end a gate of this one")
+        XCTAssertEqual(try a.sessionSteps("theirs", app: "reddit", from: day, to: day + 200_000).count, 0,
+                       "nor is a gate begun there one to resume here")
+    }
+
     func testATornLastLineWaitsForTheRestOfIt() throws {
         let a = try machine(laptop), b = try machine(desktop)
         try write(b, event(at: day, session: "whole"))
