@@ -1,4 +1,7 @@
+// fuzz/run.sh compiles this file and the JSON target's files as one module.
+#if canImport(JSON)
 import JSON
+#endif
 
 /// Numbers read back from miga's own state files (`snooze.json`, `loosening.json`) and from
 /// messages (the browser's host, the gate window): input like any other (DESIGN "State files
