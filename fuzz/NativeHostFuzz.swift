@@ -26,7 +26,15 @@ public func fuzzNativeHost(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 // The body as a request, and (for ids: `abs(Int64.min)` once trapped here) as the
                 // id of one, however it parses; an id echoed must be JSON a browser keeps exactly.
                 for candidate in [body, Data("{\"type\":\"hello\",\"id\":".utf8) + body + Data("}".utf8)] {
-                    if let request = try? HostRequest(candidate) { checkID(request.id) }
+                    if let request = try? HostRequest(candidate) {
+                        checkID(request.id)
+                        // `exit`'s alternative (Int64.min once trapped the host): a number the
+                        // gate showed, or none.
+                        if let number = request.fields["alternative"]?.integer(in: 1...3) {
+                            precondition((1...3).contains(number))
+                            _ = Int(number) - 1
+                        }
+                    }
                     checkID(HostRequest.id((try? JSONValue.parse(candidate))?["id"]))
                 }
             case .needMore: break loop

@@ -34,8 +34,10 @@ build journal Sources/MigaCore/Store/JournalLines.swift Sources/MigaCore/Store/E
 build browser-profile Sources/MigaCore/Doctor/BrowserProfileFiles.swift Sources/JSON/*.swift \
     Sources/MigaSystem/Text/StringEditing.swift fuzz/BrowserProfileFuzz.swift
 build native-host Sources/MigaCore/Browser/NativeMessageFraming.swift Sources/MigaCore/Browser/HostRequest.swift \
-    Sources/JSON/*.swift \
+    Sources/JSON/*.swift Sources/MigaCore/Time/StoredNumber.swift Sources/MigaCore/Time/EventBounds.swift \
     fuzz/NativeHostFuzz.swift
+build state-file Sources/JSON/*.swift Sources/MigaCore/Time/StoredNumber.swift Sources/MigaCore/Time/EventBounds.swift \
+    fuzz/StateFileFuzz.swift
 
 status=0
 for fuzzer in "$out"/*-fuzz; do

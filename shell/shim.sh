@@ -49,7 +49,10 @@ if [ "${MIGA_GATED-}" != "$name" ] && [ -x "$miga" ]; then
         if [ -d "$spool" ] && ! [ "$settings/config.toml" -nt "$grace.since" ] && ! [ "$settings/entitlement.json" -nt "$grace.since" ]; then
             up=0; read -r up _ < /proc/uptime 2>/dev/null
             pass=$spool/grace-$up-$$
-            if : > "$pass" 2>/dev/null && [ "$grace.until" -nt "$pass" ] && printf '%s\n' "$name" > "$pass"; then
+            # A `.since` newer than now was stamped by a clock since set back (or not by miga):
+            # its grace is not believed, and miga decides.
+            if : > "$pass" 2>/dev/null && [ "$grace.until" -nt "$pass" ] && ! [ "$grace.since" -nt "$pass" ] \
+                && printf '%s\n' "$name" > "$pass"; then
                 # On a terminal a pass says so (a person might wonder where the pause went).
                 # Digits checked before any arithmetic: a failed `date` must never stop the app.
                 if [ -t 2 ] && end=$(date -r "$grace.until" +%s 2>/dev/null) && now=$(date +%s 2>/dev/null); then

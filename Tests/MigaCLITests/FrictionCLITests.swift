@@ -178,7 +178,8 @@ final class FrictionCLITests: XCTestCase {
     var state: String { home.home + "/.local/state/miga/loosening.json" }
     var shim: String { home.home + "/.local/share/miga/bin/discord" }
 
-    /// Moves every wait `minutes` into the past, as the clock would.
+    /// Moves every wait `minutes` into the past, as the clock would across a reboot (the time
+    /// since boot that each wait also keeps, against a wall clock that jumps, is another boot's).
     func passTime(minutes: Int) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: state))
         var object = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -186,6 +187,7 @@ final class FrictionCLITests: XCTestCase {
         object["pending"] = pending.map { entry -> [String: Any] in
             var moved = entry
             for key in ["since", "applies"] { moved[key] = ((entry[key] as? NSNumber)?.int64Value ?? 0) - Int64(minutes) * 60_000 }
+            if let boot = entry["boot"] as? [Any], boot.count == 2 { moved["boot"] = ["an earlier boot", boot[1]] }
             return moved
         }
         try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: state))

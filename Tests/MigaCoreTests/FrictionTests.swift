@@ -242,10 +242,14 @@ final class FrictionTests: XCTestCase {
         let state = Loosening.State(settled: "timer_seconds = 30\n", pending: pending, retired: ["slack"])
         XCTAssertEqual(Loosening.State(json: state.json), state)
         for hostile in ["", "null", "{\"version\":2,\"settled\":\"\",\"pending\":[]}", "{\"version\":1,\"settled\":7,\"pending\":[]}",
-                        "{\"version\":1,\"settled\":\"\",\"pending\":[{\"setting\":[\"key\"],\"from\":\"a\",\"to\":\"b\",\"since\":1,\"applies\":2}]}",
                         "{\"version\":1,\"settled\":\"\",\"pending\":[{\"setting\":[\"key\",\"x\"],\"from\":\"a\",\"to\":\"b\",\"since\":1e400,\"applies\":2}]}",
                         String(repeating: "[", count: 100_000)] {
             XCTAssertNil(Loosening.State(json: hostile), String(hostile.prefix(60)))
+        }
+        // An entry that cannot be believed is forgotten (its change then waits anew), the rest kept.
+        for entry in ["{\"setting\":[\"key\"],\"from\":\"a\",\"to\":\"b\",\"since\":1,\"applies\":2}",
+                      "{\"setting\":[\"key\",\"x\"],\"from\":\"a\",\"to\":\"b\",\"since\":-9223372036854775808,\"applies\":2}"] {
+            XCTAssertEqual(Loosening.State(json: "{\"version\":1,\"settled\":\"\",\"pending\":[\(entry)]}")?.pending, [], entry)
         }
         XCTAssertEqual(Loosening.State(json: "{\"version\":1,\"settled\":\"\",\"pending\":[],\"retired\":[\"../x\",\"ok\",3]}")?.retired, ["ok"])
     }
@@ -314,12 +318,18 @@ final class FrictionTests: XCTestCase {
         clock.advance(seconds: 3600)
         XCTAssertEqual(try ConfigInForce.load(context: context).config.timerSeconds, 40, "nothing applies later")
 
-        // A FIFO where the state was: never opened for a blocking read, started afresh.
+        // A FIFO where the state was: never opened for a blocking read; its copy applies. Both
+        // gone: started afresh.
         let state = ConfigInForce.statePath(context.paths)
         try? FileManager.default.removeItem(atPath: state)
         XCTAssertEqual(mkfifo(state, 0o600), 0)
-        let afresh = try ConfigInForce.load(context: context)
-        XCTAssertEqual(afresh.config.timerSeconds, 40)
+        XCTAssertEqual(try ConfigInForce.load(context: context).config.timerSeconds, 40)
+        XCTAssertTrue((context.messages as? CollectingSink)?.lines.contains { $0.contains("is what applies") } == true)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: state)[.type] as? FileAttributeType, .typeRegular, "put back")
+        try FileManager.default.removeItem(atPath: ConfigInForce.copyPath(context.paths))
+        try FileManager.default.removeItem(atPath: state)
+        XCTAssertEqual(mkfifo(state, 0o600), 0)
+        XCTAssertEqual(try ConfigInForce.load(context: context).config.timerSeconds, 40)
         XCTAssertTrue((context.messages as? CollectingSink)?.lines.contains { $0.contains("start afresh") } == true)
     }
 

@@ -191,7 +191,7 @@ public final class NativeHostService {
             let now = context.clock.monotonicNanoseconds()
             // "Do this instead": an Exit that opens the person's own choice (only one the gate
             // showed; the page's number is taken for nothing else).
-            let number = request.fields["alternative"]?.integer.map { Int(clamping: $0) }
+            let number = request.fields["alternative"]?.integer(in: 1...Int64(Alternative.shownLimit)).map { Int($0) }
             if let number { gate.driver.chooseAlternative(number, at: now) }
             if gate.session.outcome == nil { gate.driver.choose(.exit, at: now) }
             try throwing(ended(session))

@@ -25,6 +25,9 @@ public enum Loosening {
         case schedules
         /// `miga snooze`, waiting to start (kept in its own file, see `Snooze`).
         case snooze
+        /// The local time's offset from UTC, which hours without a gate are read in: a new
+        /// one (travel, a changed TZ) moves those hours, so it waits like any loosening.
+        case utcOffset
 
         /// As `config show`, `status` and the week name it.
         public var name: String {
@@ -36,6 +39,7 @@ public enum Loosening {
             case .siteKey(let site, let key): return "site.\(site).\(key)"
             case .schedules: return "[[schedule]]"
             case .snooze: return "snooze"
+            case .utcOffset: return "time zone"
             }
         }
 
@@ -44,7 +48,7 @@ public enum Loosening {
             switch self {
             case .app(let app), .appKey(let app, _): return app
             case .site(let site), .siteKey(let site, _): return SiteMatcher.appName(site: site)
-            case .key, .schedules, .snooze: return nil
+            case .key, .schedules, .snooze, .utcOffset: return nil
             }
         }
     }
@@ -61,16 +65,43 @@ public enum Loosening {
         /// `miga config pending --cancel` dropped it: the settled value stays, whatever the
         /// file says, until the file changes that setting again.
         public var cancelled: Bool
+        /// The time since boot at `since`: a wall clock that jumped past `applies` is not
+        /// taken for a wait that was waited (see `waited`).
+        public var witness: BootTime?
 
-        public init(setting: Setting, from: String, to: String, since: Int64, applies: Int64, cancelled: Bool = false) {
+        public init(setting: Setting, from: String, to: String, since: Int64, applies: Int64, cancelled: Bool = false,
+                    witness: BootTime? = nil) {
             self.setting = setting
             self.from = from
             self.to = to
             self.since = since
             self.applies = applies
             self.cancelled = cancelled
+            self.witness = witness
+        }
+
+        /// Whether the wait is over at `now`: by the wall clock, and, within the boot it began
+        /// in, by the time since boot too, which no step of the wall clock (NTP, `date -s`,
+        /// faketime) moves. After a reboot the wall clock alone tells (the time the machine was
+        /// off is seen by nothing else).
+        public func waited(now: Int64, boot: BootTime?) -> Bool {
+            guard applies <= now else { return false }
+            guard let witness, let boot, witness.boot == boot.boot else { return true }
+            return boot.milliseconds - witness.milliseconds >= applies - since
+        }
+
+        /// Believable as written by miga: begun no later than `now`, waiting no longer than
+        /// the longest delay. Anything else (a clock since set back, a garbled or hand-made
+        /// file) is forgotten, so the change waits anew from now.
+        func believable(now: Int64) -> Bool {
+            // A delay is at least a minute (0 applies at once, with nothing kept).
+            since <= now && applies - since >= 60_000 && applies - since <= Int64(MigaConfig.loosenDelayRange.upperBound) * 60_000
+                && witness.map { (0...Loosening.bootLimit).contains($0.milliseconds) } != false
         }
     }
+
+    /// A time since boot beyond a century is no reading of a real machine's.
+    static let bootLimit: Int64 = 100 * 366 * 86_400_000
 
     /// One difference between what applies and what the file says.
     struct Change: Equatable {
@@ -90,7 +121,8 @@ public enum Loosening {
     }
 
     /// Compares `wanted` (the file) with `settled` (what applied last) at `now`.
-    public static func resolve(wanted: MigaConfig, settled: MigaConfig, pending: [Pending], now: Int64) -> Outcome {
+    public static func resolve(wanted: MigaConfig, settled: MigaConfig, pending: [Pending], now: Int64,
+                               boot: BootTime? = nil) -> Outcome {
         let delay = Int64(settled.loosenDelayMinutes) * 60_000
         var config = wanted
         var waiting: [Pending] = []
@@ -102,8 +134,9 @@ public enum Loosening {
                 waiting.append(earlier)
                 continue
             }
-            let entry = earlier ?? Pending(setting: change.setting, from: change.from, to: change.to, since: now, applies: now &+ delay)
-            if delay == 0 || entry.applies <= now {
+            let entry = earlier ?? Pending(setting: change.setting, from: change.from, to: change.to, since: now, applies: now &+ delay,
+                                           witness: boot)
+            if delay == 0 || entry.waited(now: now, boot: boot) {
                 applied.append(entry)
             } else {
                 revert(change.setting, in: &config, to: settled)
@@ -150,8 +183,14 @@ public enum Loosening {
             // hours that are gone.
             let added = wanted.schedules.filter { !oldTables.contains(scheduleText($0)) }
             let removed = settled.schedules.filter { !newTables.contains(scheduleText($0)) }
-            let loosens = added.contains { !$0.gate || ($0.timerSeconds ?? .max) < wanted.timerSeconds }
-                || removed.contains { $0.gate && ($0.timerSeconds ?? 0) > settled.timerSeconds }
+            // A table's timer stands in for the app's own (`GatePlan`), so it is gentler when it
+            // is below any timer it can take the place of: the global one, an app's or site's
+            // own, or a table's it may now come before.
+            let loosens = added.contains { table in
+                !table.gate || (table.timerSeconds ?? .max) < (timers(table, in: wanted, tables: settled.schedules).max() ?? 0)
+            } || removed.contains { table in
+                table.gate && (table.timerSeconds ?? 0) > (timers(table, in: settled, tables: []).min() ?? .max)
+            }
             // The tables' digest in `to`: changed again while waiting is a new change.
             var digest: UInt64 = 0xcbf29ce484222325
             for byte in newTables.joined(separator: "\n").utf8 { digest = (digest ^ UInt64(byte)) &* 0x100000001b3 }
@@ -160,6 +199,18 @@ public enum Loosening {
                                   loosens: loosens))
         }
         return changes
+    }
+
+    /// The timers a `[[schedule]]` table's hours would otherwise have, for the apps and sites
+    /// it applies to: the global timer, their own, and those of the gated tables in `tables`.
+    static func timers(_ table: Schedule, in config: MigaConfig, tables: [Schedule]) -> [Int] {
+        var timers = [config.timerSeconds]
+        for (name, app) in config.apps where table.applies(to: name) { if let own = app.timerSeconds { timers.append(own) } }
+        for (site, entry) in config.siteSettings where table.applies(to: SiteMatcher.appName(site: site)) {
+            if let own = entry.timerSeconds { timers.append(own) }
+        }
+        timers += tables.compactMap { $0.gate ? $0.timerSeconds : nil }
+        return timers
     }
 
     static func loosens(_ key: ConfigKey, from: String, to: String) -> Bool {
@@ -197,7 +248,7 @@ public enum Loosening {
             config.siteSettings[site] = entry
         case .schedules:
             config.schedules = settled.schedules
-        case .snooze:
+        case .snooze, .utcOffset:
             break
         }
     }
@@ -210,9 +261,10 @@ public enum Loosening {
     }
 }
 
-/// The state kept beside config.toml: what applies, and what waits. A file that cannot be
-/// read back is started afresh (said once by the caller): the person's rules then apply as
-/// the file has them, which never keeps anyone from their app.
+/// The state kept beside config.toml: what applies, and what waits. It is input like any
+/// file (DESIGN "State files are input too"): a waiting change whose entry cannot be
+/// believed (a number out of range, a setting miga does not know) is forgotten, and so waits
+/// anew from now; never the reverse.
 extension Loosening {
     public struct State: Equatable {
         /// What applies, as config.toml text (`ConfigFile.show`).
@@ -220,20 +272,25 @@ extension Loosening {
         public var pending: [Pending]
         /// Apps whose removal applied after its wait, whose shims are still in place.
         public var retired: [String]
+        /// The UTC offset (minutes) that hours without a gate are read in; nil: the clock's.
+        public var offset: Int?
 
-        public init(settled: String, pending: [Pending], retired: [String] = []) {
+        public init(settled: String, pending: [Pending], retired: [String] = [], offset: Int? = nil) {
             self.settled = settled
             self.pending = pending
             self.retired = retired
+            self.offset = offset
         }
 
         public var json: String {
-            OrderedJSON.object([
+            var members: [(String, OrderedJSON)] = [
                 ("version", .int(1)),
                 ("settled", .string(settled)),
                 ("pending", .array(pending.map(Self.json))),
                 ("retired", .array(retired.map(OrderedJSON.string))),
-            ]).text + "\n"
+            ]
+            if let offset { members.append(("offset", .int(Int64(offset)))) }
+            return OrderedJSON.object(members).text + "\n"
         }
 
         public init?(json text: String) {
@@ -242,13 +299,20 @@ extension Loosening {
             var pending: [Pending] = []
             for entry in entries {
                 guard let setting = Self.setting(entry["setting"]), let from = entry["from"]?.string, let to = entry["to"]?.string,
-                      let since = entry["since"]?.integer, let applies = entry["applies"]?.integer else { return nil }
+                      let since = entry["since"]?.unixMilliseconds, let applies = entry["applies"]?.unixMilliseconds else { continue }
+                var witness: BootTime?
+                if case .array(let parts)? = entry["boot"] {
+                    guard parts.count == 2, let boot = parts[0].string, let milliseconds = parts[1].integer(in: 0...Loosening.bootLimit)
+                    else { continue }
+                    witness = BootTime(boot: boot, milliseconds: milliseconds)
+                }
                 pending.append(Pending(setting: setting, from: from, to: to, since: since, applies: applies,
-                                       cancelled: entry["cancelled"] == .bool(true)))
+                                       cancelled: entry["cancelled"] == .bool(true), witness: witness))
             }
             var retired: [String] = []
             if case .array(let names)? = value["retired"] { retired = names.compactMap(\.string).filter(MigaConfig.isValidAppName) }
-            self.init(settled: settled, pending: pending, retired: retired)
+            let offset = value["offset"]?.integer(in: EventBounds.offsetMinutes).map { Int($0) }
+            self.init(settled: settled, pending: pending, retired: retired, offset: offset)
         }
 
         static func json(_ pending: Pending) -> OrderedJSON {
@@ -261,9 +325,16 @@ extension Loosening {
             case .siteKey(let site, let key): setting = [.string("site_key"), .string(site), .string(key)]
             case .schedules: setting = [.string("schedules")]
             case .snooze: setting = [.string("snooze")]
+            case .utcOffset: setting = [.string("utc_offset")]
             }
-            return .object([("setting", .array(setting)), ("from", .string(pending.from)), ("to", .string(pending.to)),
-                            ("since", .int(pending.since)), ("applies", .int(pending.applies)), ("cancelled", .bool(pending.cancelled))])
+            var members: [(String, OrderedJSON)] = [
+                ("setting", .array(setting)), ("from", .string(pending.from)), ("to", .string(pending.to)),
+                ("since", .int(pending.since)), ("applies", .int(pending.applies)), ("cancelled", .bool(pending.cancelled)),
+            ]
+            if let witness = pending.witness {
+                members.append(("boot", .array([.string(witness.boot), .int(witness.milliseconds)])))
+            }
+            return .object(members)
         }
 
         static func setting(_ value: JSONValue?) -> Setting? {
@@ -277,6 +348,7 @@ extension Loosening {
             case ("site", 2): return .site(words[1])
             case ("site_key", 3): return .siteKey(words[1], words[2])
             case ("schedules", 1): return .schedules
+            case ("utc_offset", 1): return .utcOffset
             default: return nil
             }
         }

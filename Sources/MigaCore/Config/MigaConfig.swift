@@ -70,6 +70,11 @@ public struct MigaConfig: Equatable, Sendable {
     /// Apps whose removal waited out `loosen_delay_minutes` and has applied, while their shims
     /// are still in place (set by `ConfigInForce`, never read from the file): their gates pass.
     public var retiredApps: Set<String> = []
+    /// While a new UTC offset waits out `loosen_delay_minutes` (set by `ConfigInForce`, never
+    /// read from the file): minutes from the clock's local time to the settled offset's. Hours
+    /// without a gate then hold only when they hold in both, so a changed TZ never moves them
+    /// onto the present.
+    public var gateFreeShiftMinutes: Int?
     /// `[site."reddit.com"]` tables: a site's own values of the per-app keys (no `command`),
     /// keyed by the site as `sites` writes it (normalised); `name` is the site.
     public var siteSettings: [String: App] = [:]

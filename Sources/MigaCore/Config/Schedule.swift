@@ -95,8 +95,14 @@ public struct Schedule: Equatable, Sendable {
         return hours * 60 + minutes
     }
 
-    /// The first table in force for `app` at `moment`.
-    public static func matching(_ schedules: [Schedule], app: String, at moment: LocalMoment) -> Schedule? {
-        schedules.first { $0.applies(to: app) && $0.isActive(weekday: moment.day.weekday, minute: moment.minute) }
+    /// The first table in force for `app` at `moment`. `settledShift` (see
+    /// `MigaConfig.gateFreeShiftMinutes`): a table without a gate must be in force at the
+    /// moment read that many minutes on, too.
+    public static func matching(_ schedules: [Schedule], app: String, at moment: LocalMoment, settledShift: Int? = nil) -> Schedule? {
+        let settled = settledShift.map { moment.shifted(minutes: $0) }
+        return schedules.first { table in
+            table.applies(to: app) && table.isActive(weekday: moment.day.weekday, minute: moment.minute)
+                && (table.gate || settled.map { table.isActive(weekday: $0.day.weekday, minute: $0.minute) } ?? true)
+        }
     }
 }

@@ -4,7 +4,7 @@ extension GateService {
     /// The alternative a gate of `app` showed as `number` (1-based), as the plan lists them.
     public func alternative(_ number: Int, app: String) -> Alternative? {
         let shown = Alternative.shown(config.alternatives, app: app)
-        return shown.indices.contains(number - 1) ? shown[number - 1] : nil
+        return number >= 1 && number <= shown.count ? shown[number - 1] : nil
     }
 
     /// Opens `alternative`, chosen at a gate of `app`, never gated: a command detached from

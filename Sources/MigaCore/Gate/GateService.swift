@@ -92,7 +92,8 @@ public struct GateService {
     /// Whether `app` is in hours the person chose to have no gate (`[[schedule]]` with
     /// `gate = false`). Schedules are by the minute: this holds at least until the next one.
     public func inGateFreeHours(_ app: String, at moment: LocalMoment? = nil) -> Bool {
-        Schedule.matching(config.schedules, app: app, at: moment ?? LocalMoment(clock: context.clock)).map { !$0.gate } ?? false
+        Schedule.matching(config.schedules, app: app, at: moment ?? LocalMoment(clock: context.clock),
+                          settledShift: config.gateFreeShiftMinutes).map { !$0.gate } ?? false
     }
 
     /// When the snooze covering `app` ends, if one does now.

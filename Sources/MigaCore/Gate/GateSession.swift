@@ -183,7 +183,8 @@ public struct GateSession: Sendable {
     /// A "Do this instead" choice (1-based): an Exit, always free, its label kept in the
     /// `exit_selected` detail; the front end then opens it (`GateService.openAlternative`).
     public mutating func chooseAlternative(_ number: Int, at now: UInt64) -> [GateEffect] {
-        guard outcome == nil, alternatives.indices.contains(number - 1) else { return [] }
+        // The number comes from a keyboard, a window or a browser page: checked before arithmetic.
+        guard outcome == nil, number >= 1, number <= alternatives.count else { return [] }
         chosenAlternative = number
         let detail = OrderedJSON.object([("alternative", .string(alternatives[number - 1]))]).text
         return finish(.exit, type: .exitSelected, at: now, detail: detail)

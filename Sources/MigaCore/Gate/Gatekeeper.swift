@@ -403,6 +403,14 @@ public final class Gatekeeper {
     /// miga's own failure never keeps the person from their app.
     private func failOpen(app: String, reason: String, problem: String, store: EventStore?, launch: Launch,
                           announce: Bool = true) -> Int32 {
+        // A snooze is an Open of everything it names: it starts only after its own countdown
+        // was seen, so its gate is the one that never opens without a pause.
+        if app == Snooze.gateName {
+            let message = "miga: \(SnoozeError.noPause(problem.hasPrefix("miga: ") ? String(problem.dropFirst(6)) : problem))"
+            context.messages.say(message)
+            context.notifyDesktop(message)
+            return 1
+        }
         let message = problem.hasPrefix("miga: ") ? problem : "miga: \(problem) — opening \(app) without a pause"
         if announce { context.messages.say(message) }
         // Record why, even when the config was the problem. When the database itself was the

@@ -16,6 +16,15 @@ public enum ConfigInForce {
     /// The state kept beside the file: what applies, and what waits.
     public static func statePath(_ paths: MigaPaths) -> String { paths.stateDirectory + "/loosening.json" }
 
+    /// Its copy beside the database: a state file deleted or garbled is read from here, so
+    /// what waits goes on waiting (DESIGN "State files are input too"); only the two gone
+    /// together (the history's folder with them) start afresh.
+    public static func copyPath(_ paths: MigaPaths) -> String { paths.dataDirectory + "/loosening.json" }
+
+    /// The most either is read or written: however large a config, miga never writes a state
+    /// it would not read back (`save` keeps the old one instead, and what waits then waits on).
+    static let stateLimit = BoundedFile.configLimit * 8
+
     /// Throws what the loader throws (a file that does not parse: the caller fails open).
     /// `inFrontOfApp`: for a gate, the browser's host, `open-url`: the sync folder is not
     /// touched (it may be a mount that stopped answering), and `sync_config`'s copy is
@@ -30,23 +39,29 @@ public enum ConfigInForce {
             loaded = try ConfigLoader().load(path: context.paths.configFile)
         }
         let path = statePath(context.paths)
-        let stored: Data?
-        do {
-            stored = try BoundedFile.readIfPresent(path, limit: BoundedFile.configLimit * 2)
-        } catch {
-            return afresh(loaded, path: path, context: context, problem: "\(error)")
-        }
-        // No waits kept and none asked for: the file is what applies (the usual case, one stat).
-        guard let stored else {
-            if loaded.config.loosenDelayMinutes > 0 { save(Loosening.State(settled: ConfigFile.show(loaded.config), pending: []), to: path, context: context) }
+        let state: Loosening.State, settled: MigaConfig, intact: Bool
+        switch readState(context: context) {
+        case .absent:
+            // No waits kept and none asked for: the file is what applies (the usual case).
+            if loaded.config.loosenDelayMinutes > 0 {
+                save(Loosening.State(settled: ConfigFile.show(loaded.config), pending: [],
+                                     offset: context.clock.utcOffsetMinutes(at: context.clock.now())), context: context)
+            }
             return Result(config: loaded.config, warnings: loaded.warnings, pending: [])
+        case .unreadable(let problem):
+            return afresh(loaded, path: path, context: context, problem: problem)
+        case .read(let read, let config, let whole):
+            state = read
+            settled = config
+            intact = whole
         }
-        guard let state = String(validating: stored, as: UTF8.self).flatMap(Loosening.State.init(json:)),
-              let settled = try? ConfigLoader().parse(state.settled, path: path).config else {
-            return afresh(loaded, path: path, context: context, problem: "it is not miga's state")
-        }
-        let now = context.clock.nowMilliseconds()
-        var outcome = Loosening.resolve(wanted: loaded.config, settled: settled, pending: state.pending, now: now)
+        let now = context.clock.nowMilliseconds(), boot = context.clock.sinceBoot()
+        // A wait that cannot have been miga's (begun in the future, longer than any delay) is
+        // forgotten: the change it was for waits anew from now.
+        let kept = state.pending.filter { $0.believable(now: now) }
+        var outcome = Loosening.resolve(wanted: loaded.config, settled: settled, pending: kept, now: now, boot: boot)
+        let offset = settleOffset(state: state, kept: kept, config: &outcome, delay: settled.loosenDelayMinutes, now: now, boot: boot,
+                                  clock: context.clock)
         // An app whose removal applied now keeps its shims (nothing here may touch them): its
         // gates pass until a `config` or `install` command removes them (`retire`).
         var retired = state.retired
@@ -54,10 +69,10 @@ public enum ConfigInForce {
         retired.removeAll { outcome.config.apps[$0] != nil }
         outcome.config.retiredApps = Set(retired)
         if outcome.config.loosenDelayMinutes == 0, outcome.pending.isEmpty, retired.isEmpty {
-            try? LinuxSystem.removeFile(path) // nothing waits and nothing will: the file is all
+            remove(context: context) // nothing waits and nothing will: the file is all
         } else {
-            let next = Loosening.State(settled: ConfigFile.show(outcome.config), pending: outcome.pending, retired: retired)
-            if next != state { save(next, to: path, context: context) }
+            let next = Loosening.State(settled: ConfigFile.show(outcome.config), pending: outcome.pending, retired: retired, offset: offset)
+            if next != state || !intact { save(next, context: context) }
         }
         if !outcome.applied.isEmpty { record(outcome.applied, context: context) }
         return Result(config: outcome.config, warnings: loaded.warnings, pending: outcome.pending.sorted { $0.applies < $1.applies })
@@ -71,11 +86,68 @@ public enum ConfigInForce {
 
     /// Their shims are gone: the list is emptied (what waits is kept).
     public static func forgetRetired(_ apps: [String], context: MigaContext) {
-        let path = statePath(context.paths)
-        guard !apps.isEmpty, let stored = try? BoundedFile.readIfPresent(path, limit: BoundedFile.configLimit * 2),
-              var state = String(validating: stored, as: UTF8.self).flatMap(Loosening.State.init(json:)) else { return }
+        guard !apps.isEmpty, case .read(var state, _, _) = readState(context: context) else { return }
         state.retired.removeAll { apps.contains($0) }
-        save(state, to: path, context: context)
+        save(state, context: context)
+    }
+
+    private enum Stored {
+        /// Neither the file nor its copy is there.
+        case absent
+        case unreadable(String)
+        /// `whole`: the file and its copy are both there, the same.
+        case read(Loosening.State, settled: MigaConfig, whole: Bool)
+    }
+
+    /// The state, from its file, else from its copy: either alone is enough.
+    private static func readState(context: MigaContext) -> Stored {
+        var problem: String?
+        var present = false
+        let paths = [statePath(context.paths), copyPath(context.paths)]
+        for path in paths {
+            do {
+                guard let data = try BoundedFile.readIfPresent(path, limit: stateLimit) else { continue }
+                present = true
+                if let state = String(validating: data, as: UTF8.self).flatMap(Loosening.State.init(json:)),
+                   let settled = try? ConfigLoader().parse(state.settled, path: path).config {
+                    if let problem { context.messages.say("miga: warning: \(problem); its copy \(path) is what applies") }
+                    let whole = path == paths[0] && (try? BoundedFile.readIfPresent(paths[1], limit: stateLimit)) == data
+                    return .read(state, settled: settled, whole: whole)
+                }
+                problem = problem ?? "\(path) is not miga's state"
+            } catch {
+                present = true
+                problem = problem ?? "\(path) could not be read (\(error))"
+            }
+        }
+        return present ? .unreadable(problem ?? "it is not miga's state") : .absent
+    }
+
+    /// The UTC offset hours without a gate are read in. A new one (a changed TZ, travel, the
+    /// clock's summer time) is a loosening like any: with a delay and such hours, it waits,
+    /// and meanwhile those hours hold only where they hold in both offsets.
+    private static func settleOffset(state: Loosening.State, kept: [Loosening.Pending], config outcome: inout Loosening.Outcome,
+                                     delay: Int, now: Int64, boot: BootTime?, clock: MigaClock) -> Int {
+        let offset = clock.utcOffsetMinutes(at: clock.now())
+        let settled = state.offset ?? offset
+        guard settled != offset, delay > 0, outcome.config.schedules.contains(where: { !$0.gate }) else { return offset }
+        let to = zone(offset)
+        let entry = kept.first { $0.setting == .utcOffset && $0.to == to }
+            ?? Loosening.Pending(setting: .utcOffset, from: zone(settled), to: to, since: now, applies: now + Int64(delay) * 60_000,
+                                 witness: boot)
+        if !entry.cancelled, entry.waited(now: now, boot: boot) {
+            outcome.applied.append(entry)
+            return offset
+        }
+        outcome.pending.append(entry)
+        outcome.config.gateFreeShiftMinutes = settled - offset
+        return settled
+    }
+
+    /// "UTC+09:00".
+    static func zone(_ minutes: Int) -> String {
+        let sign = minutes < 0 ? "-" : "+", whole = abs(minutes)
+        return "UTC\(sign)\(Schedule.clock(whole))"
     }
 
     /// `miga config pending --cancel`: every waiting change dropped. config.toml is set back
@@ -93,14 +165,13 @@ public enum ConfigInForce {
             for entry in waiting { restore(entry.setting, in: &editor, written: written, settled: settled) }
         }, expect: { _ in true })
         // What could not be set back waits no more: it stays cancelled.
-        let path = statePath(context.paths)
-        if let stored = try? BoundedFile.read(path, limit: BoundedFile.configLimit * 2),
-           var state = String(validating: stored, as: UTF8.self).flatMap(Loosening.State.init(json:)) {
-            let now = context.clock.nowMilliseconds()
+        if case .read(var state, _, _) = readState(context: context) {
+            let now = context.clock.nowMilliseconds(), boot = context.clock.sinceBoot()
             let wanted = try ConfigLoader().load(path: file.path).config
-            let left = Loosening.resolve(wanted: wanted, settled: settled, pending: state.pending, now: now).pending
+            let left = Loosening.resolve(wanted: wanted, settled: settled, pending: state.pending.filter { $0.believable(now: now) },
+                                         now: now, boot: boot).pending
             state.pending = left.map { var entry = $0; entry.cancelled = true; return entry }
-            save(state, to: path, context: context)
+            save(state, context: context)
         }
         return waiting
     }
@@ -129,7 +200,7 @@ public enum ConfigInForce {
             if let entry = settled.siteSettings[site] { restoreKeys(of: entry, table: ["site", site], site: site) }
         case .siteKey(let site, let key):
             editor.setValue(ConfigKeys.toml(ConfigKeyPath(app: nil, key: key, site: site), in: settled), forKey: key, table: ["site", site])
-        case .schedules, .snooze:
+        case .schedules, .snooze, .utcOffset:
             break
         }
     }
@@ -157,18 +228,34 @@ public enum ConfigInForce {
     /// A state that cannot be read: said once, and started again from the file as it is.
     private static func afresh(_ loaded: ConfigLoader.Result, path: String, context: MigaContext, problem: String) -> Result {
         context.messages.say("miga: warning: \(path) could not be read (\(problem)); the waits of loosen_delay_minutes start afresh from config.toml as it is")
-        try? LinuxSystem.removeFile(path)
-        if loaded.config.loosenDelayMinutes > 0 { save(Loosening.State(settled: ConfigFile.show(loaded.config), pending: []), to: path, context: context) }
+        remove(context: context)
+        if loaded.config.loosenDelayMinutes > 0 {
+            save(Loosening.State(settled: ConfigFile.show(loaded.config), pending: [],
+                                 offset: context.clock.utcOffsetMinutes(at: context.clock.now())), context: context)
+        }
         return Result(config: loaded.config, warnings: loaded.warnings, pending: [])
     }
 
-    private static func save(_ state: Loosening.State, to path: String, context: MigaContext) {
-        do {
-            try LinuxSystem.makeDirectories(context.paths.stateDirectory, mode: 0o700)
-            try AtomicFile.write(state.json, to: path, mode: 0o600)
-        } catch {
-            context.messages.say("miga: warning: could not keep the waiting settings in \(path): \(error)")
+    /// The state and its copy. One larger than either is read is never written: the last one
+    /// stays, so what waited goes on waiting.
+    private static func save(_ state: Loosening.State, context: MigaContext) {
+        let text = state.json
+        for (path, folder) in [(statePath(context.paths), context.paths.stateDirectory), (copyPath(context.paths), context.paths.dataDirectory)] {
+            do {
+                guard text.utf8.count <= stateLimit else {
+                    throw ConfigError.tooLarge(path: path, limit: stateLimit)
+                }
+                try LinuxSystem.makeDirectories(folder, mode: 0o700)
+                try AtomicFile.write(text, to: path, mode: 0o600)
+            } catch {
+                context.messages.say("miga: warning: could not keep the waiting settings in \(path): \(error)")
+            }
         }
+    }
+
+    private static func remove(context: MigaContext) {
+        LinuxSystem.removeFile(statePath(context.paths))
+        LinuxSystem.removeFile(copyPath(context.paths))
     }
 
     /// `setting_loosened` for each setting whose wait ended, at the moment it ended; once,

@@ -49,7 +49,7 @@ public struct GatePlan: Equatable, Sendable {
     /// `[site."NAME"]` table rather than an app's).
     public init(config: MigaConfig, app: String, isSite: Bool = false, at moment: LocalMoment, history: AppHistory) {
         let entry = isSite ? config.siteEntry(app: app) : config.apps[app]
-        schedule = Schedule.matching(config.schedules, app: app, at: moment)
+        schedule = Schedule.matching(config.schedules, app: app, at: moment, settledShift: config.gateFreeShiftMinutes)
         let base = schedule?.timerSeconds ?? entry?.timerSeconds ?? config.timerSeconds
         let step = entry?.escalateSeconds ?? config.escalateSeconds
         let range = MigaConfig.timerRange

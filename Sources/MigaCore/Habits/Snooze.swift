@@ -62,10 +62,15 @@ public struct Snooze: Equatable, Sendable {
         let wait = Int64(MigaConfig.loosenDelayRange.upperBound) * 60_000 + 60_000
         guard let data = AtomicFile.read(path(paths)), data.count <= 64 * 1024,
               let value = try? JSONValue.parse(String(decoding: data, as: UTF8.self)),
-              let until = value["until"]?.integer else { return nil }
-        let from = value["from"]?.integer
+              let until = value["until"]?.unixMilliseconds else { return nil }
+        // Times no clock of miga's could have written (Int64.min, the year 30000) are absent:
+        // a snooze with such an `until` is none; such a `from` or `requested`, no snooze either.
+        let from = value["from"].map(\.unixMilliseconds)
+        if case .some(nil) = from { return nil }
+        let requested = value["requested"].map(\.unixMilliseconds)
+        if case .some(nil) = requested { return nil }
         // A far-future time is not believed: a snooze is at most 4 hours, after at most a week's wait.
-        if let from {
+        if let from = from ?? nil {
             guard from <= now + wait, until > from, until - from <= span else { return nil }
         } else {
             guard until <= now + span else { return nil }
@@ -75,7 +80,7 @@ public struct Snooze: Equatable, Sendable {
             apps = names.compactMap(\.string).filter(MigaConfig.isValidAppName)
             guard !apps.isEmpty else { return nil } // named only what is no app: not "every gate"
         }
-        return Snooze(until: until, apps: apps, from: from, requested: value["requested"]?.integer)
+        return Snooze(until: until, apps: apps, from: from ?? nil, requested: requested ?? nil)
     }
 
     /// Whether this snooze lets `app`'s gate pass.
@@ -129,6 +134,8 @@ public enum SnoozeError: Error, CustomStringConvertible, Equatable {
     case notADuration(String)
     case outOfRange(String)
     case unknownName(String)
+    /// Its pause could not be shown (no terminal and no window): no snooze.
+    case noPause(String)
 
     public var description: String {
         switch self {
@@ -138,6 +145,8 @@ public enum SnoozeError: Error, CustomStringConvertible, Equatable {
             return "a snooze lasts 5 minutes to 4 hours, not \(TerminalText.excerpt(text)); `miga snooze 20m` snoozes every gate for 20 minutes"
         case .unknownName(let name):
             return "\"\(TerminalText.excerpt(name))\" is neither a gated app nor a gated site; see `miga config apps list` and `miga config sites list`"
+        case .noPause(let problem):
+            return "nothing was snoozed: a snooze starts only after its pause, which could not be shown (\(problem)); run `miga snooze` in a terminal"
         }
     }
 }

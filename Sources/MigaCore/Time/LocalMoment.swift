@@ -15,6 +15,13 @@ public struct LocalMoment: Equatable, Sendable {
         minute = Int((local - Int64(day.daysSinceEpoch) * 86_400_000) / 60_000)
     }
 
+    /// The same instant as a clock `minutes` ahead of this one reads it (another UTC offset).
+    public func shifted(minutes: Int) -> LocalMoment {
+        let total = day.daysSinceEpoch * 1440 + minute + minutes
+        let days = total >= 0 ? total / 1440 : (total - 1439) / 1440
+        return LocalMoment(day: CivilDay(daysSinceEpoch: days), minute: total - days * 1440)
+    }
+
     public init(clock: any MigaClock) {
         let now = clock.now()
         self.init(unixMilliseconds: clock.milliseconds(now),

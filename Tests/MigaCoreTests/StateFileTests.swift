@@ -1,0 +1,171 @@
+import Foundation
+import XCTest
+@testable import MigaCore
+import TestSupport
+
+/// A clock whose wall time can jump while the time since boot goes on as it would: NTP,
+/// `date -s` or faketime moving the one and never the other.
+final class JumpingClock: MigaClock, @unchecked Sendable {
+    var wall = Date(timeIntervalSince1970: 1_795_000_000)
+    var uptime: Int64 = 3_600_000
+    var boot = "boot-1"
+    var offsetMinutes = 0
+
+    func now() -> Date { wall }
+    func monotonicNanoseconds() -> UInt64 { UInt64(uptime) * 1_000_000 }
+    func utcOffsetMinutes(at date: Date) -> Int { offsetMinutes }
+    func sinceBoot() -> BootTime? { BootTime(boot: boot, milliseconds: uptime) }
+
+    /// Time passes: both clocks move.
+    func pass(minutes: Int) {
+        wall = wall.addingTimeInterval(Double(minutes) * 60)
+        uptime += Int64(minutes) * 60_000
+    }
+
+    /// The wall clock alone moves.
+    func jump(minutes: Int) { wall = wall.addingTimeInterval(Double(minutes) * 60) }
+}
+
+/// DESIGN "State files are input too": snooze.json and loosening.json with numbers out of
+/// range, a garbled or deleted loosening record, a clock that jumps, a TZ that moves hours
+/// without a gate, and the browser's `exit` with an alternative's number out of range.
+final class StateFileTests: XCTestCase {
+    var root: TemporaryDirectory!
+    var clock: JumpingClock!
+    var context: MigaContext!
+
+    override func setUpWithError() throws {
+        root = try TemporaryDirectory()
+        clock = JumpingClock()
+        let environment = ["HOME": root.path + "/home", "PATH": "/usr/bin:/bin", "TERM": "dumb"]
+        context = MigaContext(clock: clock, environment: environment, paths: try MigaPaths(environment: environment),
+                              launcher: FakeLauncher(), executablePath: "/opt/miga/bin/miga", messages: CollectingSink(), hasTerminal: false)
+    }
+
+    func write(_ text: String) throws {
+        try FileManager.default.createDirectory(atPath: context.paths.configDirectory, withIntermediateDirectories: true)
+        try text.write(toFile: context.paths.configFile, atomically: true, encoding: .utf8)
+    }
+
+    func timer() throws -> Int { try ConfigInForce.load(context: context).config.timerSeconds }
+
+    func testSnoozeTimesOutOfRangeAreNoSnoozeNeverATrap() throws {
+        let folder = context.paths.stateDirectory
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let now = clock.milliseconds(clock.now())
+        for text in [#"{"until":9223372036854775807,"from":-9223372036854775808}"#,
+                     #"{"until":9223372036854775807,"from":9223372036854775000}"#,
+                     #"{"until":-9223372036854775808}"#,
+                     #"{"until":\#(now + 60_000),"from":-1}"#,
+                     #"{"until":\#(now + 60_000),"requested":-9223372036854775808,"from":\#(now - 1)}"#,
+                     #"{"until":1e300,"from":-1e300}"#] {
+            try text.write(toFile: Snooze.path(context.paths), atomically: true, encoding: .utf8)
+            XCTAssertNil(Snooze.active(paths: context.paths, nowMilliseconds: now), text)
+            XCTAssertNil(Snooze.waiting(paths: context.paths, nowMilliseconds: now)?.asPending, text)
+        }
+        try #"{"until":\#(now + 60_000),"apps":[]}"#.write(toFile: Snooze.path(context.paths), atomically: true, encoding: .utf8)
+        XCTAssertNotNil(Snooze.active(paths: context.paths, nowMilliseconds: now), "a believable one still runs")
+    }
+
+    func testLooseningNumbersOutOfRangeWaitAnew() throws {
+        try write("timer_seconds = 40\nloosen_delay_minutes = 30\n")
+        XCTAssertEqual(try timer(), 40)
+        try write("timer_seconds = 20\nloosen_delay_minutes = 30\n")
+        XCTAssertEqual(try timer(), 20 + 20, "waits")
+        let path = ConfigInForce.statePath(context.paths)
+        for (since, applies) in [("-9223372036854775808", "-9223372036854775808"), ("0", "0"), ("1", "9223372036854775807")] {
+            var text = try String(contentsOfFile: path, encoding: .utf8)
+            text = text.replacingOccurrences(of: #""since":\d+,"applies":\d+"#, with: "\"since\":\(since),\"applies\":\(applies)",
+                                             options: .regularExpression)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            try text.write(toFile: ConfigInForce.copyPath(context.paths), atomically: true, encoding: .utf8)
+            let loaded = try ConfigInForce.load(context: context)
+            XCTAssertEqual(loaded.config.timerSeconds, 40, "\(since), \(applies): still waiting")
+            XCTAssertEqual(loaded.pending.first?.applies, clock.milliseconds(clock.now()) + 30 * 60_000, "a wait anew, from now")
+        }
+    }
+
+    func testADeletedOrGarbledRecordKeepsWhatWaits() throws {
+        try write("timer_seconds = 40\nloosen_delay_minutes = 30\n[apps.discord]\ncommand = \"true\"\n")
+        XCTAssertEqual(try timer(), 40)
+        try write("timer_seconds = 20\nloosen_delay_minutes = 30\n")
+        XCTAssertEqual(try timer(), 40)
+        clock.pass(minutes: 10)
+        try FileManager.default.removeItem(atPath: ConfigInForce.statePath(context.paths))
+        let afterDelete = try ConfigInForce.load(context: context)
+        XCTAssertEqual(afterDelete.config.timerSeconds, 40)
+        XCTAssertNotNil(afterDelete.config.apps["discord"], "still gated")
+        try "garbage".write(toFile: ConfigInForce.statePath(context.paths), atomically: true, encoding: .utf8)
+        XCTAssertEqual(try timer(), 40)
+        try "{\"version\":1}".write(toFile: ConfigInForce.copyPath(context.paths), atomically: true, encoding: .utf8)
+        XCTAssertEqual(try timer(), 40, "either copy is enough")
+        clock.pass(minutes: 21)
+        XCTAssertEqual(try timer(), 20, "and the wait ends when it would have")
+    }
+
+    func testAClockThatJumpsAheadAppliesNothingForGood() throws {
+        try write("timer_seconds = 40\nloosen_delay_minutes = 30\n")
+        XCTAssertEqual(try timer(), 40)
+        try write("timer_seconds = 20\nloosen_delay_minutes = 30\n")
+        XCTAssertEqual(try timer(), 40)
+        clock.jump(minutes: 24 * 60) // faketime '+1d', or NTP stepping a wrong clock
+        XCTAssertEqual(try timer(), 40, "the wall clock says the wait is over; the time since boot does not")
+        clock.jump(minutes: -24 * 60)
+        clock.pass(minutes: 5)
+        XCTAssertEqual(try timer(), 40, "back on time: still waiting")
+        clock.pass(minutes: 26)
+        XCTAssertEqual(try timer(), 20, "waited for real")
+    }
+
+    func testAClockSetBackMakesTheWaitStartAnewNeverSooner() throws {
+        try write("timer_seconds = 40\nloosen_delay_minutes = 30\n")
+        XCTAssertEqual(try timer(), 40)
+        clock.jump(minutes: 24 * 60)
+        try write("timer_seconds = 20\nloosen_delay_minutes = 30\n")
+        XCTAssertEqual(try timer(), 40, "asked for while the clock was a day ahead")
+        clock.jump(minutes: -24 * 60)
+        XCTAssertEqual(try ConfigInForce.load(context: context).pending.first?.applies, clock.milliseconds(clock.now()) + 30 * 60_000)
+    }
+
+    func testANewTimeZoneDoesNotMoveHoursWithoutAGateOntoNow() throws {
+        // Now is 11:06 UTC; the hours without a gate are 06:00–08:00 local.
+        let table = "[[schedule]]\ndays = \"daily\"\nfrom = \"06:00\"\nto = \"08:00\"\ngate = false\n"
+        try write("loosen_delay_minutes = 30\n[apps.discord]\ncommand = \"true\"\n" + table)
+        let store = try EventStore(paths: context.paths)
+        func gateFree() throws -> Bool {
+            GateService(config: try ConfigInForce.load(context: context).config, store: store, context: context).inGateFreeHours("discord")
+        }
+        XCTAssertFalse(try gateFree())
+        clock.offsetMinutes = -4 * 60 // TZ=America/New_York in summer: 07:06 local
+        XCTAssertFalse(try gateFree(), "a new offset waits like any loosening")
+        XCTAssertEqual(try ConfigInForce.load(context: context).pending.map(\.setting.name), ["time zone"])
+        clock.pass(minutes: 31)
+        XCTAssertTrue(try gateFree(), "after the wait the person's local hours are theirs")
+    }
+
+    func testAScheduleTimerEqualToTheGlobalButBelowAnAppsOwnWaits() throws {
+        let base = "timer_seconds = 20\nloosen_delay_minutes = 30\n[apps.discord]\ncommand = \"true\"\ntimer_seconds = 40\n"
+        try write(base)
+        _ = try ConfigInForce.load(context: context)
+        try write(base + "[[schedule]]\ndays = \"daily\"\nfrom = \"00:00\"\nto = \"24:00\"\ntimer_seconds = 20\n")
+        let loaded = try ConfigInForce.load(context: context)
+        XCTAssertEqual(loaded.pending.map(\.setting.name), ["[[schedule]]"])
+        XCTAssertEqual(loaded.config.schedules, [])
+    }
+
+    func testTheHostsExitWithAnAlternativeOutOfRangeIsAnExit() throws {
+        try write("timer_seconds = 5\nsites = [\"reddit.com\"]\n[[alternative]]\nlabel = \"Walk\"\nurl = \"https://example.org/\"\n")
+        for number in [Int64.min, -1, 0, 4, Int64.max] {
+            let service = NativeHostService(context: context)
+            func ask(_ message: [String: Any]) throws -> [String: Any] {
+                let reply = service.reply(to: try JSONSerialization.data(withJSONObject: message))
+                return try XCTUnwrap(JSONSerialization.jsonObject(with: reply) as? [String: Any])
+            }
+            let gate = try ask(["type": "gate", "url": "https://reddit.com/"])
+            let session = try XCTUnwrap(gate["session"] as? String)
+            let exit = try ask(["type": "exit", "session": session, "alternative": NSNumber(value: number)])
+            XCTAssertEqual(exit["type"] as? String, "exit", "\(number)")
+            XCTAssertNil(exit["alternative"], "\(number): no alternative")
+        }
+    }
+}
