@@ -463,7 +463,7 @@ final class ConfigCLITests: XCTestCase {
         let migaPID = try XCTUnwrap(Int32(try home.run("/usr/bin/pgrep", ["-P", shell, "-x", "miga"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)))
         kill(migaPID, SIGTERM)
-        FileManager.default.createFile(atPath: go, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: go, contents: nil))
         terminal.waitForPrompt("$ ")
         try terminal.enter("echo STATUS=$?")
         terminal.waitFor("STATUS=143")

@@ -498,7 +498,7 @@ final class GateWindowTests: XCTestCase {
         let gate = try startGate(environment: ["MIGA_GATE_WINDOW": recorder])
         let id = try window()
         var lines: [String] = []
-        try eventually("the gate's first lines to the window") {
+        eventually("the gate's first lines to the window") {
             lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
             return lines.contains { $0.hasPrefix("item\t") } && lines.contains { $0.hasPrefix("tick\t") }
         }

@@ -164,11 +164,9 @@ final class SyncFolderProbeTests: XCTestCase {
     /// A folder flooded with other files: the fold looks at a bounded number of entries
     /// (not of matches) and says so; the record of what was read goes with files that go.
     func testAFloodedFolderIsLookedAtBoundedlyAndItsBookkeepingTrimmed() throws {
-        let flood = folder + "/flood"
         for index in 0..<2_000 {
-            FileManager.default.createFile(atPath: folder + "/other-\(index)", contents: nil)
+            XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/other-\(index)", contents: nil))
         }
-        _ = flood
         let status = try home.miga(["sync", "status"])
         XCTAssertEqual(status.status, 0, status.stderr)
         XCTAssertTrue((status.stdout + status.stderr).contains("entries; only the first listed are read"), status.stdout + status.stderr)

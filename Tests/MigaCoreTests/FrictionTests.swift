@@ -351,7 +351,7 @@ final class FrictionTests: XCTestCase {
         try png.write(to: URL(fileURLWithPath: root.path + "/kids.png"))
         try Data("not a picture".utf8).write(to: URL(fileURLWithPath: root.path + "/notes.png"))
         XCTAssertEqual(mkfifo(root.path + "/fifo.png", 0o600), 0)
-        FileManager.default.createFile(atPath: root.path + "/huge.jpg", contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: root.path + "/huge.jpg", contents: nil))
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: root.path + "/huge.jpg"))
         try handle.truncate(atOffset: UInt64(ContentImage.fileLimit + 1))
         try handle.close()

@@ -27,7 +27,7 @@ final class SyncJournalTests: XCTestCase {
     private func write(_ store: EventStore, _ events: [Event]) throws {
         try store.record(events)
         XCTAssertTrue(store.journal == nil || store.journalBehind, "a write marks the journal behind")
-        if store.journal != nil { try? store.catchUpJournal() }
+        if store.journal != nil { _ = try? store.catchUpJournal() }
     }
 
     private func write(_ store: EventStore, _ event: Event) throws { try write(store, [event]) }
@@ -323,7 +323,7 @@ final class SyncJournalTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: flood, withIntermediateDirectories: true)
         for month in 0..<(EventStore.fileLimit + 5) {
             let name = String(format: "events-%04d-%02d.jsonl", 1000 + month / 12, month % 12 + 1)
-            FileManager.default.createFile(atPath: flood + "/" + name, contents: Data())
+            XCTAssertTrue(FileManager.default.createFile(atPath: flood + "/" + name, contents: Data()))
         }
         try EventLine.jsonl(event(at: day, session: "newest")).appending("\n")
             .write(toFile: flood + "/events-9999-12.jsonl", atomically: true, encoding: .utf8)

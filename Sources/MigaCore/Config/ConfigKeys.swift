@@ -121,7 +121,9 @@ extension ConfigKey {
         self.doc = doc
         self.looser = looser
         copyGlobal = { target, source in target[keyPath: global] = source[keyPath: global] }
-        copyApp = app.map { app in { target, source in target[keyPath: app] = source?[keyPath: app] } }
+        copyApp = app.map { app -> @Sendable (inout MigaConfig.App, MigaConfig.App?) -> Void in
+            { target, source in target[keyPath: app] = source?[keyPath: app] }
+        }
         readGlobal = { value, key, config, reader in
             if let checked = check(value, key, config[keyPath: global], &reader) { config[keyPath: global] = checked }
         }

@@ -110,7 +110,7 @@ public final class PlainGate {
             let before = driver.session.item.id
             driver.choose(.readNext, at: now)
             if driver.session.item.id != before { show(driver.session.item, heading: nil) }
-        case "1", "2", "3" where Int(answer)! <= driver.session.alternatives.count:
+        case let digit where ["1", "2", "3"].contains(digit) && Int(digit)! <= driver.session.alternatives.count:
             driver.chooseAlternative(Int(answer)!, at: now)
         case "o", "open":
             driver.choose(.open, at: now)
