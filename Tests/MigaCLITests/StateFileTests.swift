@@ -73,6 +73,24 @@ final class StateFileCLITests: XCTestCase {
         XCTAssertTrue(garbled.stderr.contains("is what applies"), garbled.stderr)
     }
 
+    func testBothLooseningRecordsGarbledMakeTheLooseningWaitAnew() throws {
+        try home.writeConfig("timer_seconds = 30\nloosen_delay_minutes = 60\n")
+        XCTAssertEqual(try home.miga(["config", "get", "timer_seconds"]).stdout, "30\n", "settled")
+        XCTAssertEqual(try home.miga(["config", "set", "timer_seconds", "15"]).status, 0)
+        XCTAssertEqual(try home.miga(["config", "get", "timer_seconds"]).stdout, "30\n", "a loosening: it waits")
+        let copy = home.home + "/.local/share/miga/loosening.json"
+        for path in [loosening, copy] { try "{{{".write(toFile: path, atomically: true, encoding: .utf8) }
+        // What was settled is not known: the strictest the file can be read as stands for it.
+        let got = try home.miga(["config", "get", "timer_seconds"])
+        XCTAssertEqual(got.stdout, "\(MigaConfig.timerRange.upperBound)\n", "still strict, never the 15 that waited: \(got.stderr)")
+        XCTAssertTrue(got.stderr.contains("waits again") && got.stderr.contains("miga config pending"), got.stderr)
+        let pending = try home.miga(["config", "pending"])
+        XCTAssertTrue(pending.stdout.contains("timer_seconds: \(MigaConfig.timerRange.upperBound) → 15"), pending.stdout)
+        XCTAssertTrue(pending.stdout.contains("(in 60 min)"), "the whole delay, from now: \(pending.stdout)")
+        XCTAssertFalse(pending.stderr.contains("waits again"), "said once: both copies are written again: \(pending.stderr)")
+        XCTAssertEqual(try String(contentsOfFile: copy, encoding: .utf8), try String(contentsOfFile: loosening, encoding: .utf8))
+    }
+
     func testALooseningRecordOfALargeConfigIsReadBack() throws {
         // A `"` in a literal string is one byte in config.toml, `\"` as miga writes the config
         // back and `\\\"` in the record: a config under its limit once made a record over its own.

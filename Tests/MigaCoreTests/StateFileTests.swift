@@ -103,6 +103,108 @@ final class StateFileTests: XCTestCase {
         XCTAssertEqual(try timer(), 20, "and the wait ends when it would have")
     }
 
+    /// Every value a key can take, as its text, for a key whose values can be listed.
+    func values(of key: ConfigKey) -> [String] {
+        switch key.kind {
+        case .integer(let range, _): return range.map(String.init)
+        case .flag: return ["true", "false"]
+        case .choice(let choices): return choices
+        default: return []
+        }
+    }
+
+    func testTheStrictestBaselineHoldsEveryKeyThatLoosensAtItsStrictest() throws {
+        // Every key at its loosest or near it, globally, for an app and for a site.
+        let perApp = "timer_seconds = 15\nintention = false\nescalate_seconds = 0\nopens_per_day = 0\nask_minutes = false\n"
+            + "default_minutes = 240\nchallenge = \"off\"\n"
+        let text = "timer_seconds = 20\ngrace_minutes = 120\nbreathing = \"off\"\nanimations = false\nterminal = \"xterm\"\n"
+            + "categories = [\"quotes\"]\nsites = [\"reddit.com\", \"x.com\"]\nintention = false\nescalate_seconds = 3\nopens_per_day = 50\n"
+            + "ask_minutes = false\ndefault_minutes = 30\nchallenge = \"off\"\nweekly_summary = true\nloosen_delay_minutes = 45\n"
+            + "sync_folder = \"~/Sync\"\nsync_config = true\n"
+            + "[apps.discord]\ncommand = \"true\"\n" + perApp + "[apps.slack]\ncommand = \"true\"\n"
+            + "[site.\"reddit.com\"]\n" + perApp
+            + "[[schedule]]\ndays = \"daily\"\nfrom = \"09:00\"\nto = \"17:00\"\ngate = false\n"
+            + "[[schedule]]\ndays = \"daily\"\nfrom = \"18:00\"\nto = \"19:00\"\ntimer_seconds = 15\n"
+            + "[[schedule]]\ndays = \"daily\"\nfrom = \"20:00\"\nto = \"21:00\"\ntimer_seconds = \(MigaConfig.timerRange.upperBound)\n"
+        let loaded = try ConfigLoader().parse(text, path: "config.toml")
+        XCTAssertEqual(loaded.warnings, [])
+        let written = loaded.config
+        let strict = Loosening.strictest(written)
+        let places: [(String, MigaConfig.App?, MigaConfig.App?)] = [
+            ("global", nil, nil), ("apps.discord", written.apps["discord"], strict.apps["discord"]),
+            ("apps.slack", written.apps["slack"], strict.apps["slack"]),
+            ("site.reddit.com", written.siteSettings["reddit.com"], strict.siteSettings["reddit.com"]),
+        ]
+        var tightened = 0
+        for key in ConfigKeys.table {
+            XCTAssertEqual(key.strictest == nil, key.looser == nil || key.looser == .delay, "\(key.name): every key that loosens has a strictest")
+            for (place, before, after) in places where place == "global" || key.copyApp != nil {
+                let was = key.text(written, before), now = key.text(strict, after)
+                guard key.strictest != nil else {
+                    XCTAssertEqual(now, was, "\(place) \(key.name): kept as written")
+                    continue
+                }
+                tightened += 1
+                for value in values(of: key) {
+                    XCTAssertFalse(Loosening.loosens(key, from: value, to: now), "\(place) \(key.name): \(value) → \(now) tightens")
+                    if value != now {
+                        XCTAssertTrue(Loosening.loosens(key, from: now, to: value), "\(place) \(key.name): \(now) → \(value) loosens")
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(tightened, 8 + 7 * 3, "8 keys loosen; 7 of them per app and site")
+        XCTAssertEqual(strict.apps["slack"], written.apps["slack"], "an app that sets nothing itself takes the global values")
+        XCTAssertEqual(strict.apps.keys.sorted(), ["discord", "slack"])
+        XCTAssertEqual(strict.sites, written.sites)
+        XCTAssertEqual(strict.schedules.map(\.hours), ["20:00–21:00"], "neither hours without a gate nor a gentler timer")
+        // Nothing in the file is stricter than it: from it, every difference is a loosening.
+        let changes = Loosening.changes(from: strict, to: written)
+        XCTAssertFalse(changes.isEmpty)
+        XCTAssertEqual(changes.filter { !$0.loosens }.map(\.setting.name), [])
+        XCTAssertEqual(Loosening.strictest(strict), strict, "the strictest is its own")
+    }
+
+    func testBothRecordsGarbledMakeEveryLooseningWaitAnew() throws {
+        try write("timer_seconds = 40\nloosen_delay_minutes = 30\n[[schedule]]\ndays = \"daily\"\nfrom = \"00:00\"\nto = \"24:00\"\ngate = false\n")
+        XCTAssertEqual(try timer(), 40)
+        try write("timer_seconds = 20\nloosen_delay_minutes = 30\n[[schedule]]\ndays = \"daily\"\nfrom = \"00:00\"\nto = \"24:00\"\ngate = false\n")
+        XCTAssertEqual(try timer(), 40, "waits")
+        for path in [ConfigInForce.statePath(context.paths), ConfigInForce.copyPath(context.paths)] {
+            try "{{{".write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let loaded = try ConfigInForce.load(context: context)
+        XCTAssertEqual(loaded.config.timerSeconds, MigaConfig.timerRange.upperBound, "the strictest the file can be read as")
+        XCTAssertEqual(loaded.config.schedules, [], "hours without a gate wait too")
+        XCTAssertEqual(loaded.config.loosenDelayMinutes, 30)
+        let now = clock.milliseconds(clock.now())
+        XCTAssertTrue(loaded.pending.contains { $0.setting == .key("timer_seconds") && $0.to == "20" })
+        XCTAssertTrue(loaded.pending.contains { $0.setting == .schedules })
+        XCTAssertEqual(Set(loaded.pending.map(\.applies)), [now + 30 * 60_000], "the whole delay, from now")
+        let lines = (context.messages as? CollectingSink)?.lines ?? []
+        XCTAssertTrue(lines.contains { $0.contains("waits again") && $0.contains("miga config pending") }, "\(lines)")
+        XCTAssertEqual(try timer(), MigaConfig.timerRange.upperBound, "kept: both copies written again")
+        XCTAssertEqual(try String(contentsOfFile: ConfigInForce.copyPath(context.paths), encoding: .utf8),
+                       try String(contentsOfFile: ConfigInForce.statePath(context.paths), encoding: .utf8))
+        clock.pass(minutes: 29)
+        XCTAssertEqual(try timer(), MigaConfig.timerRange.upperBound)
+        clock.pass(minutes: 1)
+        XCTAssertEqual(try timer(), 20, "and the file applies when the wait ends")
+        XCTAssertEqual(try ConfigInForce.load(context: context).config.schedules.count, 1)
+    }
+
+    func testBothRecordsGarbledWithoutADelayLeaveTheFileAsItIs() throws {
+        try write("timer_seconds = 20\n")
+        try FileManager.default.createDirectory(atPath: context.paths.stateDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: context.paths.dataDirectory, withIntermediateDirectories: true)
+        for path in [ConfigInForce.statePath(context.paths), ConfigInForce.copyPath(context.paths)] {
+            try "{{{".write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        XCTAssertEqual(try timer(), 20, "nothing waits with no delay")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ConfigInForce.statePath(context.paths)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ConfigInForce.copyPath(context.paths)))
+    }
+
     func testAClockThatJumpsAheadAppliesNothingForGood() throws {
         try write("timer_seconds = 40\nloosen_delay_minutes = 30\n")
         XCTAssertEqual(try timer(), 40)

@@ -61,6 +61,10 @@ public struct ConfigKey: Sendable {
         case allowance
         /// A flag turned off, or a choice moved to the first of its choices (`off`).
         case off
+        /// The wait itself (`loosen_delay_minutes`): a smaller number is looser, as `lower`;
+        /// but where no record says what was settled, the delay written is the one waited
+        /// (`strictest` keeps it: the longest would make every setting wait a week).
+        case delay
     }
 
     public let name: String
@@ -90,6 +94,34 @@ public struct ConfigKey: Sendable {
         case (true, true): return .globalAndApp
         case (true, false): return .global
         default: return .app
+        }
+    }
+
+    /// The value no change of the key could make stricter: what applies, until a wait ends,
+    /// while no record says what was settled (`Loosening.strictest`). nil: kept as written (a
+    /// key that loosens nothing, and the delay itself).
+    var strictest: TOMLValue? {
+        switch (looser, kind) {
+        case (.lower?, .integer(let range, _)): return .integer(Int64(range.upperBound))
+        case (.higher?, .integer(let range, _)): return .integer(Int64(range.lowerBound))
+        // 0 is no allowance, the loosest; the smallest other is the fewest opens.
+        case (.allowance?, .integer(let range, _)): return .integer(Int64(min(max(1, range.lowerBound), range.upperBound)))
+        case (.off?, .flag): return .boolean(true)
+        case (.off?, .choice(let choices)) where choices.count > 1: return choices.last.map(TOMLValue.string)
+        default: return nil
+        }
+    }
+
+    /// Sets the key to `strictest` in `config`, and in each app and site that sets it itself
+    /// (the others take the global value).
+    func tighten(_ config: inout MigaConfig) {
+        guard let value = strictest else { return }
+        var reader = ConfigValueReader(path: "")
+        readGlobal?(value, name, &config, &reader)
+        guard let readApp else { return }
+        for (app, entry) in config.apps where setByApp(entry) { config.apps[app] = readApp(value, name, entry, &reader) ?? entry }
+        for (site, entry) in config.siteSettings where setByApp(entry) {
+            config.siteSettings[site] = readApp(value, name, entry, &reader) ?? entry
         }
     }
 
@@ -235,7 +267,7 @@ public enum ConfigKeys {
         .flag("weekly_summary", doc: "a notification at the first gate of a week", \.weeklySummary),
         .integer("loosen_delay_minutes", MigaConfig.loosenDelayRange, unit: "minutes",
                  doc: "a change that loosens a rule waits this long before it applies (0: at once)", \.loosenDelayMinutes,
-                 looser: .lower),
+                 looser: .delay),
         .folder("sync_folder", doc: "a folder your sync tool (Syncthing, a USB stick) shares between your machines: one history on all (\"\": off)",
                 \.syncFolder),
         .flag("sync_config", doc: "keep config.toml in sync_folder too, the newest copy winning", \.syncConfig),

@@ -186,9 +186,7 @@ public enum Loosening {
             // A table's timer stands in for the app's own (`GatePlan`), so it is gentler when it
             // is below any timer it can take the place of: the global one, an app's or site's
             // own, or a table's it may now come before.
-            let loosens = added.contains { table in
-                !table.gate || (table.timerSeconds ?? .max) < (timers(table, in: wanted, tables: settled.schedules).max() ?? 0)
-            } || removed.contains { table in
+            let loosens = added.contains { gentler($0, in: wanted, tables: settled.schedules) } || removed.contains { table in
                 table.gate && (table.timerSeconds ?? 0) > (timers(table, in: settled, tables: []).min() ?? .max)
             }
             // The tables' digest in `to`: changed again while waiting is a new change.
@@ -199,6 +197,25 @@ public enum Loosening {
                                   loosens: loosens))
         }
         return changes
+    }
+
+    /// Whether a `[[schedule]]` table, where `config` and the gated `tables` apply, makes its
+    /// hours gentler: no gate, or a timer below any it can stand in for.
+    static func gentler(_ table: Schedule, in config: MigaConfig, tables: [Schedule]) -> Bool {
+        !table.gate || (table.timerSeconds ?? .max) < (timers(table, in: config, tables: tables).max() ?? 0)
+    }
+
+    /// The strictest config `written` can be read as: each key that loosens (globally, and in
+    /// each app and site that sets it) at its strictest value (`ConfigKey.strictest`), and no
+    /// `[[schedule]]` table that makes hours gentler. With no record of what was settled, it
+    /// stands for what was: compared with it, every loosening the file may hold waits anew
+    /// (DESIGN "State files are input too"). Apps, sites and the keys that loosen nothing are
+    /// as written: a gone app or site no file can tell.
+    public static func strictest(_ written: MigaConfig) -> MigaConfig {
+        var config = written
+        for key in ConfigKeys.table { key.tighten(&config) }
+        config.schedules = written.schedules.filter { !gentler($0, in: config, tables: []) }
+        return config
     }
 
     /// The timers a `[[schedule]]` table's hours would otherwise have, for the apps and sites
@@ -215,7 +232,7 @@ public enum Loosening {
 
     static func loosens(_ key: ConfigKey, from: String, to: String) -> Bool {
         switch key.looser {
-        case .lower?: return (Int(to) ?? 0) < (Int(from) ?? 0)
+        case .lower?, .delay?: return (Int(to) ?? 0) < (Int(from) ?? 0)
         case .higher?: return (Int(to) ?? 0) > (Int(from) ?? 0)
         case .allowance?:
             let old = Int(from) ?? 0, new = Int(to) ?? 0

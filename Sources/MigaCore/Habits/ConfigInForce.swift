@@ -17,8 +17,9 @@ public enum ConfigInForce {
     public static func statePath(_ paths: MigaPaths) -> String { paths.stateDirectory + "/loosening.json" }
 
     /// Its copy beside the database: a state file deleted or garbled is read from here, so
-    /// what waits goes on waiting (DESIGN "State files are input too"); only the two gone
-    /// together (the history's folder with them) start afresh.
+    /// what waits goes on waiting (DESIGN "State files are input too"); the two gone together
+    /// (the history's folder with them) start afresh, and the two unreadable make every
+    /// loosening wait anew (`waitAnew`).
     public static func copyPath(_ paths: MigaPaths) -> String { paths.dataDirectory + "/loosening.json" }
 
     /// The most either is read or written: however large a config, miga never writes a state
@@ -38,7 +39,6 @@ public enum ConfigInForce {
            ConfigSync.reconcile(folder: folder, context: context) == .took {
             loaded = try ConfigLoader().load(path: context.paths.configFile)
         }
-        let path = statePath(context.paths)
         let state: Loosening.State, settled: MigaConfig, intact: Bool
         switch readState(context: context) {
         case .absent:
@@ -49,7 +49,7 @@ public enum ConfigInForce {
             }
             return Result(config: loaded.config, warnings: loaded.warnings, pending: [])
         case .unreadable(let problem):
-            return afresh(loaded, path: path, context: context, problem: problem)
+            return waitAnew(loaded, context: context, problem: problem)
         case .read(let read, let config, let whole):
             state = read
             settled = config
@@ -94,6 +94,7 @@ public enum ConfigInForce {
     private enum Stored {
         /// Neither the file nor its copy is there.
         case absent
+        /// Neither can be read (what is wrong with each that is there).
         case unreadable(String)
         /// `whole`: the file and its copy are both there, the same.
         case read(Loosening.State, settled: MigaConfig, whole: Bool)
@@ -101,26 +102,23 @@ public enum ConfigInForce {
 
     /// The state, from its file, else from its copy: either alone is enough.
     private static func readState(context: MigaContext) -> Stored {
-        var problem: String?
-        var present = false
+        var problems: [String] = []
         let paths = [statePath(context.paths), copyPath(context.paths)]
         for path in paths {
             do {
                 guard let data = try BoundedFile.readIfPresent(path, limit: stateLimit) else { continue }
-                present = true
                 if let state = String(validating: data, as: UTF8.self).flatMap(Loosening.State.init(json:)),
                    let settled = try? ConfigLoader().parse(state.settled, path: path).config {
-                    if let problem { context.messages.say("miga: warning: \(problem); its copy \(path) is what applies") }
+                    if let problem = problems.first { context.messages.say("miga: warning: \(problem); its copy \(path) is what applies") }
                     let whole = path == paths[0] && (try? BoundedFile.readIfPresent(paths[1], limit: stateLimit)) == data
                     return .read(state, settled: settled, whole: whole)
                 }
-                problem = problem ?? "\(path) is not miga's state"
+                problems.append("\(path) is not miga's state")
             } catch {
-                present = true
-                problem = problem ?? "\(path) could not be read (\(error))"
+                problems.append("\(path) could not be read (\(error))")
             }
         }
-        return present ? .unreadable(problem ?? "it is not miga's state") : .absent
+        return problems.isEmpty ? .absent : .unreadable(problems.joined(separator: "; "))
     }
 
     /// The UTC offset hours without a gate are read in. A new one (a changed TZ, travel, the
@@ -225,15 +223,26 @@ public enum ConfigInForce {
         return change + " at \(Schedule.clock(local.minute))\(day) (in \(minutes) min)"
     }
 
-    /// A state that cannot be read: said once, and started again from the file as it is.
-    private static func afresh(_ loaded: ConfigLoader.Result, path: String, context: MigaContext, problem: String) -> Result {
-        context.messages.say("miga: warning: \(path) could not be read (\(problem)); the waits of loosen_delay_minutes start afresh from config.toml as it is")
-        remove(context: context)
-        if loaded.config.loosenDelayMinutes > 0 {
-            save(Loosening.State(settled: ConfigFile.show(loaded.config), pending: [],
-                                 offset: context.clock.utcOffsetMinutes(at: context.clock.now())), context: context)
+    /// A state that cannot be read, nor its copy: what was settled is not known, so it is taken
+    /// to be the strictest config the file can be read as (`Loosening.strictest`), and every
+    /// loosening the file may hold waits the whole delay from now: a loosening waits anew,
+    /// never the reverse (DESIGN "State files are input too"). Said once: the state is
+    /// written again.
+    private static func waitAnew(_ loaded: ConfigLoader.Result, context: MigaContext, problem: String) -> Result {
+        let delay = loaded.config.loosenDelayMinutes
+        guard delay > 0 else {
+            // Nothing waits and nothing will: the file is all.
+            context.messages.say("miga: warning: \(problem); config.toml applies as it is")
+            remove(context: context)
+            return Result(config: loaded.config, warnings: loaded.warnings, pending: [])
         }
-        return Result(config: loaded.config, warnings: loaded.warnings, pending: [])
+        let outcome = Loosening.resolve(wanted: loaded.config, settled: Loosening.strictest(loaded.config), pending: [],
+                                        now: context.clock.nowMilliseconds(), boot: context.clock.sinceBoot())
+        context.messages.say("miga: warning: \(problem); what config.toml loosens waits again, "
+                             + "loosen_delay_minutes (\(delay) min) from now: `miga config pending` lists it")
+        save(Loosening.State(settled: ConfigFile.show(outcome.config), pending: outcome.pending,
+                             offset: context.clock.utcOffsetMinutes(at: context.clock.now())), context: context)
+        return Result(config: outcome.config, warnings: loaded.warnings, pending: outcome.pending.sorted { $0.applies < $1.applies })
     }
 
     /// The state and its copy. One larger than either is read is never written: the last one
