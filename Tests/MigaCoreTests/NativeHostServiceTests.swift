@@ -11,14 +11,18 @@ final class NativeHostServiceTests: XCTestCase {
     var clock: FakeClock!
     var paths: MigaPaths!
     var service: NativeHostService!
+    var launcher: FakeLauncher!
+    var context: MigaContext!
 
     override func setUpWithError() throws {
         root = try TemporaryDirectory()
         clock = FakeClock()
         let environment = ["HOME": root.path + "/home", "PATH": "/usr/bin:/bin"]
         paths = try MigaPaths(environment: environment)
-        let context = MigaContext(clock: clock, environment: environment, paths: paths, launcher: FakeLauncher(),
+        launcher = FakeLauncher()
+        let context = MigaContext(clock: clock, environment: environment, paths: paths, launcher: launcher,
                                   executablePath: "/opt/miga/bin/miga", messages: CollectingSink(), hasTerminal: false)
+        self.context = context
         service = NativeHostService(context: context)
         restartHost = { [unowned self] in service = NativeHostService(context: context) }
     }
@@ -78,11 +82,22 @@ final class NativeHostServiceTests: XCTestCase {
                           app: "reddit.com", waitMilliseconds: 15_000)
         try ("{\"miga_journal\":1,\"device\":\"bbbbbbbbbbbbbbbb\"}\n" + EventLine.jsonl(other) + "\n")
             .write(toFile: shared + "/bbbbbbbbbbbbbbbb/events-2026-11.jsonl", atomically: true, encoding: .utf8)
+        // The host never touches the sync folder itself (it may hang): it has `miga sync push`
+        // do it, let go through sh; here that push runs in-process once asked for.
+        func pushes() -> Int {
+            launcher.ranHelpers.filter { $0.arguments.first == "sh" && $0.arguments.last == "/opt/miga/bin/miga" }.count
+        }
         let state = try ask(["type": "state"])
-        XCTAssertEqual((state["grace"] as? [String: Any])?.count, 0, "the laptop's Open is no grace in this browser")
-        XCTAssertEqual(try events().map(\.session), ["laptop"], "folded when the state was sent")
+        XCTAssertEqual(pushes(), 1, "the state asks for a push")
+        try EventStore.push(config: ConfigInForce.load(context: context).config, context: context)
+        XCTAssertEqual(try events().map(\.session), ["laptop"], "folded by the push")
+        XCTAssertEqual((state["grace"] as? [String: Any])?.count, 0)
+        XCTAssertEqual((try ask(["type": "state"])["grace"] as? [String: Any])?.count, 0, "the laptop's Open is no grace in this browser")
+        let before = pushes()
         let gate = try ask(["type": "gate", "url": "https://reddit.com/"])
         XCTAssertEqual(gate["action"] as? String, "gate")
+        XCTAssertEqual(pushes(), before + 1, "what the gate recorded is pushed after the reply")
+        try EventStore.push(config: ConfigInForce.load(context: context).config, context: context)
         let device = try String(contentsOfFile: paths.stateDirectory + "/device", encoding: .utf8).trimmingCharacters(in: .newlines)
         let journal = try String(contentsOfFile: shared + "/\(device)/events-2026-11.jsonl", encoding: .utf8)
         XCTAssertTrue(journal.contains("\"session\":\"\(try XCTUnwrap(gate["session"] as? String))\""), journal)

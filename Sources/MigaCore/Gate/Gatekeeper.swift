@@ -118,23 +118,23 @@ public final class Gatekeeper {
         case .schedule, .removed:
             // Hours the person chose to have no gate, or an app they stopped gating: not a
             // fault, so nothing is said.
-            store.closeBeforeExec()
+            leave(store)
             return launch.run()
         case .grace(let until):
             // The next pass in this grace can be the shim's alone.
             stampGrace(app: app, until: until, config: config, store: store)
             // On a terminal a pass says so (a person might wonder where the pause went).
             if context.hasTerminal { context.messages.say("miga: grace for \(app), \(minutesLeft(until)) min left") }
-            store.closeBeforeExec()
+            leave(store)
             return launch.run()
         case .snooze(let until):
             if context.hasTerminal {
                 context.messages.say("miga: snoozed: \(app) opens without a pause, \(minutesLeft(until)) min left (`miga snooze --off` ends it)")
             }
-            store.closeBeforeExec()
+            leave(store)
             return launch.run()
         case .handedOver: // only the browser's gate takes these
-            store.closeBeforeExec()
+            leave(store)
             return launch.run()
         case .gate(let gatePlan):
             plan = gatePlan
@@ -181,7 +181,7 @@ public final class Gatekeeper {
             if let box = service.timebox(session: sessionID), launch.command.executable != context.executablePath {
                 return launch.detach ? watchTimeboxed(launch, box: box, service: service) : runTimeboxed(launch, box: box, service: service)
             }
-            store.closeBeforeExec()
+            leave(store)
             return launch.run()
         case .exit:
             if let number = ending.alternative, let alternative = service.alternative(number, app: app),
@@ -401,6 +401,14 @@ public final class Gatekeeper {
     }
 
     /// miga's own failure never keeps the person from their app.
+    /// Before the app runs: what this launch recorded goes to the sync folder's journal by a
+    /// process of its own, never waited on (the folder may hang), and the store is left as an
+    /// exec needs it.
+    private func leave(_ store: EventStore) {
+        if store.journalBehind { GateService.BackgroundShare.start(store: store, context: context, watched: false) }
+        store.closeBeforeExec()
+    }
+
     private func failOpen(app: String, reason: String, problem: String, store: EventStore?, launch: Launch,
                           announce: Bool = true) -> Int32 {
         // A snooze is an Open of everything it names: it starts only after its own countdown
@@ -423,7 +431,7 @@ public final class Gatekeeper {
             } else {
                 let store = try store ?? EventStore(paths: context.paths)
                 try store.record(skipped)
-                store.closeBeforeExec()
+                leave(store)
             }
         } catch {
             context.messages.say("miga: could not record that: \(error)")

@@ -25,6 +25,13 @@ extension EventStore {
     @discardableResult
     public func catchUpJournal() throws -> Int {
         guard let journal else { return 0 }
+        return try holdingJournalLock(journal) { try appendAllPending(to: journal) }
+    }
+
+    /// Runs `work` holding the journal's lock: one process at a time writes the journal (and,
+    /// for `miga sync push`, reads the folder), so however long a folder hangs, at most one
+    /// process waits on it; the others give up after `journalLockPatience`.
+    func holdingJournalLock<T>(_ journal: SyncJournal, _ work: () throws -> T) throws -> T {
         let lock: DirectoryLock
         do {
             try LinuxSystem.makeDirectories(journal.stateDirectory, mode: 0o700)
@@ -33,6 +40,10 @@ extension EventStore {
             throw SyncError.busy(journal.folder)
         }
         defer { lock.unlock() }
+        return try work()
+    }
+
+    private func appendAllPending(to journal: SyncJournal) throws -> Int {
         var total = 0
         while true {
             let written = try appendPending(to: journal, limit: Self.journalBatch)
@@ -151,11 +162,21 @@ extension EventStore {
     /// seconds; what it did not do is left for the next miga process.
     public static func pushInBackground(config: MigaConfig, context: MigaContext) throws {
         LinuxSystem.endAfter(seconds: backgroundLimit)
+        try push(config: config, context: context)
+    }
+
+    /// What `miga sync push` does, bounded by nothing: for a process that may wait.
+    public static func push(config: MigaConfig, context: MigaContext) throws {
         guard !config.syncFolder.isEmpty else { return }
         let store = try EventStore(paths: context.paths)
-        guard store.useSyncFolder(of: config, context: context) == nil else { return }
-        store.foldJournals(budget: gateFoldBudget)
-        _ = try? store.catchUpJournal()
+        guard store.useSyncFolder(of: config, context: context) == nil, let journal = store.journal else { return }
+        // Under the journal's lock, or not at all: a push stuck on a folder that hangs leaves
+        // the next ones to give up, rather than pile up behind it.
+        try store.holdingJournalLock(journal) {
+            // This machine's events first: they are what only this machine can give the others.
+            _ = try? store.appendAllPending(to: journal)
+            store.foldJournals(budget: gateFoldBudget)
+        }
     }
 
     static let backgroundLimit: UInt32 = 60
