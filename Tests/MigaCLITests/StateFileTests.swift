@@ -138,7 +138,7 @@ final class StateFileCLITests: XCTestCase {
         let future = Date().addingTimeInterval(86_400)
         for (name, date) in [("discord.until", future.addingTimeInterval(3600)), ("discord.since", future)] {
             let path = runtime + "/miga/grace/" + name
-            FileManager.default.createFile(atPath: path, contents: nil)
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil))
             try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: path)
         }
         try FileManager.default.createDirectory(atPath: home.home + "/.local/share/miga/spool", withIntermediateDirectories: true)
