@@ -12,7 +12,8 @@ struct SyncPushCommand: ParsableCommand {
 
     func run() throws {
         try CommandSupport.run { context in
-            try EventStore.pushInBackground(config: ConfigInForce.load(context: context).config, context: context)
+            // The config as it is here: the shared copy is brought level under the journal's lock.
+            try EventStore.pushInBackground(config: ConfigInForce.load(context: context, inFrontOfApp: true).config, context: context)
         }
     }
 }

@@ -137,6 +137,10 @@ final class HungSyncFolderTests: XCTestCase {
         try exit(terminal)
         let recorded = try home.events() // this machine's alone: no other machine writes here
         XCTAssertEqual(recorded.map(\.type), [.gatewaySkipped, .gatewaySkipped, .sessionStart, .exitSelected])
+        // Each of those launches asked for a push; one waits on the folder, the others gave up
+        // (the journal's lock) rather than pile up behind it.
+        eventually(timeout: 5, "the pushes beyond the first to give up") { self.waitingPushes() <= 1 }
+        XCTAssertEqual(waitingPushes(), 1, "the one holding the journal's lock waits on the folder")
 
         disk.release()
         let status = try home.miga(["sync", "status"])
@@ -148,6 +152,17 @@ final class HungSyncFolderTests: XCTestCase {
     }
 
     // MARK: Helpers
+
+    /// `miga sync push` processes of this home still running.
+    func waitingPushes() -> Int {
+        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []
+        return pids.filter { pid in
+            guard let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+                  String(decoding: command, as: UTF8.self).split(separator: "\0").suffix(2) == ["sync", "push"],
+                  let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+            return String(decoding: environ, as: UTF8.self).split(separator: "\0").contains { $0 == "HOME=\(home.home)" }
+        }.count
+    }
 
     /// `miga gate --app APP -- recorder x` in a terminal, the folder's state as it is.
     func startGate(_ app: String) throws -> TmuxTerminal {

@@ -6,7 +6,7 @@ import FoundationEssentials
 /// last of this machine's events (`device IS NULL`) the journal has. A write commits its
 /// events first and only marks the journal behind: the folder may be a dead network mount or
 /// a stalled stick, so nothing in front of an app touches it. The events are appended after
-/// the commit by `pushJournal`, in id order, by one process at a time (the journal's lock in
+/// the commit by `catchUpJournal`, in id order, by one process at a time (the journal's lock in
 /// the state folder, never in the sync folder), outside any transaction, so a folder that
 /// hangs holds up no other writer; a gate has it done by a process of its own (`miga sync
 /// push`, started by `GateService.shareInBackground`). What cannot be appended now is
@@ -157,9 +157,13 @@ extension EventStore {
     }
 
     /// `miga sync push`, the process gates and the browser's host start so that they never
-    /// touch the sync folder themselves: the other machines' files folded in (a gate's share),
-    /// this machine's events appended. A folder that hangs ends it after `backgroundLimit`
-    /// seconds; what it did not do is left for the next miga process.
+    /// touch the sync folder themselves: this machine's events appended, the other machines'
+    /// files folded in (a gate's share), `sync_config`'s copy brought level. `config` was
+    /// loaded without touching the folder (`ConfigInForce.load(inFrontOfApp: true)`).
+    /// Everything that touches the folder happens under the journal's lock, so a folder that
+    /// hangs holds one such process at most (the rest give up); it is ended by SIGALRM after
+    /// `backgroundLimit` seconds where the kernel lets a wait end, and what it did not do is
+    /// left for the next miga process.
     public static func pushInBackground(config: MigaConfig, context: MigaContext) throws {
         LinuxSystem.endAfter(seconds: backgroundLimit)
         try push(config: config, context: context)
@@ -170,12 +174,11 @@ extension EventStore {
         guard !config.syncFolder.isEmpty else { return }
         let store = try EventStore(paths: context.paths)
         guard store.useSyncFolder(of: config, context: context) == nil, let journal = store.journal else { return }
-        // Under the journal's lock, or not at all: a push stuck on a folder that hangs leaves
-        // the next ones to give up, rather than pile up behind it.
         try store.holdingJournalLock(journal) {
             // This machine's events first: they are what only this machine can give the others.
             _ = try? store.appendAllPending(to: journal)
             store.foldJournals(budget: gateFoldBudget)
+            if config.syncConfig { _ = ConfigSync.reconcile(folder: journal.folder, context: context) }
         }
     }
 
