@@ -402,7 +402,7 @@ final class SharedFolderTests: XCTestCase {
 
     func testAListingLooksAtABoundedNumberOfEntriesWhateverMatches() throws {
         let root = try TemporaryDirectory()
-        for index in 0..<300 { FileManager.default.createFile(atPath: root.path + "/other-\(index)", contents: nil) }
+        for index in 0..<300 { XCTAssertTrue(FileManager.default.createFile(atPath: root.path + "/other-\(index)", contents: nil)) }
         let folder = try SharedFolder(opening: root.path)
         let bounded = folder.names(lookingAt: 100) { $0.hasPrefix("match") }
         XCTAssertEqual(bounded.looked, 100)

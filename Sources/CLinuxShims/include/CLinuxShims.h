@@ -4,4 +4,6 @@
 // module does not define.
 int miga_wcwidth(unsigned int scalar);
 int miga_pipe2_cloexec_nonblock(int fds[2]);
+// The idle I/O class for this process (ioprio_set has no glibc wrapper); 0 or -1.
+int miga_idle_io_priority(void);
 #endif

@@ -166,6 +166,8 @@ extension EventStore {
     /// left for the next miga process.
     public static func pushInBackground(config: MigaConfig, context: MigaContext) throws {
         LinuxSystem.endAfter(seconds: backgroundLimit)
+        // Behind whatever the person is doing: a gate starting meanwhile gets the processor first.
+        LinuxSystem.yieldProcessor()
         try push(config: config, context: context)
     }
 

@@ -99,26 +99,41 @@ extension EventStore {
         // Nothing new anywhere (the usual case): no transaction, so no lock taken.
         let changed = reads.filter { $0.state != states[$0.file] || !$0.events.isEmpty }
         guard !changed.isEmpty || !gone.isEmpty || folderProblem != states[Self.folderRow]?.problem else { return result }
+        // In short transactions (`foldTransaction` events each), each file's place saved with
+        // its last: a gate recording meanwhile waits for one of them at most, never for the
+        // whole fold. What a failed one left out is read again by the next fold, and the
+        // identity rule drops what the ones before it kept.
         do {
             try db.transaction(immediate: true) {
                 for file in gone {
                     try db.execute("DELETE FROM sync_read WHERE folder = ? AND file = ?", [.text(journal.folder), .text(file)])
                 }
                 try save(problem: folderProblem, of: Self.folderRow, device: "", in: journal, previous: states[Self.folderRow])
-                for read in changed {
-                    let sorted = read.events.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }.map(\.element)
-                    let added = try insertUnlessStored(sorted, device: read.device)
-                    result.events += added
-                    var state = read.state
-                    state.events += Int64(added)
-                    try save(state, of: read.file, device: read.device, in: journal, previous: states[read.file])
-                }
+            }
+            for read in changed {
+                let sorted = read.events.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }.map(\.element)
+                var added = 0, start = 0
+                repeat {
+                    let end = min(sorted.count, start + Self.foldTransaction)
+                    try db.transaction(immediate: true) {
+                        added += try insertUnlessStored(Array(sorted[start..<end]), device: read.device)
+                        guard end == sorted.count else { return }
+                        var state = read.state
+                        state.events += Int64(added)
+                        try save(state, of: read.file, device: read.device, in: journal, previous: states[read.file])
+                    }
+                    start = end
+                } while start < sorted.count
+                result.events += added
             }
         } catch {
-            return FoldResult(events: 0, unread: result.unread) // left for the next process
+            return FoldResult(events: result.events, unread: result.unread) // the rest is left for the next process
         }
         return result
     }
+
+    /// Events one fold transaction inserts at most (a few milliseconds of the write lock).
+    static let foldTransaction = 200
 
     /// What one file gave this fold, and where its reading stands.
     private struct FileRead {

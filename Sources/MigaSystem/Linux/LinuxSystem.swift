@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CLinuxShims
 import FoundationEssentials
 
 /// A failed system call, described the way the C library does.
@@ -366,6 +367,13 @@ public enum LinuxSystem {
         var status: Int32 = 0
         let result = waitpid(pid, &status, WNOHANG)
         return result != 0
+    }
+
+    /// Lowers this process's priority (nice 10, and the idle I/O class): for background work
+    /// that must never slow what the person is waiting for.
+    public static func yieldProcessor() {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        _ = miga_idle_io_priority()
     }
 
     /// Ends this process by SIGALRM after `seconds`, wherever it is: for a background helper
