@@ -60,11 +60,19 @@ for name in ("old", "new"):
           f"peak RSS max {max(peaks):.2f} MiB")
 FRAMES
 
-echo "== instructions of one grace pass with sync_folder (callgrind, the process itself)"
+echo "== grace pass with sync_folder once the other machine's events are all in: old against new"
+env -i HOME="$a" PATH=/usr/bin:/bin "$old" sync status >/dev/null
+env -i HOME="$b" PATH=/usr/bin:/bin "$new" sync status >/dev/null
+hyperfine -N --warmup 20 --runs "$runs" --export-json "$work/grace-folded.json" \
+    -n old "env HOME=$a $old gate --app grace -- /bin/true" \
+    -n new "env HOME=$b $new gate --app grace -- /bin/true" | grep -E "±|faster|old|new" || true
+
+echo "== instructions of one grace pass with sync_folder, up to its exec of the app (callgrind)"
 command -v valgrind >/dev/null || { echo "(valgrind not installed: skipped)"; exit 0; }
 for name in old new; do
     binary=$old home=$a
     [ "$name" = new ] && binary=$new home=$b
-    env HOME="$home" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" gate --app grace -- /bin/true 2>&1 |
-        sed -n "s/.*Collected : \([0-9]*\).*/$name: \1 instructions/p"
+    env HOME="$home" valgrind --tool=callgrind --dump-before=execve --callgrind-out-file="$work/cg-$name" \
+        "$binary" gate --app grace -- /bin/true >/dev/null 2>&1
+    echo "$name: $(sed -n 's/^summary: //p' "$work/cg-$name.1") instructions"
 done

@@ -118,23 +118,23 @@ public final class Gatekeeper {
         case .schedule, .removed:
             // Hours the person chose to have no gate, or an app they stopped gating: not a
             // fault, so nothing is said.
-            leave(store)
+            store.closeBeforeExec()
             return launch.run()
         case .grace(let until):
             // The next pass in this grace can be the shim's alone.
             stampGrace(app: app, until: until, config: config, store: store)
             // On a terminal a pass says so (a person might wonder where the pause went).
             if context.hasTerminal { context.messages.say("miga: grace for \(app), \(minutesLeft(until)) min left") }
-            leave(store)
+            store.closeBeforeExec()
             return launch.run()
         case .snooze(let until):
             if context.hasTerminal {
                 context.messages.say("miga: snoozed: \(app) opens without a pause, \(minutesLeft(until)) min left (`miga snooze --off` ends it)")
             }
-            leave(store)
+            store.closeBeforeExec()
             return launch.run()
         case .handedOver: // only the browser's gate takes these
-            leave(store)
+            store.closeBeforeExec()
             return launch.run()
         case .gate(let gatePlan):
             plan = gatePlan
@@ -401,9 +401,11 @@ public final class Gatekeeper {
     }
 
     /// miga's own failure never keeps the person from their app.
-    /// Before the app runs: what this launch recorded goes to the sync folder's journal by a
-    /// process of its own, never waited on (the folder may hang), and the store is left as an
-    /// exec needs it.
+    /// Before the app runs after a gate (or failing open): what it recorded goes to the sync
+    /// folder's journal by a process of its own, never waited on (the folder may hang), and
+    /// the store is left as an exec needs it. A pass (grace, schedule, snooze) starts none:
+    /// it is the launch that must cost least, and its one event goes with the next gate's
+    /// push or command (a pass is no attempt, so no count waits for it).
     private func leave(_ store: EventStore) {
         if store.journalBehind { GateService.BackgroundShare.start(store: store, context: context, watched: false) }
         store.closeBeforeExec()
