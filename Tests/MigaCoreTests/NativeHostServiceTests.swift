@@ -241,6 +241,24 @@ final class NativeHostServiceTests: XCTestCase {
         XCTAssertEqual(try ask(["type": "resume", "id": 5, "session": session, "url": "https://reddit.com/"])["action"] as? String, "gate")
     }
 
+    /// A gate begun on another machine (its session_start folded in from the sync folder) is
+    /// not one to resume here, with its time counted as waited: a page naming it gets the
+    /// same answer as any unknown gate.
+    func testAGateBegunOnAnotherMachineIsNeverResumedHere() throws {
+        try config("sites = [\"reddit.com\"]\nsync_folder = \"~/Sync/miga\"\n")
+        let shared = root.path + "/home/Sync/miga/bbbbbbbbbbbbbbbb"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        let session = "0123abcd-0000-4000-8000-00000000beef"
+        let started = Event(timestamp: clock.nowMilliseconds() - 20_000, utcOffsetMinutes: 0, session: session, type: .sessionStart,
+                            app: "reddit.com")
+        try ("{\"miga_journal\":1,\"device\":\"bbbbbbbbbbbbbbbb\"}\n" + EventLine.jsonl(started) + "\n")
+            .write(toFile: shared + "/events-2026-11.jsonl", atomically: true, encoding: .utf8)
+        try EventStore.push(config: ConfigInForce.load(context: context).config, context: context)
+        XCTAssertEqual(try events().map(\.session), [session], "the other machine's gate is in this history")
+        let resumed = try ask(["type": "resume", "id": 1, "session": session, "url": "https://reddit.com/"])
+        XCTAssertEqual(resumed["error"] as? String, "no such gate (it ended already)", "\(resumed)")
+    }
+
     func testBadRequestsGetAnErrorReplyNamingTheProblem() throws {
         try config("sites = [\"reddit.com\"]\n")
         func error(_ body: String) throws -> String? {
