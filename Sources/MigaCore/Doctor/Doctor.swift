@@ -98,7 +98,7 @@ public struct Doctor {
         if let inside = EventStore.databaseInside(folder: journal.folder, paths: context.paths) {
             findings.problem("sync", inside, fix: "move \(layout.display(context.paths.dataDirectory)) out of \(shown) (set XDG_DATA_HOME)")
         }
-        let ownCopies = LinuxSystem.directoryNames(in: journal.ownFolder, limit: 10) { SyncJournal.isJournalFileName($0) && SyncJournal.isConflictCopy($0) }
+        let ownCopies = journal.ownFiles(lookingAt: 10_000) { SyncJournal.isJournalFileName($0) && SyncJournal.isConflictCopy($0) }.prefix(10)
         if !ownCopies.isEmpty {
             findings.problem("sync", "conflict copies of this machine's journal in \(layout.display(journal.ownFolder)): another machine uses this machine's id \(journal.device) (a copied \(layout.display(context.paths.stateDirectory)))",
                              fix: "on the other machine, remove \(layout.display(context.paths.stateDirectory + "/device")) and run `miga sync status`")

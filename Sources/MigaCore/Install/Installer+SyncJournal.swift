@@ -19,7 +19,7 @@ extension Installer {
 
     /// The purge list's line for it.
     func ownJournalPurgeLine(_ journal: SyncJournal) -> String {
-        let files = LinuxSystem.directoryNames(in: journal.ownFolder, limit: 100_000, where: SyncJournal.isJournalFileName).count
+        let files = journal.ownFiles().count
         return "this machine's journal in the sync folder, \(layout.display(journal.ownFolder)) (\(files) file\(files == 1 ? "" : "s"); "
             + "the other machines' journals there stay)"
     }

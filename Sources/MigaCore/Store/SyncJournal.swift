@@ -84,6 +84,14 @@ public struct SyncJournal: Sendable, Equatable {
         name.utf8.count == 16 && name.utf8.allSatisfy { ("0"..."9").contains(Character(UnicodeScalar($0))) || ("a"..."f").contains(Character(UnicodeScalar($0))) }
     }
 
+    /// This machine's journal files as its folder holds them now (`include` on each name),
+    /// read through `SharedFolder`: never through a link in the folder's place, never from
+    /// another user's folder, and looking at `limit` entries at most. Empty when it is not there.
+    public func ownFiles(lookingAt limit: Int = 100_000, where include: (String) -> Bool = SyncJournal.isJournalFileName) -> [String] {
+        guard let shared = try? SharedFolder(opening: folder), let own = try? shared.subfolder(device, own: true) else { return [] }
+        return own.names(lookingAt: limit, where: include).names
+    }
+
     /// The file of the month (UTC) an event happened in.
     static func fileName(forTimestamp timestamp: Int64) -> String {
         let (year, month, _) = CivilDay(unixMilliseconds: timestamp, offsetMinutes: 0).components
@@ -95,7 +103,7 @@ public struct SyncJournal: Sendable, Equatable {
     /// A journal file of a machine: `events-YYYY-MM.jsonl`, or a copy a sync tool made of one
     /// (`events-2026-11.sync-conflict-20261127-101010-ABCDEFG.jsonl`), which is read too: it
     /// can only hold that machine's own events, and the identity rule drops any repeated.
-    static func isJournalFileName(_ name: String) -> Bool {
+    public static func isJournalFileName(_ name: String) -> Bool {
         guard name.hasPrefix("events-"), name.hasSuffix(".jsonl"), !name.contains("/") else { return false }
         let middle = name.dropFirst("events-".count).dropLast(".jsonl".count)
         let month = middle.prefix(7)
@@ -106,7 +114,7 @@ public struct SyncJournal: Sendable, Equatable {
         return rest.isEmpty || rest.hasPrefix(".sync-conflict-")
     }
 
-    static func isConflictCopy(_ name: String) -> Bool { name.contains(".sync-conflict-") }
+    public static func isConflictCopy(_ name: String) -> Bool { name.contains(".sync-conflict-") }
 
     /// A file's first line: what wrote it, so that a later layout is recognised.
     func header(hostName: String?) -> String {
