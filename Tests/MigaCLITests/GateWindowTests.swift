@@ -68,13 +68,21 @@ final class GateWindowTests: XCTestCase {
         try xdotool(["getwindowname", id]).status != 0
     }
 
-    /// The whole screen, checked for a drawn window: many colours, not one flat fill.
+    /// The whole screen, checked for a drawn window: many colours, not one flat fill. A window
+    /// is mapped a moment before its first frame is painted, so the picture is taken again until
+    /// it shows one (up to 10 s); a window that never draws still fails.
     func screenshot(_ name: String) throws -> String {
         let path = home.root + "/\(name).png"
-        XCTAssertEqual(try home.run("/usr/bin/import", ["-window", "root", path], environment: environment).status, 0)
-        let colours = try home.run("/usr/bin/convert", [path, "-format", "%k", "info:"], environment: environment)
-        XCTAssertGreaterThan(Int(colours.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, 20,
-                             "\(name): the screen looks blank (\(colours.stdout))")
+        var colours = 0
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            XCTAssertEqual(try home.run("/usr/bin/import", ["-window", "root", path], environment: environment).status, 0)
+            let counted = try home.run("/usr/bin/convert", [path, "-format", "%k", "info:"], environment: environment)
+            colours = Int(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            if colours > 20 { break }
+            usleep(100_000)
+        } while Date() < deadline
+        XCTAssertGreaterThan(colours, 20, "\(name): the screen looks blank (\(colours) colours)")
         if let keep = ProcessInfo.processInfo.environment["MIGA_SCREENSHOTS"] {
             try? FileManager.default.removeItem(atPath: keep + "/\(name).png")
             try? FileManager.default.copyItem(atPath: path, toPath: keep + "/\(name).png")
