@@ -1,6 +1,6 @@
 import ArgumentParser
 import Crypto
-import Foundation
+import FoundationEssentials
 import MigaCore
 import JSON
 
@@ -71,7 +71,7 @@ struct MigaLicense: ParsableCommand {
 
         func run() throws {
             let key = try loadKey(privateKey)
-            let issued = issuedAt ?? ISO8601DateFormatter().string(from: Date())
+            let issued = issuedAt ?? Date().formatted(.iso8601)
             let payload = "{\"product\":\(JSONText.string(product)),\"license_id\":\(JSONText.string(licenseID ?? UUID().uuidString.lowercased())),"
                 + "\"licensee\":\(JSONText.string(licensee)),\"issued_at\":\(JSONText.string(issued)),\"edition\":\(JSONText.string(edition))}"
             let bytes = Data(payload.utf8)
