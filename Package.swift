@@ -48,9 +48,12 @@ let package = Package(
         // The gate as a small window for desktop launches; `miga gate` runs it as a child and
         // owns the session (see GateWindowProtocol).
         .executableTarget(name: "miga-gate-window", dependencies: ["CGtk", "GateWindowProtocol"]),
+        // What a terminal must never be sent raw (`TerminalText`): below both the pack format,
+        // which applies it, and MigaSystem, whose messages apply it.
+        .target(name: "ControlCharacters"),
         // The content pack format (items, the pack checker and the control-character rules it
         // applies): MigaCore reads people's own packs with it, EmbedContent the bundled ones.
-        .target(name: "MigaContent", dependencies: ["TOML"]),
+        .target(name: "MigaContent", dependencies: ["TOML", "ControlCharacters"]),
         // Checks quotes/*.toml at build time and writes their items as Swift values (a broken
         // bundled pack fails the build; a gate parses nothing), and shell/* as string literals,
         // so the binary needs no file beside it.
@@ -70,8 +73,7 @@ let package = Package(
                 "CLinuxShims",
                 "JSON",
                 "GateWindowProtocol",
-                "MigaContent",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "ControlCharacters",
             ]
         ),
         .target(

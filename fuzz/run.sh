@@ -21,15 +21,15 @@ build desktop-entry Sources/MigaCore/DesktopEntries/DesktopEntry.swift Sources/M
 build url -I Sources/CIDN2 Sources/WHATWGURL/*.swift fuzz/URLFuzz.swift
 [ -d Sources/TOML ] && build toml Sources/TOML/*.swift fuzz/TOMLFuzz.swift
 build shim Sources/MigaCore/Install/PathShim.swift Sources/MigaSystem/Text/ShellQuoting.swift \
-    Sources/MigaCore/Config/AppCheck.swift Sources/MigaContent/TerminalText.swift Sources/MigaSystem/Text/StringEditing.swift \
+    Sources/MigaCore/Config/AppCheck.swift Sources/ControlCharacters/TerminalText.swift Sources/MigaSystem/Text/StringEditing.swift \
     fuzz/ShimFuzz.swift
 build csv Sources/MigaCore/Store/CSVRecordFraming.swift Sources/MigaCore/Store/EventLine.swift Sources/MigaCore/Store/Event.swift \
     Sources/MigaCore/Time/CivilDay.swift Sources/JSON/*.swift \
-    Sources/MigaSystem/Text/StringEditing.swift Sources/MigaContent/TerminalText.swift \
+    Sources/MigaSystem/Text/StringEditing.swift Sources/ControlCharacters/TerminalText.swift \
     fuzz/CSVImportFuzz.swift
 build journal Sources/MigaCore/Store/JournalLines.swift Sources/MigaCore/Store/EventLine.swift Sources/MigaCore/Store/Event.swift \
     Sources/MigaCore/Time/CivilDay.swift Sources/JSON/*.swift \
-    Sources/MigaSystem/Text/StringEditing.swift Sources/MigaContent/TerminalText.swift \
+    Sources/MigaSystem/Text/StringEditing.swift Sources/ControlCharacters/TerminalText.swift \
     fuzz/JournalFuzz.swift
 build browser-profile Sources/MigaCore/Doctor/BrowserProfileFiles.swift Sources/JSON/*.swift \
     Sources/MigaSystem/Text/StringEditing.swift fuzz/BrowserProfileFuzz.swift

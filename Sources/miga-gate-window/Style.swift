@@ -57,8 +57,8 @@ enum Style {
                                           UnsafeMutableRawPointer?) -> Void = { _, section, error, _ in
             let location = section.flatMap { gtk_css_section_to_string($0) }
             defer { g_free(location) }
-            fputs("miga-gate-window: CSS \(location.map { String(cString: $0) } ?? ""): "
-                  + "\(error.map { String(cString: $0.pointee.message) } ?? "?")\n", stderr)
+            sayOnStandardError("miga-gate-window: CSS \(location.map { String(cString: $0) } ?? ""): "
+                               + "\(error.map { String(cString: $0.pointee.message) } ?? "?")\n")
         }
         connectSignal(UnsafeMutableRawPointer(provider), "parsing-error", parsingError, nil)
         gtk_css_provider_load_from_data(provider, css, -1)

@@ -18,7 +18,7 @@ let usage: Int32 = 64
 let arguments = CommandLine.arguments.dropFirst()
 let checkOnly = arguments.first == "--check" && arguments.count == 1
 if !arguments.isEmpty && !checkOnly {
-    fputs("miga-gate-window: takes no arguments but --check (it is started by `miga gate`)\n", stderr)
+    sayOnStandardError("miga-gate-window: takes no arguments but --check (it is started by `miga gate`)\n")
     exit(usage)
 }
 

@@ -6,4 +6,7 @@ int miga_wcwidth(unsigned int scalar);
 int miga_pipe2_cloexec_nonblock(int fds[2]);
 // The idle I/O class for this process (ioprio_set has no glibc wrapper); 0 or -1.
 int miga_idle_io_priority(void);
+// fflush(stdout), then whether it or any earlier write to stdout failed (ferror): 1 if so.
+// In C because Swift 6 cannot prove the C library's `stdout` global safe to read.
+int miga_standard_output_failed(void);
 #endif

@@ -6,8 +6,8 @@ import FoundationEssentials
 /// trusted to be framed), with a last error reply; neither is ever a crash or a hang.
 public struct NativeHost {
     public var context: MigaContext
-    public var input: Int32 = LinuxSystem.standardInput
-    public var output: Int32 = LinuxSystem.standardOutput
+    public var input: FileDescriptor = .standardInput
+    public var output: FileDescriptor = .standardOutput
     /// How often config.toml is looked at when inotify cannot watch it, so an edit still
     /// reaches the extension within a second.
     public var pollMilliseconds: Int32 = 1000
@@ -29,7 +29,7 @@ public struct NativeHost {
         let watches = files.map(FileWatch.init(file:))
         let watching = watches.allSatisfy { $0.descriptor >= 0 }
         while true {
-            let ready = LinuxSystem.waitForInput(watching ? [input] + watches.map(\.descriptor) : [input],
+            let ready = context.terminal.waitForInput(watching ? [input] + watches.map { FileDescriptor(rawValue: $0.descriptor) } : [input],
                                                  milliseconds: watching ? -1 : pollMilliseconds)
             if !ready[0].isEmpty, !ready[0].isDisjoint(with: .invalid) { return 1 }
             if ready[0].isEmpty {
@@ -44,7 +44,7 @@ public struct NativeHost {
             }
             let count: Int
             do {
-                count = try buffer.withUnsafeMutableBytes { try LinuxSystem.read(from: input, into: $0, name: "the browser") }
+                count = try buffer.withUnsafeMutableBytes { try context.terminal.read(from: input, into: $0, name: "the browser") }
             } catch let error as LinuxError where error.wouldBlock {
                 continue
             } catch {
@@ -88,7 +88,7 @@ public struct NativeHost {
     /// False once the browser is gone (the pipe closed).
     private func send(_ body: Data) -> Bool {
         do {
-            try LinuxSystem.write(NativeMessageFraming.frame(body), to: output, name: "the browser")
+            try context.terminal.write(NativeMessageFraming.frame(body), to: output, name: "the browser")
             return true
         } catch {
             return false

@@ -5,9 +5,12 @@ import FoundationEssentials
 /// write (mode 0600) replaces the file.
 public struct ConfigFile {
     public var path: String
+    /// Where its folder is made and its lock taken.
+    public var files: any FileService
 
-    public init(path: String) {
+    public init(path: String, files: any FileService = SystemFiles()) {
         self.path = path
+        self.files = files
     }
 
     public func load() throws -> ConfigLoader.Result {
@@ -26,7 +29,7 @@ public struct ConfigFile {
     /// there, not from a read made before another edit landed.
     @discardableResult
     public func update(using edit: (inout ConfigEditor, MigaConfig) -> Void, expect: (MigaConfig) -> Bool) throws -> MigaConfig {
-        try ConfigLock.holding(folderOf: path) { try unlockedUpdate(edit, expect: expect) }
+        try ConfigLock.holding(folderOf: path, files: files) { try unlockedUpdate(edit, expect: expect) }
     }
 
     private func unlockedUpdate(_ edit: (inout ConfigEditor, MigaConfig) -> Void, expect: (MigaConfig) -> Bool) throws -> MigaConfig {
@@ -50,7 +53,7 @@ public struct ConfigFile {
             throw ConfigError.tooLarge(path: path, limit: BoundedFile.configLimit)
         }
         do {
-            try LinuxSystem.makeDirectories(FilePath.parent(of: path), mode: 0o700)
+            try files.makeDirectories(FilePath.parent(of: path), mode: 0o700)
             try AtomicFile.write(text, to: path, mode: 0o600)
         } catch {
             throw ConfigError.unwritable(path: path, problem: "\(error)")
@@ -119,7 +122,7 @@ extension ConfigFile {
     /// Replaces the file with `text` (the editor's save), refusing text that does not parse and
     /// a file someone else changed since `original` was read.
     public func replace(with text: String, original: String?) throws {
-        try ConfigLock.holding(folderOf: path) { try unlockedReplace(with: text, original: original) }
+        try ConfigLock.holding(folderOf: path, files: files) { try unlockedReplace(with: text, original: original) }
     }
 
     private func unlockedReplace(with text: String, original: String?) throws {

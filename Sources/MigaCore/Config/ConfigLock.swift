@@ -6,10 +6,10 @@ enum ConfigLock {
     /// How long an edit waits for another to finish before saying so.
     static let patience: UInt64 = 10_000_000_000
 
-    static func holding<T>(folderOf path: String, _ body: () throws -> T) throws -> T {
+    static func holding<T>(folderOf path: String, files: any FileService = SystemFiles(), _ body: () throws -> T) throws -> T {
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         do {
-            try LinuxSystem.makeDirectories(folder.isEmpty ? "/" : folder, mode: 0o700)
+            try files.makeDirectories(folder.isEmpty ? "/" : folder, mode: 0o700)
         } catch {
             throw ConfigError.unwritable(path: path, problem: "\(error)")
         }
@@ -19,7 +19,7 @@ enum ConfigLock {
         } catch DirectoryLock.Failure.timedOut {
             throw ConfigError.unwritable(path: path, problem: "another miga has been changing it for 10 s; try again when it is done")
         } catch DirectoryLock.Failure.failed(let code) {
-            throw ConfigError.unwritable(path: path, problem: "cannot lock \(folder): \(LinuxSystem.errnoDescription(code))")
+            throw ConfigError.unwritable(path: path, problem: "cannot lock \(folder): \(Errno(rawValue: code).description)")
         }
         defer { lock.unlock() }
         return try body()

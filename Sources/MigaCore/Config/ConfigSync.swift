@@ -150,11 +150,11 @@ public enum ConfigSync {
         FileStatus.at(path).flatMap { UnixTime.date(of: $0.modified) }.flatMap { UnixTime.milliseconds($0) }
     }
 
-    private static func agree(on text: Data, machine: Machine) {
+    private static func agree(on text: Data, machine: Machine, files: any FileService = SystemFiles()) {
         let path = machine.stateDirectory + "/" + agreedFileName
         let hash = AtomicFile.sha256(text)
         guard AtomicFile.read(path).map({ String(decoding: $0.prefix(64), as: UTF8.self) }) != hash else { return }
-        try? LinuxSystem.makeDirectories(machine.stateDirectory, mode: 0o700)
+        try? files.makeDirectories(machine.stateDirectory, mode: 0o700)
         try? AtomicFile.write(hash, to: path, mode: 0o600)
     }
 

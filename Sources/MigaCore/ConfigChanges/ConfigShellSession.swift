@@ -92,7 +92,7 @@ public final class ConfigShellSession {
 
     /// History and Tab completion, when readline could be loaded; whether history is kept.
     private func startLineEditing(shell: ConfigShell, installer: Installer?) -> Bool {
-        try? LinuxSystem.makeDirectories(context.paths.stateDirectory, mode: 0o700)
+        try? context.files.makeDirectories(context.paths.stateDirectory, mode: 0o700)
         let editing = reader.editing
         var keepsHistory = false
         if let editing {
@@ -132,7 +132,7 @@ public final class ConfigShellSession {
                 let signal = signal ?? Signal.hangUp // input that hangs up is the terminal going away
                 stoppedBy = signal
                 if shell.dirty {
-                    LinuxSystem.say("miga config: stopped by \(Signal.name(signal)); unsaved changes were discarded\n")
+                    context.terminal.say("miga config: stopped by \(Signal.name(signal)); unsaved changes were discarded\n")
                 }
                 return nil
             }
@@ -196,7 +196,7 @@ public final class ConfigShellSession {
         if words == ["editor"], resolver.lookUp("editor") == nil { words = ["vi"] }
         do {
             let command = try resolver.resolve(words + [path])
-            _ = try reader.handOver { try LinuxSystem.runInTerminal(command, environment: context.environment) }
+            _ = try reader.handOver { try context.processes.runInTerminal(command, environment: context.environment) }
         } catch {
             say("miga: \(error)")
         }
@@ -222,13 +222,13 @@ public final class ConfigShellSession {
         let input = reader.read(prompt: prompt)
         if case .endOfInput = input {
             // isatty asks tcgetattr, which fails once the terminal is gone.
-            if !LinuxSystem.isTerminal(LinuxSystem.standardInput) { return .hungUp(signal: nil) }
+            if !context.terminal.isTerminal(.standardInput) { return .hungUp(signal: nil) }
         }
         return input
     }
 
     private func say(_ text: String) {
-        LinuxSystem.say(text + "\n", to: LinuxSystem.standardOutput)
+        context.terminal.say(text + "\n", to: .standardOutput)
     }
 
     /// Unusable desktop entries are reported by `apps add` and `install`; not at every Tab.

@@ -106,7 +106,7 @@ public struct GatedApps {
         try checked(command, from: nil)
         if command.contains("/") {
             let path = command.hasPrefix("/") ? command : workingDirectory + "/" + command
-            guard LinuxSystem.isExecutableFile(path) else { throw InstallError.commandNotExecutable(path) }
+            guard context.files.isExecutableFile(path) else { throw InstallError.commandNotExecutable(path) }
             return path
         }
         let resolver = installer.resolver
@@ -154,7 +154,7 @@ extension GatedApps {
             }
             let dataHome = InstallLayout(environment: context.environment, paths: context.paths).dataHome
             candidates += [dataHome + "/flatpak/exports/bin/" + appID, "/var/lib/flatpak/exports/bin/" + appID]
-            if let export = candidates.first(where: LinuxSystem.isExecutableFile) { return export }
+            if let export = candidates.first(where: context.files.isExecutableFile) { return export }
         }
         return nil
     }

@@ -254,7 +254,7 @@ public enum ConfigInForce {
                 guard text.utf8.count <= stateLimit else {
                     throw ConfigError.tooLarge(path: path, limit: stateLimit)
                 }
-                try LinuxSystem.makeDirectories(folder, mode: 0o700)
+                try context.files.makeDirectories(folder, mode: 0o700)
                 try AtomicFile.write(text, to: path, mode: 0o600)
             } catch {
                 context.messages.say("miga: warning: could not keep the waiting settings in \(path): \(error)")
@@ -263,8 +263,8 @@ public enum ConfigInForce {
     }
 
     private static func remove(context: MigaContext) {
-        LinuxSystem.removeFile(statePath(context.paths))
-        LinuxSystem.removeFile(copyPath(context.paths))
+        context.files.removeFile(statePath(context.paths))
+        context.files.removeFile(copyPath(context.paths))
     }
 
     /// `setting_loosened` for each setting whose wait ended, at the moment it ended; once,

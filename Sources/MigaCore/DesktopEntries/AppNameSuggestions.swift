@@ -13,8 +13,8 @@ public struct AppNameSuggestions {
     /// programs.
     public init(searchPath: String, skipping: String, entries: [DesktopEntryLocator.Found]) {
         var names = Set<String>()
-        let skipped = LinuxSystem.realPath(skipping)
-        for folder in searchPath.split(separator: ":").map(String.init) where LinuxSystem.realPath(folder) != skipped {
+        let skipped = SystemFiles().realPath(skipping)
+        for folder in searchPath.split(separator: ":").map(String.init) where SystemFiles().realPath(folder) != skipped {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] { names.insert(name) }
         }
         for found in entries {

@@ -70,8 +70,8 @@ struct BrowserHostCheck {
         guard let host = object["path"]?.string, host == installer.hostPath else {
             return "\(layout.display(path)) names \(object["path"]?.string.map(layout.display) ?? "no program"), not \(layout.display(installer.hostPath))"
         }
-        let miga = LinuxSystem.realPath(installer.context.executablePath) ?? installer.context.executablePath
-        guard LinuxSystem.realPath(host) == miga else {
+        let miga = installer.context.files.realPath(installer.context.executablePath) ?? installer.context.executablePath
+        guard installer.context.files.realPath(host) == miga else {
             return "\(layout.display(host)) does not lead to this miga (\(miga))"
         }
         let allowed: [String]

@@ -81,7 +81,7 @@ struct BrowserProfileCheck {
             case .missing: return nil
             case .notRegular(let kind): reason = "it is \(kind), not a file"
             case .tooLarge(let limit): reason = "it is larger than \(BoundedFile.describe(limit))"
-            case .failed(let code): reason = LinuxSystem.errnoDescription(code).lowercased()
+            case .failed(let code): reason = Errno(rawValue: code).description.lowercased()
             }
             throw Unreadable(path: path, reason: reason)
         }

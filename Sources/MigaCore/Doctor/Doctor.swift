@@ -133,7 +133,7 @@ public struct Doctor {
         let shims = context.paths.shimDirectory
         if !isInstalled(installer.manifest) {
             findings.problem("install", "shell integration and the link handler are not installed", fix: "miga install")
-        } else if path.first.flatMap(LinuxSystem.realPath) == LinuxSystem.realPath(shims) && path.first != nil {
+        } else if path.first.flatMap(context.files.realPath) == context.files.realPath(shims) && path.first != nil {
             findings.ok("PATH", "\(layout.display(shims)) comes first")
         } else {
             findings.problem("PATH", path.contains(shims) ? "\(layout.display(shims)) is on PATH but not first, so some apps skip the pause"

@@ -144,7 +144,7 @@ public struct EntitlementStore {
     }
 
     private func write(_ text: String) throws {
-        try LinuxSystem.makeDirectories(FilePath.parent(of: path), mode: 0o700)
+        try SystemFiles().makeDirectories(FilePath.parent(of: path), mode: 0o700)
         try AtomicFile.write(text, to: path, mode: 0o600)
     }
 
@@ -169,7 +169,7 @@ public struct TrialNotice {
     public func due() -> Bool {
         let last = AtomicFile.read(path).map { String(decoding: $0, as: UTF8.self).trimming(.whitespacesAndNewlines) }
         guard last != today else { return false }
-        try? LinuxSystem.makeDirectories(FilePath.parent(of: path), mode: 0o700)
+        try? SystemFiles().makeDirectories(FilePath.parent(of: path), mode: 0o700)
         try? AtomicFile.write(today + "\n", to: path, mode: 0o600)
         return true
     }

@@ -23,7 +23,7 @@ struct ConfigWarningNotice {
         // A fingerprint, not the text: ten thousand warnings stay a line.
         let fingerprint = MigaPaths.hexHash(warnings.joined(separator: "\n")) + "\n"
         if let said = AtomicFile.read(path), String(decoding: said, as: UTF8.self) == fingerprint { return [] }
-        try? LinuxSystem.makeDirectories(FilePath.parent(of: path), mode: 0o700)
+        try? SystemFiles().makeDirectories(FilePath.parent(of: path), mode: 0o700)
         try? AtomicFile.write(fingerprint, to: path, mode: 0o600)
         return warnings
     }

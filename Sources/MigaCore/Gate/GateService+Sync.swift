@@ -15,7 +15,7 @@ extension GateService {
 
         /// Whether it has finished (or could not start, or was let go); never waits.
         public var isDone: Bool {
-            if !ended { ended = pid.map(LinuxSystem.hasEnded) ?? true }
+            if !ended { ended = pid.map(SystemProcesses().hasEnded) ?? true }
             return ended
         }
 

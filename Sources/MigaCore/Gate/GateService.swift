@@ -48,7 +48,7 @@ public struct GateService {
     /// recording it is said, and the pass stands. `isSite`: a site has no per-app keys.
     /// `takesHandedOver`: the browser's gate, which is where `open-url` hands its links on to.
     public func admit(_ app: String, isSite: Bool = false, takesHandedOver: Bool = false, recorder: GateRecorder) -> Admission {
-        if takesHandedOver, HandedOverPass.take(app: app, paths: context.paths, clock: context.clock) { return .handedOver }
+        if takesHandedOver, HandedOverPass.take(app: app, paths: context.paths, clock: context.clock, files: context.files) { return .handedOver }
         if config.retiredApps.contains(app), config.apps[app] == nil {
             if let problem = recorder.record(.gatewaySkipped, detail: Event.reasonDetail("removed")) {
                 context.messages.say("miga: could not record the pass: \(problem)")
@@ -177,7 +177,7 @@ public struct GateService {
         let lastPath = context.paths.stateDirectory + "/celebration-last"
         let last = AtomicFile.read(lastPath).flatMap { Celebration.Kind(rawValue: String(decoding: $0.prefix(16), as: UTF8.self)) }
         let (kind, text) = Celebration.message(facts, after: last)
-        try? LinuxSystem.makeDirectories(context.paths.stateDirectory, mode: 0o700)
+        try? context.files.makeDirectories(context.paths.stateDirectory, mode: 0o700)
         try? AtomicFile.write(kind.rawValue, to: lastPath, mode: 0o600)
         return text
     }

@@ -23,6 +23,6 @@ public enum GateWithoutHome {
         }
         messages.say("miga: \(problem) — opening \(request.appName) without a pause")
         return Launch(command: command, app: request.appName, detach: request.detach, environment: environment,
-                      launcher: launcher, messages: messages, ownProgram: LinuxSystem.currentExecutablePath() ?? "").run()
+                      launcher: launcher, messages: messages, ownProgram: SystemProcesses().currentExecutablePath() ?? "").run()
     }
 }

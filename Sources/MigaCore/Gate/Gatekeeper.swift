@@ -29,14 +29,14 @@ public struct GateRequest: Equatable {
 public final class Gatekeeper {
     public static let gatedVariable = "MIGA_GATED"
 
-    private let context: MigaContext
-    private let sessionID = GateRecorder.newSession()
+    let context: MigaContext
+    let sessionID = GateRecorder.newSession()
     /// How long a gate without a terminal waits for the one it started in an emulator to show.
     public var handOffSeconds = 3.0
     /// Finds programs on PATH, never in miga's own shim folder.
-    private let resolver: CommandResolver
+    let resolver: CommandResolver
     /// When the trial ends, while it runs (a purchase: nil).
-    private var trialEnds: Date?
+    var trialEnds: Date?
 
     public init(context: MigaContext) {
         self.context = context
@@ -73,14 +73,14 @@ public final class Gatekeeper {
         }
     }
 
-    private enum Opening {
+    enum Opening {
         case service(GateService)
         /// miga could not gate (its config, its licence, its database): the app was launched.
         case failedOpen(Int32)
     }
 
     /// The config, the entitlement and the store a gate needs; failing open without one.
-    private func open(app: String, launch: Launch) -> Opening {
+    func open(app: String, launch: Launch) -> Opening {
         let config: MigaConfig
         do {
             let loaded = try ConfigInForce.load(context: context, inFrontOfApp: true)
@@ -110,7 +110,7 @@ public final class Gatekeeper {
     }
 
     /// Admission, then the gate on whichever surface this launch has.
-    private func gate(_ request: GateRequest, service: GateService, launch: Launch) -> Int32 {
+    func gate(_ request: GateRequest, service: GateService, launch: Launch) -> Int32 {
         let app = launch.app, config = service.config, store = service.store
         let recorder = GateRecorder(app: app, session: sessionID, store: store, clock: context.clock)
         let plan: GatePlan
@@ -141,7 +141,7 @@ public final class Gatekeeper {
         }
 
         // No grace (any more): stamps of an earlier one would only make the shim look again.
-        GraceStamp.remove(app: app, environment: context.environment)
+        GraceStamp.remove(app: app, environment: context.environment, files: context.files)
 
         if config.weeklySummary {
             WeeklySummary(context: context).sendIfDue(store: store, today: LocalMoment(clock: context.clock).day)
@@ -163,12 +163,12 @@ public final class Gatekeeper {
     }
 
     /// `--plain`, or a terminal that cannot draw the full-screen gate.
-    private func isPlain(_ request: GateRequest) -> Bool {
+    func isPlain(_ request: GateRequest) -> Bool {
         let term = context.environment["TERM"] ?? ""
         return request.plain || term.isEmpty || term == "dumb"
     }
 
-    private func finish(_ ending: GateEnding, service: GateService, launch: Launch) -> Int32 {
+    func finish(_ ending: GateEnding, service: GateService, launch: Launch) -> Int32 {
         let app = launch.app, config = service.config, store = service.store
         // This gate's last events to the journal, by a process of its own (the folder may hang).
         service.shareIfBehind()
@@ -191,14 +191,14 @@ public final class Gatekeeper {
             }
             return 0
         case .abandoned:
-            LinuxSystem.dieBySignal(ending.signal ?? Signal.hangUp)
+            context.signals.dieBySignal(ending.signal ?? Signal.hangUp)
         }
     }
 
     /// A terminal app opened for so many minutes: miga waits for it instead of exec, and
     /// when it ends records the timebox as `gone` and, if it ran over, says so in one line.
     /// Its status is passed on (a signal that ended it ends miga too).
-    private func runTimeboxed(_ launch: Launch, box: Timebox, service: GateService) -> Int32 {
+    func runTimeboxed(_ launch: Launch, box: Timebox, service: GateService) -> Int32 {
         let status = launch.run(waiting: true)
         // As the store has it now: the wall clock's minutes, a suspended laptop's included.
         let box = service.timebox(session: box.session) ?? box
@@ -207,14 +207,14 @@ public final class Gatekeeper {
         if now > box.end {
             context.messages.say("miga: \(box.usedMinutes(at: now)) min in \(box.app); you said \(box.declaredMinutes).")
         }
-        if status > 128, status < 128 + 65 { LinuxSystem.dieBySignal(status - 128) }
+        if status > 128, status < 128 + 65 { context.signals.dieBySignal(status - 128) }
         return status
     }
 
     /// A desktop app opened for so many minutes: started detached as ever, with a watch
     /// beside it (`miga timebox-watch`) that asks in the gate window when they are up. No
     /// watch, no soft end: the app is never held back for it.
-    private func watchTimeboxed(_ launch: Launch, box: Timebox, service: GateService) -> Int32 {
+    func watchTimeboxed(_ launch: Launch, box: Timebox, service: GateService) -> Int32 {
         var group: Int32 = 0
         let status = launch.run(group: &group)
         guard status == 0, group > 1 else { return status }
@@ -234,169 +234,14 @@ public final class Gatekeeper {
     /// Lets the PATH shim decide the rest of a grace alone (see `GraceStamp`): not while hours
     /// without a gate are configured, since in them a pass is recorded as a schedule's, which
     /// only miga can tell; and no longer than the trial runs.
-    private func stampGrace(app: String, until: Date, config: MigaConfig, store: EventStore) {
+    func stampGrace(app: String, until: Date, config: MigaConfig, store: EventStore) {
         guard !config.schedules.contains(where: { !$0.gate }) else { return }
         GraceStamp.write(app: app, until: trialEnds.map { min($0, until) } ?? until, spool: store.spoolFolder,
-                         environment: context.environment)
-    }
-
-    /// No terminal (a desktop launcher, a key binding): the gate window when there is a
-    /// graphical session and it shows, else a terminal emulator, else fail open.
-    private func showWithoutTerminal(_ request: GateRequest, service: GateService, recorder: GateRecorder, plan: GatePlan,
-                                     launch: Launch) -> Int32 {
-        let app = recorder.app, config = service.config, store = service.store
-        if TerminalEmulators.graphicalSessionPresent(in: context.environment),
-           let window = GateWindowLocator.find(executablePath: context.executablePath, environment: context.environment) {
-            do {
-                return finish(try runFrontEnd(request, service: service, recorder: recorder, plan: plan, window: window),
-                              service: service, launch: launch)
-            } catch let unavailable as WindowUnavailable {
-                context.messages.say("miga: \(unavailable); trying a terminal")
-            } catch {
-                return failOpen(app: app, reason: "gateway_error", problem: "\(error)", store: store, launch: launch)
-            }
-        }
-        return handOffToTerminalEmulator(request, app: app, config: config, store: store, launch: launch)
-    }
-
-    /// The gate in this terminal, or in the window program at `window`.
-    private func runFrontEnd(_ request: GateRequest, service: GateService, recorder: GateRecorder, plan: GatePlan,
-                             window: String? = nil) throws -> GateEnding {
-        let content = try service.content()
-        // The first frame is drawn from reads alone: its item is picked now and written, with
-        // the events recorded before it is up (session_start), right after it, each with the
-        // time it happened. Writing first would put a sync of the database's log (a new WAL
-        // is synced, with its folder) between exec and the first frame.
-        guard let (first, firstDraw) = content.pick() else {
-            throw ContentError(pack: "library", line: nil, problem: "no content to show")
-        }
-        let events = HeldEvents(recorder: recorder, store: service.store, firstDraw: firstDraw, clock: context.clock)
-        // Whatever ends the gate first (a hang-up, a terminal that fails), nothing held is lost.
-        defer { events.release() }
-        let session = GateSession(app: recorder.app, plan: plan, item: first, startedAt: context.clock.monotonicNanoseconds())
-        let driver = GateDriver(session: session, record: events.record, nextItem: { content.draw() })
-        // Once the first frame is up, tell the gate that started this one (if it gave up
-        // meanwhile it has opened the app, and this gate must end without doing so again),
-        // then write what waited for the frame.
-        let shown: () -> Bool = {
-            let awaited = request.handOff.map(HandOffReport.reportShown) ?? true
-            events.release()
-            // The other machines' events (sync_folder), now the pause is on screen, by a
-            // process of its own: the folder never delays a frame or a key, and "3rd time
-            // today" counts them from the tick after they are in.
-            if let share = service.shareInBackground(watched: true) {
-                driver.afterTick = { [unowned driver] in
-                    guard share.isDone else { return }
-                    driver.afterTick = nil
-                    if let notes = service.notesCountingOtherMachines(recorder.app, session: recorder.session, plan: plan) { driver.replaceNotes(notes) }
-                }
-            }
-            return awaited
-        }
-        let signals = try SignalPipe()
-        var ending: GateEnding
-        if let window {
-            ending = try runWindow(window, driver: driver, signals: signals, service: service, shown: shown)
-        } else if isPlain(request) {
-            ending = runPlain(driver: driver, signals: signals, service: service, shown: shown)
-        } else {
-            ending = try runTerminal(driver: driver, signals: signals, service: service, shown: shown)
-        }
-        events.release()
-        events.failures.forEach { context.messages.say("miga: could not record an event: \($0)") }
-        ending.alternative = driver.session.chosenAlternative
-        return ending
-    }
-
-    private func runWindow(_ window: String, driver: GateDriver, signals: SignalPipe, service: GateService,
-                           shown: @escaping () -> Bool) throws -> GateEnding {
-        let process: WindowProcess
-        do {
-            process = try WindowProcess(executable: window, environment: context.environment)
-        } catch {
-            throw WindowUnavailable(description: "the gate window could not start: \(error)")
-        }
-        let style = GateStyle(config: service.config, environment: context.environment)
-        let environment = context.environment
-        return try WindowGate(driver: driver, channel: process, signals: signals, clock: context.clock, style: style,
-                              imagePath: { ContentImage.path(of: $0, environment: environment) })
-            .run(celebration: service.celebration, shown: shown)
-    }
-
-    private func runPlain(driver: GateDriver, signals: SignalPipe, service: GateService,
-                          shown: @escaping () -> Bool) -> GateEnding {
-        let ending = PlainGate(driver: driver, clock: context.clock, signals: signals, write: { text in
-            LinuxSystem.say(text, to: LinuxSystem.standardOutput) // a hang-up arrives as a signal
-        }).run(shown: shown)
-        if ending.outcome == .exit, !ending.withdrawn { context.messages.say(service.celebration()) }
-        return ending
-    }
-
-    private func runTerminal(driver: GateDriver, signals: SignalPipe, service: GateService,
-                             shown: @escaping () -> Bool) throws -> GateEnding {
-        let style = GateStyle(config: service.config, environment: context.environment)
-        var terminal = LinuxTerminal()
-        if let device = context.terminalDevice {
-            // The pipes are the app's: the gate draws on the terminal itself.
-            terminal = try LinuxTerminal(device: device)
-        }
-        let tui = TerminalGate(driver: driver, screen: GateScreen(style: style), terminal: terminal,
-                             signals: signals, clock: context.clock)
-        // Asked once: the animation shows it, and the line after the gate repeats it.
-        var message: String?
-        let celebration = { () -> String in
-            let text = message ?? service.celebration()
-            message = text
-            return text
-        }
-        let ending = try tui.run(celebration: style.animations ? celebration : nil, shown: shown)
-        if ending.outcome == .exit, !ending.withdrawn { context.messages.say(celebration()) }
-        return ending
-    }
-
-    /// Without a terminal (a desktop launcher, a key binding): show the gate in a terminal
-    /// emulator when there is a graphical session, else fail open.
-    private func handOffToTerminalEmulator(_ request: GateRequest, app: String, config: MigaConfig,
-                                           store: EventStore, launch: Launch) -> Int32 {
-        let emulators = TerminalEmulators(setting: config.terminal, environment: context.environment, resolver: resolver)
-        guard emulators.graphicalSessionPresent else {
-            return failOpen(app: app, reason: "no_terminal",
-                            problem: "no terminal and no graphical session to open one in", store: store, launch: launch)
-        }
-        let report: String
-        do {
-            report = try HandOffReport.create(environment: context.environment, paths: context.paths)
-        } catch {
-            return failOpen(app: app, reason: "no_terminal", problem: "\(error)", store: store, launch: launch)
-        }
-        // The app must outlive the terminal window, so the inner gate always detaches.
-        let inner = [context.executablePath, "gate", "--app", app, "--detach"]
-            + (request.plain ? ["--plain"] : []) + ["--handoff", report, "--"] + request.command
-        guard let terminal = emulators.command(running: inner) else {
-            HandOffReport.remove(report)
-            return failOpen(app: app, reason: "no_terminal",
-                            problem: "no terminal emulator found (set `terminal` in config.toml)", store: store, launch: launch)
-        }
-        do {
-            try context.launcher.spawnDetached(terminal, environment: context.environment)
-        } catch {
-            HandOffReport.remove(report)
-            return failOpen(app: app, reason: "no_terminal", problem: "\(error)", store: store, launch: launch)
-        }
-        // It counts only once the gate inside says it is showing: an emulator without a
-        // display, or a broken one, is the same as none.
-        let shown = HandOffReport.awaitShown(report, seconds: handOffSeconds)
-        HandOffReport.remove(report)
-        guard shown else {
-            let name = terminal.arguments.first.map { FilePath.lastComponent(of: $0) } ?? "the terminal"
-            return failOpen(app: app, reason: "no_terminal",
-                            problem: "\(name) did not show the gate within \(Int(handOffSeconds)) s (no display?)", store: store, launch: launch)
-        }
-        return 0
+                         environment: context.environment, files: context.files)
     }
 
     /// Whole minutes until `until`, rounded up, at least 1: what a pass's line says is left.
-    private func minutesLeft(_ until: Date) -> Int {
+    func minutesLeft(_ until: Date) -> Int {
         max(1, Int((until.timeIntervalSince(context.clock.now()) / 60).rounded(.up)))
     }
 
@@ -406,12 +251,12 @@ public final class Gatekeeper {
     /// the store is left as an exec needs it. A pass (grace, schedule, snooze) starts none:
     /// it is the launch that must cost least, and its one event goes with the next gate's
     /// push or command (a pass is no attempt, so no count waits for it).
-    private func leave(_ store: EventStore) {
+    func leave(_ store: EventStore) {
         if store.journalBehind { GateService.BackgroundShare.start(store: store, context: context, watched: false) }
         store.closeBeforeExec()
     }
 
-    private func failOpen(app: String, reason: String, problem: String, store: EventStore?, launch: Launch,
+    func failOpen(app: String, reason: String, problem: String, store: EventStore?, launch: Launch,
                           announce: Bool = true) -> Int32 {
         // A snooze is an Open of everything it names: it starts only after its own countdown
         // was seen, so its gate is the one that never opens without a pause.
@@ -443,103 +288,8 @@ public final class Gatekeeper {
         return launch.run()
     }
 
-    private func usage(_ error: GateError) -> Int32 {
+    func usage(_ error: GateError) -> Int32 {
         context.messages.say("miga gate: \(error)")
         return 64
-    }
-}
-
-/// Starting the app once the gate is done: exec in place, or detached for desktop launches.
-struct Launch {
-    var command: ResolvedCommand
-    /// The gate's app, which MIGA_GATED names in the app's environment.
-    var app: String
-    var detach: Bool
-    var environment: [String: String]
-    var launcher: ProcessLauncher
-    var messages: MessageSink
-    /// This miga: a command that is miga itself (open-url's forwarder after Open) keeps the
-    /// gate's stderr when detached, to say if the browser failed; an app's output never does.
-    var ownProgram: String
-
-    /// The app inherits MIGA_GATED=APP: when it starts itself again through a shim or a gate,
-    /// that passes straight through; any other gated app it starts meets its own gate.
-    /// `waiting`: on the terminal, run it and wait (its timebox is reported when it ends)
-    /// rather than exec.
-    func run(waiting: Bool = false) -> Int32 {
-        var group: Int32 = 0
-        return run(waiting: waiting, group: &group)
-    }
-
-    /// The same, with the process group of a detached app in `group`.
-    func run(waiting: Bool = false, group: inout Int32) -> Int32 {
-        var environment = environment
-        environment[Gatekeeper.gatedVariable] = app
-        do {
-            if detach {
-                if command.executable == ownProgram {
-                    try launcher.spawnDetachedKeepingErrors(command, environment: environment)
-                } else {
-                    group = try launcher.spawnDetached(command, environment: environment)
-                }
-                return 0
-            }
-            if waiting { return try launcher.runInForeground(command, environment: environment) }
-            try launcher.exec(command, environment: environment)
-        } catch {
-            messages.say("miga: \(error)")
-            // As shells do: 127 when there is no such file, 126 when it cannot be executed.
-            return (error as? LaunchError)?.code == ErrorCode.noSuchFile ? 127 : 126
-        }
-    }
-}
-
-extension Launch {
-    init(command: ResolvedCommand, app: String, detach: Bool, context: MigaContext) {
-        self.init(command: command, app: app, detach: detach, environment: context.environment,
-                  launcher: context.launcher, messages: context.messages, ownProgram: context.executablePath)
-    }
-}
-
-/// A gate's events until its first frame is up: written then (with the first item's place in
-/// the rotation), each with the time it happened, so no write of the database's log comes
-/// between exec and the frame; after that, written as they happen.
-final class HeldEvents {
-    private let recorder: GateRecorder
-    private let store: EventStore
-    private let firstDraw: ShuffleBag.Draw
-    private let clock: MigaClock
-    private var held: [(type: EventType, contentID: String?, wait: Int?, detail: String?, at: Date)]? = []
-    /// What could be kept nowhere, not even in the spool.
-    private(set) var failures: [String] = []
-
-    init(recorder: GateRecorder, store: EventStore, firstDraw: ShuffleBag.Draw, clock: MigaClock) {
-        self.recorder = recorder
-        self.store = store
-        self.firstDraw = firstDraw
-        self.clock = clock
-    }
-
-    func record(_ type: EventType, contentID: String?, wait: Int?, detail: String?) {
-        if held != nil {
-            held?.append((type, contentID, wait, detail, clock.now()))
-        } else if let problem = recorder.record(type, contentID: contentID, waitMilliseconds: wait, detail: detail) {
-            failures.append(problem)
-        }
-    }
-
-    /// Writes what was held, once.
-    func release() {
-        guard let events = held else { return }
-        held = nil
-        // The rotation only: under another process's lock it is let go (the item may come
-        // round sooner), as a gate never waits; the events below are spooled instead.
-        try? store.markShown(firstDraw)
-        for event in events {
-            if let problem = recorder.record(event.type, contentID: event.contentID, waitMilliseconds: event.wait,
-                                             detail: event.detail, at: event.at) {
-                failures.append(problem)
-            }
-        }
     }
 }

@@ -13,42 +13,42 @@ enum GraceStamp {
 
     /// Best effort: without stamps the gate decides grace itself, only slower.
     /// `spool`: the folder the shim writes its passes to, made here so that it need not be.
-    static func write(app: String, until: Date, spool: String, environment: [String: String]) {
+    static func write(app: String, until: Date, spool: String, environment: [String: String], files: any FileService = SystemFiles()) {
         guard let folder = folder(environment), MigaConfig.isValidAppName(app),
-              (try? LinuxSystem.makeDirectories(folder, mode: 0o700)) != nil,
-              (try? LinuxSystem.makeDirectories(spool, mode: 0o700)) != nil else { return }
+              (try? files.makeDirectories(folder, mode: 0o700)) != nil,
+              (try? files.makeDirectories(spool, mode: 0o700)) != nil else { return }
         let base = folder + "/" + app
         // `.until` first: a `.since` without it is never taken for grace.
-        LinuxSystem.removeFile(base + ".since")
-        guard touch(base + ".until", at: until), touch(base + ".since", at: nil) else {
-            LinuxSystem.removeFile(base + ".until")
+        files.removeFile(base + ".since")
+        guard touch(base + ".until", at: until, files: files), touch(base + ".since", at: nil, files: files) else {
+            files.removeFile(base + ".until")
             return
         }
     }
 
-    static func remove(app: String, environment: [String: String]) {
+    static func remove(app: String, environment: [String: String], files: any FileService = SystemFiles()) {
         guard let folder = folder(environment), MigaConfig.isValidAppName(app) else { return }
-        LinuxSystem.removeFile(folder + "/" + app + ".since")
-        LinuxSystem.removeFile(folder + "/" + app + ".until")
+        files.removeFile(folder + "/" + app + ".since")
+        files.removeFile(folder + "/" + app + ".until")
     }
 
     /// Every stamp, and the folder (`miga uninstall`).
-    static func removeAll(environment: [String: String]) {
+    static func removeAll(environment: [String: String], files: any FileService = SystemFiles()) {
         guard let folder = folder(environment) else { return }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
             where name.hasSuffix(".since") || name.hasSuffix(".until") {
-            LinuxSystem.removeFile(folder + "/" + name)
+            files.removeFile(folder + "/" + name)
         }
-        LinuxSystem.removeDirectory(folder)
+        files.removeDirectory(folder)
     }
 
     /// Creates (or empties) `path` with its modification time `at` (nil: now).
     /// A time outside what events can hold is refused, before the file is touched.
-    private static func touch(_ path: String, at date: Date?) -> Bool {
-        guard let date else { return LinuxSystem.touch(path, mode: 0o600, modified: nil) }
+    private static func touch(_ path: String, at date: Date?, files: any FileService) -> Bool {
+        guard let date else { return files.touch(path, mode: 0o600, modified: nil) }
         let seconds = date.timeIntervalSince1970
         guard UnixTime.milliseconds(seconds: seconds) != nil else { return false }
         let time = FileTime(seconds: Int(seconds.rounded(.down)), nanoseconds: Int((seconds - seconds.rounded(.down)) * 1e9))
-        return LinuxSystem.touch(path, mode: 0o600, modified: time)
+        return files.touch(path, mode: 0o600, modified: time)
     }
 }

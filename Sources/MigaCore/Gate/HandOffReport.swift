@@ -8,27 +8,27 @@
 public enum HandOffReport {
     /// The outer side: a new empty file in `$XDG_RUNTIME_DIR/miga/` (private to this login),
     /// else in miga's state folder.
-    static func create(environment: [String: String], paths: MigaPaths) throws -> String {
+    static func create(environment: [String: String], paths: MigaPaths, files: any FileService = SystemFiles()) throws -> String {
         let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 + "/miga" : nil }
         let folder = runtime ?? paths.stateDirectory + "/handoff"
-        try LinuxSystem.makeDirectories(folder, mode: 0o700)
-        return try LinuxSystem.createUniqueFile(in: folder, prefix: "handoff-")
+        try files.makeDirectories(folder, mode: 0o700)
+        return try files.createUniqueFile(in: folder, prefix: "handoff-")
     }
 
     /// The outer side: waits up to `seconds` for the inner gate's report.
-    static func awaitShown(_ path: String, seconds: Double) -> Bool {
-        let deadline = LinuxSystem.monotonicNanoseconds() + UInt64(seconds * 1_000_000_000)
+    static func awaitShown(_ path: String, seconds: Double, processes: any ProcessService = SystemProcesses()) -> Bool {
+        let deadline = processes.monotonicNanoseconds() + UInt64(seconds * 1_000_000_000)
         func reported() -> Bool { (FileStatus.at(path)?.size ?? 0) > 0 }
         repeat {
             if reported() { return true }
-            LinuxSystem.sleep(microseconds: 20_000)
-        } while LinuxSystem.monotonicNanoseconds() < deadline
+            processes.sleep(microseconds: 20_000)
+        } while processes.monotonicNanoseconds() < deadline
         return reported()
     }
 
     /// The outer side, done waiting either way.
-    static func remove(_ path: String) {
-        LinuxSystem.removeFile(path)
+    static func remove(_ path: String, files: any FileService = SystemFiles()) {
+        files.removeFile(path)
     }
 
     /// The inner side, before showing anything: whether the outer gate still waits.
@@ -38,8 +38,8 @@ public enum HandOffReport {
 
     /// The inner side, once its first frame is drawn: false when the outer gate has given up
     /// (and so opened the app itself).
-    public static func reportShown(_ path: String) -> Bool {
+    public static func reportShown(_ path: String, files: any FileService = SystemFiles(), processes: any ProcessService = SystemProcesses()) -> Bool {
         // Never created: gone means given up.
-        LinuxSystem.overwriteExisting(path, with: Array("\(LinuxSystem.processID)\n".utf8))
+        files.overwriteExisting(path, with: Array("\(processes.id)\n".utf8))
     }
 }

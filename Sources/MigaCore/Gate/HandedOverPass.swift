@@ -15,27 +15,27 @@ enum HandedOverPass {
     }
 
     /// Best effort: without it the browser gates the attempt again, as before.
-    static func leave(app: String, count: Int, paths: MigaPaths, clock: MigaClock) {
+    static func leave(app: String, count: Int, paths: MigaPaths, clock: MigaClock, files: any FileService = SystemFiles()) {
         guard count > 0, let file = file(app: app, paths: paths),
-              (try? LinuxSystem.makeDirectories(FilePath.parent(of: file), mode: 0o700)) != nil else { return }
+              (try? files.makeDirectories(FilePath.parent(of: file), mode: 0o700)) != nil else { return }
         let expires = clock.nowMilliseconds() + lifetimeMilliseconds
         try? AtomicFile.write(String(repeating: "\(expires)\n", count: min(count, 64)), to: file, mode: 0o600)
     }
 
     /// Takes one pass for `app`, if one is there and in time.
-    static func take(app: String, paths: MigaPaths, clock: MigaClock) -> Bool {
+    static func take(app: String, paths: MigaPaths, clock: MigaClock, files: any FileService = SystemFiles()) -> Bool {
         guard let file = file(app: app, paths: paths),
               let data = try? BoundedFile.readIfPresent(file, limit: 4096) else { return false }
         let now = clock.nowMilliseconds()
         var passes = String(decoding: data, as: UTF8.self).split(separator: "\n")
             .compactMap { Int64($0) }.filter { now <= $0 && $0 <= now + lifetimeMilliseconds }
         guard !passes.isEmpty else {
-            LinuxSystem.removeFile(file)
+            files.removeFile(file)
             return false
         }
         passes.removeFirst()
         if passes.isEmpty {
-            LinuxSystem.removeFile(file)
+            files.removeFile(file)
         } else {
             try? AtomicFile.write(passes.map { "\($0)\n" }.joined(), to: file, mode: 0o600)
         }
@@ -43,7 +43,7 @@ enum HandedOverPass {
     }
 
     /// The hand-over did not happen after all (the browser could not be started).
-    static func withdraw(app: String, paths: MigaPaths) {
-        if let file = file(app: app, paths: paths) { LinuxSystem.removeFile(file) }
+    static func withdraw(app: String, paths: MigaPaths, files: any FileService = SystemFiles()) {
+        if let file = file(app: app, paths: paths) { files.removeFile(file) }
     }
 }

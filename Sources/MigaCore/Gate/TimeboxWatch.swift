@@ -38,7 +38,7 @@ public struct TimeboxWatch {
                     context.notifyDesktop(title: "miga · \(box.app)", "1 minute left of your \(box.declaredMinutes) in \(box.app)")
                 }
                 let until = now < box.end - 60_000 ? box.end - 60_000 : box.end
-                LinuxSystem.sleepCountingSuspend(milliseconds: Int(min(until - now, Int64(pollMilliseconds))))
+                context.processes.sleepCountingSuspend(milliseconds: Int(min(until - now, Int64(pollMilliseconds))))
                 continue
             }
             switch ask(box) {
@@ -80,7 +80,7 @@ public struct TimeboxWatch {
                              canExtend: !box.extended))
         var shown = false
         while true {
-            let ready = LinuxSystem.waitForInput([window.readFD], milliseconds: shown ? 60_000 : Int32(WindowGate.showSeconds * 1000))
+            let ready = context.terminal.waitForInput([window.readDescriptor], milliseconds: shown ? 60_000 : Int32(WindowGate.showSeconds * 1000))
             if ready[0].isEmpty {
                 if shown { continue } // asked, and waiting for the person
                 return nil
@@ -104,7 +104,7 @@ public struct TimeboxWatch {
         guard group.terminate() else { return }
         let deadline = context.clock.monotonicNanoseconds() + UInt64(closeSeconds * 1e9)
         while group.isStillTheApp, context.clock.monotonicNanoseconds() < deadline {
-            LinuxSystem.sleepCountingSuspend(milliseconds: 100)
+            context.processes.sleepCountingSuspend(milliseconds: 100)
         }
         if group.isStillTheApp {
             context.notifyDesktop(title: "miga · \(app)", "\(app) did not close when asked; it is still running")

@@ -170,7 +170,7 @@ public final class WindowGate {
     }
 
     private func wait(milliseconds: Int32) -> (window: Bool, signal: Bool) {
-        let events = LinuxSystem.waitForInput([channel.readFD, signals.readFD], milliseconds: milliseconds)
+        let events = SystemTerminal().waitForInput([channel.readDescriptor, signals.readDescriptor], milliseconds: milliseconds)
         // Anything on the window's pipe, its end included, is for `receive` to read.
         return (!events[0].isEmpty, events[1].contains(.input))
     }

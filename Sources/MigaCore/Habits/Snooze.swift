@@ -88,8 +88,8 @@ public struct Snooze: Equatable, Sendable {
         app != Self.gateName && (apps.isEmpty || apps.contains(app))
     }
 
-    public func save(paths: MigaPaths) throws {
-        try LinuxSystem.makeDirectories(paths.stateDirectory, mode: 0o700)
+    public func save(paths: MigaPaths, files: any FileService = SystemFiles()) throws {
+        try files.makeDirectories(paths.stateDirectory, mode: 0o700)
         var members: [(String, OrderedJSON)] = [("until", .int(until)), ("apps", .array(apps.map(OrderedJSON.string)))]
         if let from { members.append(("from", .int(from))) }
         if let requested { members.append(("requested", .int(requested))) }

@@ -16,7 +16,7 @@ struct WeeklySummary {
         guard sent != monday.description,
               context.desktopNotifier != nil,
               let report = try? WeekReport.build(store: store, weekOf: monday.adding(days: -7), today: today) else { return }
-        try? LinuxSystem.makeDirectories(context.paths.stateDirectory, mode: 0o700)
+        try? context.files.makeDirectories(context.paths.stateDirectory, mode: 0o700)
         guard (try? AtomicFile.write(monday.description + "\n", to: markerPath, mode: 0o600)) != nil else { return }
         context.notifyDesktop(title: "miga · your week \(report.from) – \(report.to)", report.summary)
     }

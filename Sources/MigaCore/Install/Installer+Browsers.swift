@@ -8,7 +8,7 @@ extension Installer {
     public var packagedHostPath: String? {
         let prefix = FilePath.parent(of: FilePath.parent(of: migaPath))
         let candidate = prefix + "/lib/miga/" + BrowserExtension.hostLinkName
-        guard let target = LinuxSystem.realPath(candidate), target == (LinuxSystem.realPath(migaPath) ?? migaPath) else { return nil }
+        guard let target = context.files.realPath(candidate), target == (context.files.realPath(migaPath) ?? migaPath) else { return nil }
         return candidate
     }
 
@@ -32,7 +32,7 @@ extension Installer {
     /// Debian package's `/usr/share/webext/miga`), or `.build/browser` in the checkout a build
     /// runs from (`make extension`); nil when none is found.
     public var extensionFolder: String? {
-        let miga = LinuxSystem.realPath(migaPath) ?? migaPath
+        let miga = context.files.realPath(migaPath) ?? migaPath
         let prefix = FilePath.parent(of: FilePath.parent(of: miga))
         var candidates = [prefix + "/share/webext/miga"]
         // A build in a checkout: CHECKOUT/.build/TRIPLE/debug/miga.
@@ -82,7 +82,7 @@ extension Installer {
     func linkManaged(_ path: String, target: String) throws {
         let sha = Self.linkHash(target)
         let known = manifest.file(at: path)
-        let current = LinuxSystem.readLink(path)
+        let current = context.files.readLink(path)
         if current == target {
             if known?.sha256 != sha {
                 manifest.record(.init(kind: .hostLink, path: path, app: nil, sha256: sha))
@@ -90,7 +90,7 @@ extension Installer {
             }
             return
         }
-        if known == nil, LinuxSystem.pathExists(path) {
+        if known == nil, context.files.pathExists(path) {
             say("miga: \(layout.display(path)) is not miga's; left as it is, so browsers cannot start miga until it is moved away (then run `miga install`)")
             return
         }
@@ -98,7 +98,7 @@ extension Installer {
         manifest.record(.init(kind: .hostLink, path: path, app: nil, sha256: sha))
         try saveManifest()
         do {
-            try LinuxSystem.replaceWithLink(path, target: target)
+            try context.files.replaceWithLink(path, target: target)
         } catch {
             throw InstallError.write(path: path, problem: "\(error)")
         }
@@ -106,9 +106,9 @@ extension Installer {
     }
 
     func removeLink(_ file: InstallManifest.File) throws {
-        if let current = LinuxSystem.readLink(file.path) {
+        if let current = context.files.readLink(file.path) {
             if Self.linkHash(current) == file.sha256 {
-                LinuxSystem.removeFile(file.path)
+                context.files.removeFile(file.path)
                 changes.append("removed browser host link \(layout.display(file.path))")
             } else {
                 say("miga: \(layout.display(file.path)) was changed since miga made it; left as it is")

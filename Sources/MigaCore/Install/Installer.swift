@@ -10,8 +10,8 @@ public final class Installer {
     public internal(set) var manifest: InstallManifest
     /// What changed, one line each, for the person to read.
     public internal(set) var changes: [String] = []
-    private var desktopFilesChanged = false
-    private var reportedCache: [String]?
+    var desktopFilesChanged = false
+    var reportedCache: [String]?
 
     public init(context: MigaContext) throws {
         self.context = context
@@ -130,7 +130,7 @@ public final class Installer {
         guard !reportedBrokenEntries.contains(line) else { return }
         say(message + " (said once; `miga doctor` lists such files)")
         reportedBrokenEntries = reportedBrokenEntries.filter { !$0.hasPrefix(path + "\t") } + [line]
-        try? LinuxSystem.makeDirectories(layout.paths.stateDirectory, mode: 0o700)
+        try? context.files.makeDirectories(layout.paths.stateDirectory, mode: 0o700)
         try? AtomicFile.write(reportedBrokenEntries.joined(separator: "\n") + "\n", to: brokenEntriesRecord, mode: 0o600)
     }
 
@@ -220,7 +220,7 @@ public final class Installer {
         }
         try AtomicFile.remove(layout.manifest)
         try? AtomicFile.remove(brokenEntriesRecord)
-        GraceStamp.removeAll(environment: context.environment) // the shims that read them are gone
+        GraceStamp.removeAll(environment: context.environment, files: context.files) // the shims that read them are gone
         if purge {
             // Before the config (which names the folder) and the state (the machine's id) go.
             purgeOwnSyncJournal()
@@ -261,181 +261,8 @@ public final class Installer {
                 changes.append("removed \(overflow)")
             }
         }
-        LinuxSystem.removeDirectory(layout.backupsDirectory) // only if empty: a copy that could not go back stays
-        for folder in manifest.createdDirectories.reversed() { LinuxSystem.removeDirectory(folder) } // only if empty
-    }
-
-    /// miga's own entries out of `mimeapps.list` and nothing else (DESIGN "Uninstall gives back
-    /// what the person has now"): a browser the person chose while miga was installed stays
-    /// their default, and a file that holds any line of theirs stays, even one miga created.
-    /// The message names the browser links go to now, as the desktop will find it.
-    func removeOwnMimeAppsLines(_ mime: InstallManifest.MimeApps) throws {
-        guard let data = AtomicFile.read(mime.path) else { return } // gone already: nothing of miga's left
-        let before = String(decoding: data, as: UTF8.self)
-        var list = MimeAppsList(text: before)
-        list.undo(mime.change, removing: URLHandler.desktopID)
-        if list.text != before {
-            if mime.createdFile, list.text.trimming(.whitespacesAndNewlines).isEmpty {
-                try AtomicFile.remove(mime.path)
-            } else {
-                try write(list.text, to: mime.path, mode: AtomicFile.mode(of: mime.path) ?? 0o644)
-            }
-        }
-        let browser = DefaultBrowser(layout: layout, currentDesktop: context.environment["XDG_CURRENT_DESKTOP"]).current()
-        changes.append("removed miga's lines from \(layout.display(mime.path))"
-                       + (browser.map { "; web links go to \($0)" } ?? "; no default web browser is set"))
-    }
-
-    // MARK: - URL handler
-
-    func installURLHandler() throws {
-        let browsers = DefaultBrowser(layout: layout, currentDesktop: context.environment["XDG_CURRENT_DESKTOP"])
-        var list = MimeAppsList(text: String(decoding: AtomicFile.read(layout.mimeApps) ?? Data(), as: UTF8.self))
-        // A browser that took the default back is the one the person now wants links to go to.
-        if let current = list.defaultApplication(for: "x-scheme-handler/https"), current != URLHandler.desktopID,
-           browsers.entry(id: current) != nil, current != manifest.previousBrowser, manifest.previousBrowser != nil {
-            manifest.previousBrowser = current
-            changes.append("links that are not gated now go to \(current)")
-        }
-        if manifest.previousBrowser == nil {
-            guard let current = browsers.current() else {
-                say("miga: no default web browser found, so links are not routed through miga; install a browser, then run `miga install` again")
-                return
-            }
-            manifest.previousBrowser = current
-            try saveManifest()
-        }
-        try writeManaged(.urlHandler, path: layout.urlHandler, text: URLHandler.text(migaPath: migaPath), mode: 0o644,
-                         what: "URL handler", detail: "links go on to \(manifest.previousBrowser!)")
-        let existed = AtomicFile.exists(layout.mimeApps)
-        let change = list.makeDefault(URLHandler.desktopID, for: URLHandler.mimeTypes)
-        guard change != MimeAppsList.Change() else { return }
-        if var recorded = manifest.mimeApps {
-            recorded.change.merge(change)
-            manifest.mimeApps = recorded
-        } else {
-            manifest.mimeApps = .init(path: layout.mimeApps, createdFile: !existed, change: change)
-        }
-        try saveManifest()
-        try ensureDirectory(layout.configHome)
-        try write(list.text, to: layout.mimeApps, mode: AtomicFile.mode(of: layout.mimeApps) ?? 0o644)
-        changes.append("made miga the handler for web links in \(layout.display(layout.mimeApps))")
-    }
-
-    /// Another list the desktop reads first can still send links past miga; that file is the
-    /// person's, so miga names it rather than editing it.
-    func warnIfLinksAreOutranked() {
-        let browsers = DefaultBrowser(layout: layout, currentDesktop: context.environment["XDG_CURRENT_DESKTOP"])
-        guard AtomicFile.exists(layout.urlHandler), let outranking = browsers.outranking() else { return }
-        let message = browsers.outrankingMessage(outranking)
-        say("miga: \(message.problem); \(message.fix)")
-    }
-
-    // MARK: - Files miga owns
-
-    func writeManaged(_ kind: InstallManifest.Kind, path: String, app: String? = nil, text: String, mode: FileMode,
-                              source: String? = nil, sourceSHA256: String? = nil, what: String, detail: String? = nil) throws {
-        let data = Data(text.utf8)
-        let sha = AtomicFile.sha256(data)
-        let onDisk = AtomicFile.sha256(ofFile: path)
-        let known = manifest.file(at: path)
-        var backup = known?.backup
-        let changedSince = known != nil && onDisk != nil && onDisk != known?.sha256 && onDisk != sha
-        // A file elsewhere may be the person's now, and is left to them. A PATH shim is not: it
-        // lives in miga's own folder and runs at every launch, so whatever changed it (a hand
-        // edit, or code planted there) is undone, never kept.
-        if changedSince, kind != .pathShim {
-            say("miga: \(layout.display(path)) was changed since miga wrote it; left as it is (remove it, then run `miga install`, to let miga manage it again)")
-            return
-        }
-        let record = InstallManifest.File(kind: kind, path: path, app: app, sha256: sha, source: source,
-                                          sourceSHA256: sourceSHA256, backup: backup)
-        // Already there: miga's own (or, if the manifest was lost, identical to it; adopted).
-        if onDisk == sha {
-            if known != record {
-                manifest.record(record)
-                try saveManifest()
-            }
-            return
-        }
-        if known == nil, let original = AtomicFile.read(path) {
-            // The person's own file: kept, and put back when miga's goes.
-            let saved = layout.backupsDirectory + "/" + FilePath.lastComponent(of: path)
-            try ensureDirectory(layout.backupsDirectory)
-            try write(original, to: saved, mode: AtomicFile.mode(of: path) ?? 0o644)
-            backup = saved
-        }
-        try ensureDirectory(FilePath.parent(of: path))
-        manifest.record(InstallManifest.File(kind: kind, path: path, app: app, sha256: sha, source: source,
-                                             sourceSHA256: sourceSHA256, backup: backup))
-        try saveManifest()
-        try write(data, to: path, mode: mode)
-        if kind == .desktopShim || kind == .urlHandler { desktopFilesChanged = true }
-        let verb = known == nil ? "created" : changedSince ? "replaced the changed" : "refreshed"
-        changes.append("\(verb) \(what) \(layout.display(path))\(detail.map { " (\($0))" } ?? "")\(backup != nil && known == nil ? "; your own copy is kept and comes back on removal" : "")")
-    }
-
-    func removeManaged(_ file: InstallManifest.File, what: String) throws {
-        if file.kind == .hostLink { return try removeLink(file) }
-        let onDisk = AtomicFile.read(file.path)
-        let backupData = file.backup.flatMap(AtomicFile.read)
-        if let onDisk, AtomicFile.sha256(onDisk) != file.sha256, onDisk != backupData {
-            let kept = file.backup.map { "; your earlier copy is in \(layout.display($0))" } ?? ""
-            say("miga: \(layout.display(file.path)) was changed since miga wrote it; left as it is\(kept)")
-        } else {
-            if let backup = file.backup, let backupData {
-                try write(backupData, to: file.path, mode: AtomicFile.mode(of: backup) ?? 0o644)
-                try AtomicFile.remove(backup)
-                changes.append("put back your own \(layout.display(file.path))")
-            } else if onDisk != nil {
-                try AtomicFile.remove(file.path)
-                changes.append("removed \(what) \(layout.display(file.path))")
-            }
-            if file.kind == .desktopShim || file.kind == .urlHandler { desktopFilesChanged = true }
-        }
-        manifest.forget(path: file.path)
-        try saveManifest()
-    }
-
-    // MARK: - Lines in files miga does not own
-
-    private func addLine(_ line: String, to path: String) throws {
-        let existing = AtomicFile.read(path)
-        let text = existing.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        if text.split(separator: "\n", omittingEmptySubsequences: false).contains(Substring(line)) {
-            // miga's marked line, perhaps from before a lost manifest: remembered, so it goes too.
-            if !manifest.lines.contains(where: { $0.path == path && $0.line == line }) {
-                manifest.lines.append(.init(path: path, line: line, createdFile: false, addedNewline: false))
-                try saveManifest()
-            }
-            return
-        }
-        let addedNewline = !text.isEmpty && !text.hasSuffix("\n")
-        manifest.lines.removeAll { $0.path == path && $0.line == line }
-        manifest.lines.append(.init(path: path, line: line, createdFile: existing == nil, addedNewline: addedNewline))
-        try saveManifest()
-        try ensureDirectory(FilePath.parent(of: path))
-        try write(text + (addedNewline ? "\n" : "") + line + "\n", to: path, mode: AtomicFile.mode(of: path) ?? 0o644)
-        changes.append("added a line to \(layout.display(path))")
-    }
-
-    private func removeLine(_ added: InstallManifest.AddedLine) throws {
-        defer { manifest.lines.removeAll { $0 == added } }
-        guard let data = AtomicFile.read(added.path) else { return }
-        var text = String(decoding: data, as: UTF8.self)
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard let index = lines.lastIndex(of: added.line) else { return }
-        let wasLast = index == lines.count - 2 && lines.last == ""
-        lines.remove(at: index)
-        text = lines.joined(separator: "\n")
-        if added.addedNewline, wasLast, text.hasSuffix("\n") { text.removeLast() }
-        if added.createdFile, text.isEmpty {
-            try AtomicFile.remove(added.path)
-        } else {
-            try write(text, to: added.path, mode: AtomicFile.mode(of: added.path) ?? 0o644)
-        }
-        changes.append("removed miga's line from \(layout.display(added.path))")
-        try saveManifest()
+        context.files.removeDirectory(layout.backupsDirectory) // only if empty: a copy that could not go back stays
+        for folder in manifest.createdDirectories.reversed() { context.files.removeDirectory(folder) } // only if empty
     }
 
     // MARK: - Helpers
@@ -462,7 +289,7 @@ public final class Installer {
             manifest.createdDirectories.append(folder)
         }
         do {
-            try LinuxSystem.makeDirectories(path, mode: mode)
+            try context.files.makeDirectories(path, mode: mode)
         } catch {
             throw InstallError.write(path: path, problem: "\(error)")
         }
@@ -522,20 +349,5 @@ public final class Installer {
         case .browserHost: return "browser host manifest"
         case .hostLink: return "browser host link"
         }
-    }
-}
-
-extension MimeAppsList.Change {
-    /// Adds what a later change did, keeping the earliest value of each entry: undoing the
-    /// result restores the file as it was before miga first touched it.
-    mutating func merge(_ later: MimeAppsList.Change) {
-        for (slot, value) in later.previousValues where previousValues[slot] == nil && !addedKeys.contains(slot) {
-            previousValues[slot] = value
-        }
-        for slot in later.addedKeys where previousValues[slot] == nil && !addedKeys.contains(slot) {
-            addedKeys.append(slot)
-        }
-        for group in later.addedGroups where !addedGroups.contains(group) { addedGroups.append(group) }
-        addedFinalNewline = addedFinalNewline || later.addedFinalNewline
     }
 }

@@ -57,7 +57,7 @@ public struct URLRouter {
             let matcher = SiteMatcher(sites: handedSites)
             var count: [String: Int] = [:]
             for url in urls { if let site = matcher.site(for: url) { count[SiteMatcher.appName(site: site), default: 0] += 1 } }
-            for (app, links) in count { HandedOverPass.leave(app: app, count: links, paths: context.paths, clock: context.clock) }
+            for (app, links) in count { HandedOverPass.leave(app: app, count: links, paths: context.paths, clock: context.clock, files: context.files) }
         }
         var status: Int32 = 0
         if !plain.isEmpty {

@@ -49,7 +49,7 @@ public struct StatsReport: Equatable, Sendable {
         func index(_ id: String?) -> Int {
             let name = id ?? device ?? "this machine"
             if let found = rows.firstIndex(where: { $0.device == name }) { return found }
-            rows.append(MachineRow(device: name, host: id == nil ? LinuxSystem.hostName() : hosts[name], thisMachine: id == nil))
+            rows.append(MachineRow(device: name, host: id == nil ? SystemProcesses().hostName() : hosts[name], thisMachine: id == nil))
             return rows.count - 1
         }
         _ = index(nil)

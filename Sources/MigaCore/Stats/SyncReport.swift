@@ -41,11 +41,11 @@ public struct SyncReport: Sendable {
                 report.machines[index].lastWrite = [report.machines[index].lastWrite, history.lastEvent].compactMap { $0 }.max()
                 continue
             }
-            report.machines.append(Machine(device: id, host: history.device == nil ? LinuxSystem.hostName() : history.host,
+            report.machines.append(Machine(device: id, host: history.device == nil ? SystemProcesses().hostName() : history.host,
                                            thisMachine: id == journal.device, events: history.events, lastWrite: history.lastEvent))
         }
         if !report.machines.contains(where: \.thisMachine) {
-            report.machines.insert(Machine(device: journal.device, host: LinuxSystem.hostName(), thisMachine: true, events: 0), at: 0)
+            report.machines.insert(Machine(device: journal.device, host: SystemProcesses().hostName(), thisMachine: true, events: 0), at: 0)
         }
         report.unwritten = try store.unjournaledCount()
         report.unread = store.foldJournals(budget: 0).unread
@@ -79,7 +79,7 @@ public struct SyncReport: Sendable {
         // Every name here but this machine's own may come from the folder, written by anyone:
         // shown only through the sanitiser.
         let shown = TerminalText.field
-        var lines = ["This machine: \(shown(device))" + (LinuxSystem.hostName().map { " (\(shown($0)))" } ?? ""), "Folder: \(shown(folder))", "Machines:"]
+        var lines = ["This machine: \(shown(device))" + (SystemProcesses().hostName().map { " (\(shown($0)))" } ?? ""), "Folder: \(shown(folder))", "Machines:"]
         let hosts = machines.map { shown($0.host ?? "") }
         let width = hosts.map(\.count).max() ?? 0
         for (name, machine) in zip(hosts, machines) {

@@ -53,7 +53,7 @@ extension EventStore {
         func commit(last: Bool) throws {
             try overlap.inserted(db: db)
             try db.execute("COMMIT")
-            let checkpoint = pacing.committed(afterHolding: LinuxSystem.monotonicNanoseconds() - batch!.locked, walFrames: walFrames.pointee)
+            let checkpoint = pacing.committed(afterHolding: SystemProcesses().monotonicNanoseconds() - batch!.locked, walFrames: walFrames.pointee)
             batch = nil
             committed += pending
             pending = 0
@@ -64,7 +64,7 @@ extension EventStore {
                 if batch == nil {
                     pacing.leaveTheLockFree()
                     try db.execute("BEGIN IMMEDIATE")
-                    batch = (try overlap.othersMayHoldSpooledEvents(db: db), LinuxSystem.monotonicNanoseconds())
+                    batch = (try overlap.othersMayHoldSpooledEvents(db: db), SystemProcesses().monotonicNanoseconds())
                 }
                 if !batch!.looks && events.count == Self.rowsAStatement {
                     try insertMany.run(events[...], db: db)
@@ -75,7 +75,7 @@ extension EventStore {
                         pending += db.changes
                     }
                 }
-                if LinuxSystem.monotonicNanoseconds() - batch!.locked >= ImportPacing.batch { try commit(last: false) }
+                if SystemProcesses().monotonicNanoseconds() - batch!.locked >= ImportPacing.batch { try commit(last: false) }
             }
             if batch != nil { try commit(last: true) }
         } catch {
@@ -116,7 +116,7 @@ struct ImportPacing {
 
     /// After a batch's commit: whether to checkpoint now.
     mutating func committed(afterHolding held: UInt64, walFrames: Int32) -> Bool {
-        committedAt = LinuxSystem.monotonicNanoseconds()
+        committedAt = SystemProcesses().monotonicNanoseconds()
         heldSinceLongGap += held
         othersThere = Self.othersHaveOpen(database)
         return othersThere || walFrames >= Self.walFramesAlone
@@ -127,9 +127,9 @@ struct ImportPacing {
     mutating func leaveTheLockFree() {
         guard let committedAt, othersThere else { return }
         let long = heldSinceLongGap >= Self.longGapEvery
-        let now = LinuxSystem.monotonicNanoseconds()
+        let now = SystemProcesses().monotonicNanoseconds()
         let end = committedAt + (long ? Self.longGap : Self.gap)
-        if now < end { LinuxSystem.sleep(microseconds: UInt32((end - now) / 1000)) }
+        if now < end { SystemProcesses().sleep(microseconds: UInt32((end - now) / 1000)) }
         if long { heldSinceLongGap = 0 }
     }
 
@@ -141,7 +141,7 @@ struct ImportPacing {
     static func othersHaveOpen(_ database: String) -> Bool {
         let inodes = Set([database, database + "-shm"].compactMap { FileStatus.at($0)?.inode })
         guard let table = try? BoundedFile.read("/proc/locks", limit: 4 << 20) else { return true }
-        return heldByOthers(locks: table, inodes: inodes, me: Int(LinuxSystem.processID))
+        return heldByOthers(locks: table, inodes: inodes, me: Int(SystemProcesses().id))
     }
 
     /// Lines such as `1: POSIX  ADVISORY  READ 1234 fe:00:5335183 128 128` (the file's device

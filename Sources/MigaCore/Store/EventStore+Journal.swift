@@ -34,7 +34,7 @@ extension EventStore {
     func holdingJournalLock<T>(_ journal: SyncJournal, _ work: () throws -> T) throws -> T {
         let lock: DirectoryLock
         do {
-            try LinuxSystem.makeDirectories(journal.stateDirectory, mode: 0o700)
+            try SystemFiles().makeDirectories(journal.stateDirectory, mode: 0o700)
             lock = try DirectoryLock(journal.stateDirectory, patience: Self.journalLockPatience)
         } catch {
             throw SyncError.busy(journal.folder)
@@ -84,7 +84,7 @@ extension EventStore {
         }
         guard last > mark else { return 0 }
         let own = try Self.openOwnFolder(journal)
-        let header = Data(journal.header(hostName: LinuxSystem.hostName()).utf8)
+        let header = Data(journal.header(hostName: SystemProcesses().hostName()).utf8)
         for name in order {
             try own.append(files[name]!, to: name, header: header)
         }
@@ -165,9 +165,9 @@ extension EventStore {
     /// `backgroundLimit` seconds where the kernel lets a wait end, and what it did not do is
     /// left for the next miga process.
     public static func pushInBackground(config: MigaConfig, context: MigaContext) throws {
-        LinuxSystem.endAfter(seconds: backgroundLimit)
+        context.signals.endAfter(seconds: backgroundLimit)
         // Behind whatever the person is doing: a gate starting meanwhile gets the processor first.
-        LinuxSystem.yieldProcessor()
+        context.processes.yieldProcessor()
         try push(config: config, context: context)
     }
 
@@ -301,7 +301,7 @@ extension EventStore {
             throw SyncError.badFolder(config.syncFolder)
         }
         do {
-            try LinuxSystem.makeDirectories(folder, mode: 0o700)
+            try context.files.makeDirectories(folder, mode: 0o700)
         } catch {
             throw SyncError.folderMissing(folder)
         }
@@ -334,9 +334,9 @@ extension EventStore {
     /// The machine's id too: a folder that carries it gives every machine one id, and then
     /// two writers to one file.
     public static func databaseInside(folder: String, paths: MigaPaths) -> String? {
-        let shared = LinuxSystem.realPath(folder) ?? folder
+        let shared = SystemFiles().realPath(folder) ?? folder
         func inside(_ path: String) -> Bool {
-            let real = LinuxSystem.realPath(path) ?? path
+            let real = SystemFiles().realPath(path) ?? path
             return real == shared || real.hasPrefix(shared + "/")
         }
         if inside(paths.dataDirectory) {

@@ -38,9 +38,9 @@ extension EventStore {
     /// disk is full), they wait in `overflow`, in memory until logout.
     public static func spool(_ events: [Event], besideDatabase database: String, overflow: String?) throws {
         let text = events.map { EventLine.jsonl($0) + "\n" }.joined()
-        let name = eventsPrefix + "\(LinuxSystem.processID)-\(LinuxSystem.monotonicNanoseconds())"
+        let name = eventsPrefix + "\(SystemProcesses().id)-\(SystemProcesses().monotonicNanoseconds())"
         func write(into folder: String) throws {
-            try LinuxSystem.makeDirectories(folder, mode: 0o700)
+            try SystemFiles().makeDirectories(folder, mode: 0o700)
             try AtomicFile.write(text, to: folder + "/" + name, mode: 0o600)
         }
         do {
@@ -83,7 +83,7 @@ extension EventStore {
                 folded = [] // the files stay; the next process tries again
             }
         }
-        for file in folded + discard { LinuxSystem.removeFile(file) }
+        for file in folded + discard { SystemFiles().removeFile(file) }
     }
 
     /// Inserts `events` in their order, each unless one with its identity (time, session,
@@ -113,7 +113,7 @@ extension EventStore {
     }
 
     static func spooledNames(in folder: String, grace: Bool, limit: Int = spoolBatchLimit) -> [String] {
-        LinuxSystem.directoryNames(in: folder, limit: limit) { name in
+        SystemFiles().directoryNames(in: folder, limit: limit) { name in
             (grace && name.hasPrefix(gracePrefix)) || name.hasPrefix(eventsPrefix)
         }
     }
@@ -130,7 +130,7 @@ extension EventStore {
             ("0"..."9").contains($0) || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || $0 == "." || $0 == "-"
         }.prefix(64).map(Character.init))
         let milliseconds = UnixTime.milliseconds(seconds: modified) ?? UnixTime.clampedMilliseconds(Date())
-        return .events([Event(timestamp: milliseconds, utcOffsetMinutes: LinuxSystem.utcOffsetSeconds(at: modified) / 60,
+        return .events([Event(timestamp: milliseconds, utcOffsetMinutes: SystemClock().utcOffsetMinutes(at: Date(timeIntervalSince1970: modified)),
                               session: session, type: .gracePass, app: app)])
     }
 

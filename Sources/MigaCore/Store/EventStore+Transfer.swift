@@ -189,8 +189,8 @@ extension EventStore {
             var filled = 0
             while true {
                 let count = try buffer.withUnsafeMutableBytes {
-                    try LinuxSystem.read(from: fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]),
-                                         name: fd == LinuxSystem.standardInput ? "standard input" : name)
+                    try SystemTerminal().read(from: FileDescriptor(rawValue: fd), into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]),
+                                         name: FileDescriptor(rawValue: fd) == .standardInput ? "standard input" : name)
                 }
                 filled += count
                 let consumed = try buffer.withUnsafeBytes { try lines(in: UnsafeRawBufferPointer(rebasing: $0[0..<filled]), final: count == 0) }

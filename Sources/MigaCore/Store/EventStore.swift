@@ -52,7 +52,7 @@ public final class EventStore {
         self.overflowSpool = overflowSpool
         let directory = FilePath.parent(of: path)
         do {
-            try LinuxSystem.makeDirectories(directory, mode: 0o700)
+            try SystemFiles().makeDirectories(directory, mode: 0o700)
         } catch {
             throw StoreError.cannotCreateDirectory(path: directory, reason: "\(error)")
         }
@@ -79,7 +79,7 @@ public final class EventStore {
     /// usual case nothing here waits for a lock: it only reads, and WAL readers never wait.
     private static func open(_ path: String, lockWait: LockWait) throws -> SQLiteConnection {
         var generator = SystemRandomNumberGenerator()
-        let deadline = LinuxSystem.monotonicNanoseconds() + UInt64(max(openingSeconds, lockWait.seconds) * 1_000_000_000)
+        let deadline = SystemProcesses().monotonicNanoseconds() + UInt64(max(openingSeconds, lockWait.seconds) * 1_000_000_000)
         while true {
             do {
                 try refuseForeignFileBesideLog(path)
@@ -104,8 +104,8 @@ public final class EventStore {
                 try migrate(db)
                 tighten(path)
                 return db
-            } catch let error as SQLiteError where isRetryable(error) && LinuxSystem.monotonicNanoseconds() < deadline {
-                LinuxSystem.sleep(microseconds: UInt32.random(in: 2_000...20_000, using: &generator))
+            } catch let error as SQLiteError where isRetryable(error) && SystemProcesses().monotonicNanoseconds() < deadline {
+                SystemProcesses().sleep(microseconds: UInt32.random(in: 2_000...20_000, using: &generator))
             }
         }
     }
@@ -183,14 +183,14 @@ public final class EventStore {
     /// database's mode) are the person's alone: 0600, whatever umask the first command had.
     static func createPrivately(_ path: String) throws {
         // An existing file (or anything odd, which SQLite reports) is left as it is.
-        LinuxSystem.createFileIfAbsent(path, mode: 0o600)
+        SystemFiles().createFileIfAbsent(path, mode: 0o600)
     }
 
     /// A file of miga's made before it kept them private: 0600 from now on.
     static func tighten(_ path: String) {
         for file in [path, path + "-wal", path + "-shm"] {
             if let status = FileStatus.at(file, followingLinks: false), status.isRegularFile, status.permissions & 0o077 != 0 {
-                LinuxSystem.setPermissions(file, 0o600)
+                SystemFiles().setPermissions(file, 0o600)
             }
         }
     }

@@ -52,13 +52,13 @@ public struct SyncJournal: Sendable, Equatable {
         let path = stateDirectory + "/" + deviceFileName
         if let existing = readDeviceID(path) { return existing }
         do {
-            try LinuxSystem.makeDirectories(stateDirectory, mode: 0o700)
+            try SystemFiles().makeDirectories(stateDirectory, mode: 0o700)
             var generator = SystemRandomNumberGenerator()
             let id = (0..<2).map { _ in hex(generator.next() as UInt32) }.joined()
-            let temporary = try LinuxSystem.createUniqueFile(in: stateDirectory, prefix: ".device.miga-")
-            defer { LinuxSystem.removeFile(temporary) }
+            let temporary = try SystemFiles().createUniqueFile(in: stateDirectory, prefix: ".device.miga-")
+            defer { SystemFiles().removeFile(temporary) }
             try AtomicFile.write(id + "\n", to: temporary, mode: 0o600)
-            if LinuxSystem.linkIfAbsent(temporary, to: path) { return id }
+            if SystemFiles().linkIfAbsent(temporary, to: path) { return id }
             if let existing = readDeviceID(path) { return existing }
             // Something that is not an id is there (hand-edited, damaged): replaced whole.
             try AtomicFile.write(id + "\n", to: path, mode: 0o600)

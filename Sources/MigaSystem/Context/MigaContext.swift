@@ -1,7 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import MigaContent
+import ControlCharacters
 import FoundationEssentials
 
 /// Every side effect miga has, in one value: the real one in the executable, a fake one in tests.
@@ -19,7 +16,18 @@ public struct MigaContext {
     /// When the gate must draw on the controlling terminal by its own path (`/dev/tty`) because
     /// stdin or stdout is a pipe that belongs to the app (`miga gate -- cmd | less`).
     public var terminalDevice: String?
+    /// Creating, linking, listing and removing files (`SystemFiles` in the real thing).
+    public var files: any FileService
+    /// The terminal and the descriptors miga reads and writes.
+    public var terminal: any TerminalService
+    /// This process: its id, its machine's name, real waits, its children.
+    public var processes: any ProcessService
+    /// Process-wide signal handling: ending by a signal, a background helper's time limit.
+    public var signals: any SignalService
+    /// Desktop notifications.
+    public var notifications: any NotificationService
 
+    /// Every service a test does not name is the real one.
     public init(
         clock: any MigaClock,
         environment: [String: String],
@@ -27,7 +35,12 @@ public struct MigaContext {
         launcher: any ProcessLauncher,
         executablePath: String,
         messages: any MessageSink,
-        hasTerminal: Bool
+        hasTerminal: Bool,
+        files: any FileService = SystemFiles(),
+        terminal: any TerminalService = SystemTerminal(),
+        processes: any ProcessService = SystemProcesses(),
+        signals: any SignalService = SystemSignals(),
+        notifications: any NotificationService = NotifySend()
     ) {
         self.clock = clock
         self.environment = environment
@@ -36,6 +49,11 @@ public struct MigaContext {
         self.executablePath = executablePath
         self.messages = messages
         self.hasTerminal = hasTerminal
+        self.files = files
+        self.terminal = terminal
+        self.processes = processes
+        self.signals = signals
+        self.notifications = notifications
     }
 
     /// The context of the running process.
@@ -44,14 +62,17 @@ public struct MigaContext {
         if environment["HOME"] == nil, let home = LinuxSystem.passwdHome() {
             environment["HOME"] = home // e.g. started by a service manager without HOME
         }
+        let processes = SystemProcesses(), terminal = SystemTerminal()
         var context = MigaContext(
             clock: SystemClock(),
             environment: environment,
             paths: try MigaPaths(environment: environment),
             launcher: SystemLauncher(),
-            executablePath: LinuxSystem.currentExecutablePath() ?? CommandLine.arguments[0],
+            executablePath: processes.currentExecutablePath() ?? CommandLine.arguments[0],
             messages: StandardErrorSink(),
-            hasTerminal: LinuxSystem.isTerminal(STDIN_FILENO) && LinuxSystem.isTerminal(STDOUT_FILENO)
+            hasTerminal: terminal.isTerminal(.standardInput) && terminal.isTerminal(.standardOutput),
+            terminal: terminal,
+            processes: processes
         )
         if !context.hasTerminal, let device = LinuxSystem.controllingTerminalBesidePipes() {
             context.hasTerminal = true

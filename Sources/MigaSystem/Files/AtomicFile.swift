@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Crypto
 import FoundationEssentials
 import JSON
 
@@ -77,14 +76,6 @@ public enum AtomicFile {
     /// Removes a file; one that is already gone is not an error.
     public static func remove(_ path: String) throws {
         if unlink(path) != 0, errno != ENOENT { throw LinuxError(operation: "remove \(path)", code: errno) }
-    }
-
-    public static func sha256(_ data: Data) -> String {
-        NumberText.hex(SHA256.hash(data: data))
-    }
-
-    public static func sha256(ofFile path: String) -> String? {
-        read(path).map(sha256)
     }
 
     static func resolvedTarget(_ path: String) -> String {

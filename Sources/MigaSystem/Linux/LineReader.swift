@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import MigaContent
+import ControlCharacters
 import CReadline
 
 // readline's callback interface hands each finished line to a C function pointer, which

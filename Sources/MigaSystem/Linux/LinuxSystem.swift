@@ -336,7 +336,7 @@ public enum LinuxSystem {
     }
 
     static func failUnlessStandardOutputWasWritten() {
-        guard fflush(stdout) != 0 || ferror(stdout) != 0 else { return }
+        guard miga_standard_output_failed() != 0 else { return }
         let code = errno
         // `miga events export | head -1`: the reader had what it wanted. Not an error.
         if code == EPIPE || standardOutputReaderLeft() { _exit(0) }
