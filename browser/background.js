@@ -4,7 +4,7 @@
 // native host `miga.gateway` serves, so a gated page is never requested before Open and no
 // other navigation waits for anything. Without the host there are no rules: the browser
 // works exactly as it would without miga (fail open).
-"use strict";
+import { request } from "./protocol.js";
 
 const api = globalThis.browser ?? globalThis.chrome;
 const HOST = "miga.gateway";
@@ -93,7 +93,7 @@ function hostFailed(reason) {
 
 async function refresh() {
   try {
-    await ask({ type: "state" });
+    await ask(request("state"));
   } catch (error) {
     // hostFailed has already opened everything
   }
@@ -107,11 +107,14 @@ function applyState(message) {
     gating: message.gating === true,
     reason: message.reason || null,
     message: message.message || null,
-    sites: Array.isArray(message.sites) ? message.sites.filter((site) => typeof site === "string") : [],
+    // The sites the host gates, each with the addresses it covers (the host's rule, as a
+    // pattern): matched in order, as the host matches them.
+    rules: Array.isArray(message.site_rules) ? message.site_rules.map(siteRuleFrom).filter(Boolean) : [],
     grace: message.grace && typeof message.grace === "object" ? { ...message.grace } : {},
     // Sites in hours without a gate (a schedule's gate = false), each until when at least.
     ungated: message.ungated && typeof message.ungated === "object" ? { ...message.ungated } : {},
   };
+  state.sites = state.rules.map((rule) => rule.site);
   rebuildRules();
   // Every gated site's timebox that runs or has ended unanswered (an older host sends none).
   if (Array.isArray(message.timeboxes)) syncTimeboxes(message.timeboxes);
@@ -127,33 +130,26 @@ function webAddress(text) {
   }
 }
 
-function hostOf(url) {
+// A site's rule from the host: {site, domain, addresses}, with its pattern compiled; null when
+// it is not one (that site is then not gated here: fail open).
+function siteRuleFrom(rule) {
+  if (!rule || typeof rule.site !== "string" || typeof rule.domain !== "string" || typeof rule.addresses !== "string") return null;
   try {
-    const parsed = new URL(url);
-    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return null;
-    return parsed.hostname.replace(/\.+$/, "").toLowerCase();
+    return { site: rule.site, domain: rule.domain, addresses: rule.addresses, pattern: new RegExp(rule.addresses, "i") };
   } catch (error) {
     return null;
   }
 }
 
-// Whether the host `host` is in the listed site `site`: the site itself or a subdomain; `*.x`
-// only subdomains.
-function hostIn(host, site) {
-  return site.startsWith("*.") ? host.endsWith(site.slice(1)) : host === site || host.endsWith("." + site);
+function ruleOf(site) {
+  return state ? state.rules.find((rule) => rule.site === site) : undefined;
 }
 
-// The listed site `url` belongs to.
+// The listed site `url` belongs to, by the host's rule.
 function siteFor(url) {
-  const host = hostOf(url);
-  if (!host || !state || !state.gating) return null;
-  return state.sites.find((site) => hostIn(host, site)) || null;
-}
-
-// Whether `url` belongs to the listed site `site` (the same rule as gating's).
-function belongsTo(url, site) {
-  const host = typeof url === "string" && hostOf(url);
-  return Boolean(host) && hostIn(host, site);
+  if (typeof url !== "string" || !state || !state.gating) return null;
+  const rule = state.rules.find((candidate) => candidate.pattern.test(url));
+  return rule ? rule.site : null;
 }
 
 function inGrace(site, now = Date.now()) {
@@ -164,28 +160,11 @@ function ungated(site, now = Date.now()) {
   return Boolean(state && Number(state.ungated[site]) > now);
 }
 
-function escapeRegex(text) {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-function domainOf(site) {
-  return site.startsWith("*.") ? site.slice(2) : site;
-}
-
-// What a listed site covers, for a rule that names its domain: `*.x` only subdomains of x.
-function addressesOf(site) {
-  return site.startsWith("*.")
-    ? `^(https?://([^/?#@]*@)?[^/?#@]+\\.${escapeRegex(domainOf(site))}\\.?(:[0-9]+)?([/?#].*)?)$`
-    : "^(https?://.*)$";
-}
-
 // The redirect rules: one pair per site, kept as long as the site is listed.
 function rulesFor(sites) {
   const rules = [];
   let id = 1;
-  for (const site of sites) {
-    const domain = domainOf(site);
-    const regexFilter = addressesOf(site);
+  for (const { domain, addresses: regexFilter } of sites.map(ruleOf).filter(Boolean)) {
     // A gate guards the entry into a site, not each page: a navigation the site itself starts
     // (a link, a form, a script on one of its pages) is a visit going on, not an entry.
     const condition = { requestDomains: [domain], excludedInitiatorDomains: [domain], resourceTypes: ["main_frame"], regexFilter };
@@ -208,9 +187,9 @@ function rulesFor(sites) {
 const OPEN_RULE_BASE = 50000;
 
 function openRulesFor(sites, now) {
-  return sites.filter((site) => inGrace(site, now) || ungated(site, now)).map((site, index) => ({
+  return sites.filter((site) => ruleOf(site) && (inGrace(site, now) || ungated(site, now))).map((site, index) => ({
     id: OPEN_RULE_BASE + index, priority: 50, action: { type: "allow" },
-    condition: { requestDomains: [domainOf(site)], resourceTypes: ["main_frame"] },
+    condition: { requestDomains: [ruleOf(site).domain], resourceTypes: ["main_frame"] },
   }));
 }
 
@@ -265,9 +244,9 @@ function sitesInUse(now) {
 
 function workerRulesFor(sites, now) {
   const used = sitesInUse(now);
-  return sites.filter((site) => !used.has(site)).map((site, index) => ({
+  return sites.filter((site) => !used.has(site)).map(ruleOf).filter(Boolean).map((rule, index) => ({
     id: WORKER_RULE_BASE + index, priority: 60, action: { type: "block" },
-    condition: { requestDomains: [domainOf(site)], initiatorDomains: [domainOf(site)], tabIds: [-1], regexFilter: addressesOf(site) },
+    condition: { requestDomains: [rule.domain], initiatorDomains: [rule.domain], tabIds: [-1], regexFilter: rule.addresses },
   }));
 }
 
@@ -351,7 +330,7 @@ api.runtime.onConnect.addListener((page) => {
     // Closing the tab (or leaving the page) before choosing is `abandoned`.
     if (gate.session && !gate.ended) {
       gate.ended = true;
-      ask({ type: "abandon", session: gate.session }).catch(() => {});
+      ask(request("abandon", { session: gate.session })).catch(() => {});
     }
   });
 });
@@ -370,7 +349,7 @@ async function askAboutGate(gate, message) {
   const reply = await ask(message);
   if (reply.type !== "error") gate.known = true;
   if (reply.type !== "error" || reply.error !== NO_SUCH_GATE || gate.ended || !gate.session || !gate.url) return reply;
-  const resumed = await ask({ type: "resume", session: gate.session, url: gate.url });
+  const resumed = await ask(request("resume", { session: gate.session, url: gate.url }));
   if (resumed.type === "error") return reply;
   gate.known = true;
   return ask(message);
@@ -388,7 +367,7 @@ async function handleGateMessage(page, gate, message) {
       gate.url = String(message.url);
       let reply;
       try {
-        reply = await ask({ type: "gate", url: gate.url });
+        reply = await ask(request("gate", { url: gate.url }));
       } catch (error) {
         await allowTab(gate.tabId, gate.url);
         return { action: "go", reason: "no_host", message: String(error.message || error) };
@@ -488,7 +467,7 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
     return true;
   }
   if (!message || message.type !== "popup") return false;
-  ask({ type: "stats" }).then(
+  ask(request("stats")).then(
     (stats) => sendResponse({ stats, state, hostProblem }),
     (error) => sendResponse({ stats: null, state, hostProblem: hostProblem || String(error.message || error) }),
   );
@@ -510,7 +489,7 @@ api.webNavigation.onBeforeNavigate.addListener(async (details) => {
     // a tab being created
   }
   if (previous && siteFor(previous) === site) return;
-  ask({ type: inGrace(site) ? "grace_pass" : "schedule_pass", url: details.url }).catch(() => {});
+  ask(request(inGrace(site) ? "grace_pass" : "schedule_pass", { url: details.url })).catch(() => {});
 });
 
 // ---- the backstop ---------------------------------------------------------------------------
@@ -616,11 +595,6 @@ api.tabs.onRemoved.addListener((tabId) => {
 // fails, the person keeps their tab.
 const NOTICE_ALARM = "miga-timebox-notice:";
 const END_ALARM = "miga-timebox-end:";
-const NOTICE_BEFORE_MS = 60000;
-// A notice with less than this left says nothing the overlay will not say a moment later.
-const NOTICE_AT_LEAST_MS = 15000;
-const EXTENSION_MINUTES = 5;
-const CHOICES = ["close", "extend", "keep"];
 // session → { session, site, minutes, end, extended, noticed, fired (the end whose overlay was
 // shown), tabs (ids showing it), answering, settled (a failed answer: no more overlays) }
 const timeboxes = new Map();
@@ -647,18 +621,38 @@ function saveTimeboxes() {
   api.storage.session.set({ timeboxes: boxes }).catch(() => {});
 }
 
-// The host's timebox, checked: null when it is not one.
+// The host's timebox, checked: null when it is not one. The host decides everything about
+// it: its site's addresses, when the notice comes (and until when it is still worth showing),
+// when it ends, the minutes the overlay names and the choices it offers.
 function timeboxFrom(box) {
   if (!box || typeof box !== "object") return null;
-  const { session, site, minutes, end } = box;
+  const { session, site, domain, addresses, minutes, end, notice_at: noticeAt, notice_until: noticeUntil } = box;
   if (typeof session !== "string" || !session || session.length > 200 || typeof site !== "string" || !site) return null;
+  if (typeof domain !== "string" || !domain || typeof addresses !== "string") return null;
   if (!Number.isInteger(minutes) || minutes <= 0 || !Number.isFinite(end)) return null;
-  return { session, site, minutes, end, extended: box.extended === true };
+  if (!Number.isFinite(noticeAt) || !Number.isFinite(noticeUntil) || !Number.isInteger(box.declared_minutes)) return null;
+  const choices = Array.isArray(box.choices) ? box.choices.filter((choice) => typeof choice === "string") : [];
+  if (!inSite(null, { addresses })) return null; // a pattern that does not compile
+  return {
+    session, site, domain, addresses, minutes, end, extended: box.extended === true, notice_at: noticeAt, notice_until: noticeUntil,
+    declared_minutes: box.declared_minutes, choices, extend_label: typeof box.extend_label === "string" ? box.extend_label : "",
+  };
 }
 
-// What the overlay says: the minutes declared, with the five more if they were given.
-function minutesOf(box) {
-  return box.minutes + (box.extended ? EXTENSION_MINUTES : 0);
+// Whether `url` is an address of the timebox's site (by the host's rule for it); with no
+// address, whether the rule can be used at all.
+const compiledPatterns = new Map(); // pattern → RegExp
+function inSite(url, box) {
+  let pattern = compiledPatterns.get(box.addresses);
+  if (!pattern) {
+    try {
+      pattern = new RegExp(box.addresses, "i");
+    } catch (error) {
+      return false;
+    }
+    compiledPatterns.set(box.addresses, pattern);
+  }
+  return url === null || (typeof url === "string" && pattern.test(url));
 }
 
 // A state's timeboxes are all there are: one no longer listed was answered (here or in
@@ -735,30 +729,30 @@ function scheduleTimebox(box) {
     timers.push(setTimeout(run, Math.min(delay, 0x7fffffff)));
     if (delay > 0) quietly(() => api.alarms.create(name + box.session, { when }));
   };
-  if (!box.noticed && box.end - now > NOTICE_AT_LEAST_MS) {
-    at(NOTICE_ALARM, box.end - NOTICE_BEFORE_MS, () => timeboxNotice(box.session));
+  if (!box.noticed && now < box.notice_until) {
+    at(NOTICE_ALARM, box.notice_at, () => timeboxNotice(box.session));
   }
   at(END_ALARM, box.end, () => timeboxEnd(box.session));
   timeboxTimers.set(box.session, timers);
 }
 
 // The tabs showing a page of `site` (this browser's, in this worker's windows).
-async function tabsOfSite(site) {
+async function tabsOfSite(box) {
   const tabs = await api.tabs.query({});
-  return tabs.filter((tab) => belongsTo(tab.url || lastAddress.get(tab.id), site));
+  return tabs.filter((tab) => inSite(tab.url || lastAddress.get(tab.id), box));
 }
 
 async function timeboxNotice(session) {
   await timeboxesLoaded;
   const box = timeboxes.get(session);
   if (!box || box.noticed || box.settled || box.answering) return;
-  if (Date.now() < box.end - NOTICE_BEFORE_MS - 1000) return scheduleTimebox(box); // early: again
+  if (Date.now() < box.notice_at - 1000) return scheduleTimebox(box); // early: again
   box.noticed = true;
   saveTimeboxes();
-  if (box.end - Date.now() <= NOTICE_AT_LEAST_MS) return;
+  if (Date.now() >= box.notice_until) return;
   try {
-    for (const tab of await tabsOfSite(box.site)) {
-      api.scripting.executeScript({ target: { tabId: tab.id }, func: softEndNotice, args: [{ site: domainOf(box.site) }] })
+    for (const tab of await tabsOfSite(box)) {
+      api.scripting.executeScript({ target: { tabId: tab.id }, func: softEndNotice, args: [{ site: box.domain }] })
         .catch(() => {}); // a tab that cannot show it (discarded, an error page) goes without
     }
   } catch (error) {
@@ -777,7 +771,7 @@ async function timeboxEnd(session) {
   saveTimeboxes();
   let tabs = [];
   try {
-    tabs = await tabsOfSite(box.site);
+    tabs = await tabsOfSite(box);
   } catch (error) {
     console.warn("miga: the soft end could not see the tabs:", error);
     return;
@@ -793,7 +787,7 @@ async function showOverlay(box, tabId) {
     await api.scripting.executeScript({
       target: { tabId },
       func: softEndOverlay,
-      args: [{ session: box.session, site: domainOf(box.site), minutes: minutesOf(box), extend: !box.extended }],
+      args: [{ session: box.session, site: box.domain, minutes: box.declared_minutes, choices: box.choices, extendLabel: box.extend_label }],
     });
   } catch (error) {
     console.warn(`miga: no soft end in tab ${tabId}:`, error && error.message || error);
@@ -817,8 +811,7 @@ async function softEndChosen(message, sender) {
   const box = typeof message.session === "string" && timeboxes.get(message.session);
   const tabId = sender && sender.tab && sender.tab.id;
   if (!box || sender.id !== api.runtime.id || sender.frameId !== 0 || !box.tabs.includes(tabId) ||
-      (sender.url && !belongsTo(sender.url, box.site)) || !CHOICES.includes(message.choice) ||
-      (message.choice === "extend" && box.extended)) {
+      (sender.url && !inSite(sender.url, box)) || !box.choices.includes(message.choice)) {
     return { ok: false };
   }
   if (box.answering) return { ok: true }; // another tab answered a moment before
@@ -833,7 +826,7 @@ async function answerTimebox(box, choice, fromTab) {
   clearTimeboxTimers(box);
   let reply;
   try {
-    reply = await ask({ type: "timebox_end", session: box.session, choice });
+    reply = await ask(request("timebox_end", { session: box.session, choice }));
   } catch (error) {
     reply = { type: "error", error: String(error && error.message || error) };
   }
@@ -874,7 +867,7 @@ async function answerTimebox(box, choice, fromTab) {
 // last shows the calm page instead (as Exit does), so the browser is not closed under them.
 async function closeSiteTabs(box, fromTab) {
   const tabs = await api.tabs.query({});
-  const closing = tabs.filter((tab) => box.tabs.includes(tab.id) && belongsTo(tab.url || lastAddress.get(tab.id), box.site));
+  const closing = tabs.filter((tab) => box.tabs.includes(tab.id) && inSite(tab.url || lastAddress.get(tab.id), box));
   if (!closing.length) return;
   let calm = null;
   if (closing.length === tabs.length) calm = closing.find((tab) => tab.id === fromTab) || closing[closing.length - 1];
@@ -893,7 +886,7 @@ async function tabLeftSoftEnd(tabId) {
     saveTimeboxes();
     if (box.tabs.length) continue;
     try {
-      if ((await tabsOfSite(box.site)).length) continue;
+      if ((await tabsOfSite(box)).length) continue;
     } catch (error) {
       continue;
     }
@@ -907,14 +900,14 @@ async function tabLeftSoftEnd(tabId) {
 api.webNavigation.onCommitted.addListener((details) => {
   if (details.frameId !== 0) return;
   for (const box of timeboxes.values()) {
-    if (box.tabs.includes(details.tabId) && !belongsTo(details.url, box.site)) tabLeftSoftEnd(details.tabId);
+    if (box.tabs.includes(details.tabId) && !inSite(details.url, box)) tabLeftSoftEnd(details.tabId);
   }
 });
 api.webNavigation.onCompleted.addListener(async (details) => {
   if (details.frameId !== 0 || !/^https?:/.test(details.url)) return;
   await timeboxesLoaded;
   for (const box of timeboxes.values()) {
-    if (box.fired === box.end && !box.settled && !box.answering && belongsTo(details.url, box.site)) showOverlay(box, details.tabId);
+    if (box.fired === box.end && !box.settled && !box.answering && inSite(details.url, box)) showOverlay(box, details.tabId);
   }
 });
 
@@ -979,9 +972,9 @@ function softEndOverlay(options) {
     buttons.push(element);
     row.append(element);
   };
-  button("close", "Close tab", true);
-  if (options.extend) button("extend", "5 more minutes", false);
-  button("keep", "Keep going", false);
+  // The choices the host offers, in its order ("extend" only while it may be given).
+  const labels = { close: "Close tab", extend: options.extendLabel, keep: "Keep going" };
+  for (const choice of options.choices) if (labels[choice]) button(choice, labels[choice], choice === "close");
   card.append(header, title, row, status);
   layer.append(card);
   shadow.append(layer);
