@@ -1,6 +1,7 @@
 // What the extension and miga's native host say to each other: the mirror of
-// Sources/MigaCore/Browser/BrowserProtocol.swift (`ExtensionToHost`, `HostToExtension`), one
-// JSON object per message, `type` naming it and `id` pairing a reply with its request.
+// Sources/MigaCore/Browser/BrowserProtocol.swift (`ExtensionToHost`) and
+// BrowserProtocol+Host.swift (`HostToExtension`), one JSON object per message, `type` naming
+// it and `id` pairing a reply with its request.
 // Tests/MigaCoreTests/BrowserProtocolTests.swift reads the table between the two markers as
 // JSON and checks it against the Swift enums both ways: every Swift message and field is
 // here, and nothing here is not in Swift. A new message is a case in Swift, a line here.
