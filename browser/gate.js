@@ -1,89 +1,10 @@
 // The pause in a browser tab: the same experience as miga's terminal gate. The countdown runs
 // on the monotonic clock (performance.now); miga's host keeps its own and has the last word.
-"use strict";
-
-const api = globalThis.browser ?? globalThis.chrome;
-const root = document.documentElement;
-const $ = (id) => document.getElementById(id);
-
-// Everything after the first "#" is the address that was asked for, exactly as the browser
-// serialised it.
-const href = location.href;
-const target = href.includes("#") ? href.slice(href.indexOf("#") + 1) : "";
-const isPost = new URLSearchParams(location.search).get("post") === "1";
-
-let page = null;
-let nextReply = 1;
-const waiting = new Map();
-let gate = null; // the host's "gate" reply
-let startedAt = 0;
-let completedSent = false;
-let finished = false;
-let ticker = null;
-let asking = false; // "What are you here to do?" is showing (intention = true)
-let askingMinutes = false; // "For how long?" is showing (ask_minutes = true)
-let intentionAnswer = null; // the answer to "What are you here to do?", kept while "For how long?" asks
-let askingChallenge = false; // "Type this to open:" is showing (challenge = "type")
-let challengeTyped = null; // the sentence as typed, kept while the later questions ask
-
-function webAddress(text) {
-  try {
-    const url = new URL(text);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
-  } catch (error) {
-    return null;
-  }
-}
-
-// The port to the extension's worker. A worker that restarts (an update, a crash) drops it:
-// the next request connects again, and the gate goes on (see background.js).
-function connectPage() {
-  page = api.runtime.connect({ name: "gate" });
-  page.onMessage.addListener((message) => {
-    const waiter = message && waiting.get(message.replyTo);
-    if (!waiter) return;
-    waiting.delete(message.replyTo);
-    waiter.resolve(message);
-  });
-  page.onDisconnect.addListener(() => {
-    page = null;
-    for (const waiter of waiting.values()) waiter.reject(new Error("the extension restarted"));
-    waiting.clear();
-  });
-}
-
-// Every request names the gate, so a worker that restarted meanwhile knows which it is.
-function request(message) {
-  if (!page) connectPage();
-  return send(gate ? { ...message, session: gate.session, url: webAddress(target) } : message);
-}
-
-function send(message) {
-  return new Promise((resolve, reject) => {
-    const replyTo = nextReply++;
-    waiting.set(replyTo, { resolve, reject });
-    try {
-      page.postMessage({ ...message, replyTo });
-    } catch (error) {
-      waiting.delete(replyTo);
-      reject(error);
-    }
-  });
-}
-
-function go(url) {
-  finished = true;
-  root.dataset.state = "opening";
-  location.replace(url);
-}
-
-function setState(name) {
-  root.dataset.state = name;
-}
-
-function say(text) {
-  $("notice").textContent = text || "";
-}
+import { root, $, target, isPost, now, webAddress, request, go, setState, say } from "./gate-page.js";
+import {
+  openLabel, secondsLeft, CHALLENGE_HINT, showQuestion, hideQuestion, challengeSentence, showChallenge, hideChallenge, watchChallenge, backToChoices,
+  minutesOffer, buildMinutes, showMinutes, hideMinutes,
+} from "./gate-questions.js";
 
 // A picture of the person's own, beside the words: only an image the host put in the reply
 // itself (a data: URL of a picture type), never an address that would load something.
@@ -147,37 +68,23 @@ function showNotes(notes) {
   element.hidden = lines.length === 0;
 }
 
-// "Open anyway" past today's opens_per_day: the host names it; an older host names nothing.
-// While "For how long?" asks, Open (and Enter) takes the default.
-function openLabel(left = secondsLeft()) {
-  const open = typeof gate.open_label === "string" && gate.open_label ? gate.open_label : "Open";
-  if (left > 0) return `${open} in ${left} s`;
-  const offer = askingMinutes && minutesOffer();
-  return offer ? `${open} · ${offer.default} min` : open;
-}
-
-function secondsLeft() {
-  const left = gate.timer_seconds * 1000 - (performance.now() - startedAt);
-  return left <= 0 ? 0 : Math.ceil(left / 1000);
-}
-
 const BREATH = ["Breathe in", "Hold", "Breathe out", "Hold"];
 
 function tick() {
-  const elapsed = performance.now() - startedAt;
+  const elapsed = performance.now() - now.startedAt;
   const left = secondsLeft();
-  const fraction = Math.min(1, elapsed / (gate.timer_seconds * 1000));
+  const fraction = Math.min(1, elapsed / (now.gate.timer_seconds * 1000));
   $("fill").style.width = `${(fraction * 100).toFixed(1)}%`;
   $("bar").setAttribute("aria-valuenow", String(Math.round(fraction * 100)));
   $("countdown").textContent = left > 0 ? `${left} s` : "ready";
   $("open-label").textContent = openLabel(left);
-  if (gate.breathing === "box") {
+  if (now.gate.breathing === "box") {
     const phase = Math.floor(elapsed / 4000) % 4;
     const count = Math.floor(elapsed / 1000) % 4 + 1;
     $("breath").textContent = `${BREATH[phase]} ${"●".repeat(count)}${"○".repeat(4 - count)}`;
   }
-  if (left === 0 && !completedSent) {
-    completedSent = true;
+  if (left === 0 && !now.completedSent) {
+    now.completedSent = true;
     $("open").setAttribute("aria-disabled", "false");
     setState("ready");
     say("");
@@ -188,9 +95,9 @@ function tick() {
 // `alternative`: one of the host's "Do this instead" entries, when one was chosen: an Exit
 // that then opens it (miga runs a command itself; a link opens in this tab).
 async function chooseExit(alternative) {
-  if (finished || !gate) return;
-  finished = true;
-  clearInterval(ticker);
+  if (now.finished || !now.gate) return;
+  now.finished = true;
+  clearInterval(now.ticker);
   let message = "You chose not to open it.";
   let chosen = null; // what the host did with the alternative
   const exit = { type: "exit" };
@@ -210,7 +117,7 @@ async function chooseExit(alternative) {
   $("timer").hidden = true;
   say("");
   $("celebration-text").textContent = message;
-  if (gate.animations) root.classList.add("animate");
+  if (now.gate.animations) root.classList.add("animate");
   $("celebration").hidden = false;
   const link = chosen && chosen.kind === "url" ? webAddress(chosen.url) : null;
   const problem = chosen && typeof chosen.problem === "string" ? chosen.problem.trim().split("\n")[0] : "";
@@ -232,7 +139,7 @@ async function chooseExit(alternative) {
 
 // The host's "Do this instead" entries (at most three): {index, label, kind}.
 function alternativesOffered() {
-  const list = gate && Array.isArray(gate.alternatives) ? gate.alternatives : [];
+  const list = now.gate && Array.isArray(now.gate.alternatives) ? now.gate.alternatives : [];
   return list.filter((entry) => entry && typeof entry === "object" && Number.isInteger(entry.index) && entry.index > 0 &&
     typeof entry.label === "string" && entry.label.trim()).slice(0, 3);
 }
@@ -256,7 +163,7 @@ function buildAlternatives() {
 }
 
 async function readNext() {
-  if (finished || !gate) return;
+  if (now.finished || !now.gate) return;
   try {
     const reply = await request({ type: "next" });
     if (reply.type === "error") return say(reply.error);
@@ -267,215 +174,62 @@ async function readNext() {
   }
 }
 
-// intention = true: Open first asks "What are you here to do?"; Enter in the field opens
-// (an empty answer too), Esc comes back to the three choices.
-function showQuestion() {
-  asking = true;
-  root.dataset.question = "shown";
-  $("intention").hidden = false;
-  say("");
-  $("intention-text").focus();
-}
-
-function hideQuestion() {
-  if (!asking) return;
-  asking = false;
-  delete root.dataset.question;
-  $("intention").hidden = true;
-  if (document.activeElement === $("intention-text")) $("intention-text").blur();
-}
-
-// challenge = "type": after the countdown, Open first shows a sentence to type exactly, key by
-// key. A character that is not the sentence's next one clears the field; a paste, a drop or
-// any text the browser puts in at once never counts. Enter, with the whole sentence typed,
-// goes on (to the intention, "For how long?", then Open); Esc comes back to the choices.
-const CHALLENGE_HINT = "Start again: type it exactly";
-
-function challengeSentence() {
-  return gate && typeof gate.challenge === "string" && gate.challenge ? gate.challenge : null;
-}
-
-function showChallenge(problem) {
-  askingChallenge = true;
-  root.dataset.question = "challenge";
-  $("challenge-sentence").textContent = challengeSentence();
-  const field = $("challenge");
-  field.value = "";
-  field.maxLength = challengeSentence().length;
-  $("challenge-problem").textContent = problem || "";
-  $("challenge-box").hidden = false;
-  say("");
-  field.focus();
-  $("choices").scrollIntoView({ block: "nearest" }); // the sentence, its field and Exit in view
-}
-
-function hideChallenge() {
-  if (!askingChallenge) return;
-  askingChallenge = false;
-  if (root.dataset.question === "challenge") delete root.dataset.question;
-  $("challenge-box").hidden = true;
-  $("challenge").value = "";
-  $("challenge-problem").textContent = "";
-  if (document.activeElement === $("challenge")) $("challenge").blur();
-}
-
-// Typed wrong, or put in some other way: the field starts again, and says so.
-function challengeRefused() {
-  $("challenge").value = "";
-  $("challenge-problem").textContent = CHALLENGE_HINT;
-}
-
-// Only typing counts: what the browser inserts whole (a paste, a drop, an autocompletion, a
-// spelling fix, a yank) is refused before it lands.
-const NOT_TYPED = /^insert(FromPaste|FromDrop|FromYank|ReplacementText|Transpose|Link|FromPasteAsQuotation)/;
-
-function watchChallenge() {
-  const field = $("challenge");
-  let before = "";
-  field.addEventListener("beforeinput", (event) => {
-    before = field.value;
-    if (NOT_TYPED.test(event.inputType || "")) {
-      event.preventDefault();
-      challengeRefused();
-    }
-  });
-  for (const type of ["paste", "drop"]) {
-    field.addEventListener(type, (event) => {
-      event.preventDefault();
-      challengeRefused();
-    });
-  }
-  field.addEventListener("dragover", (event) => event.preventDefault()); // a drop lands here, and is refused
-  field.addEventListener("input", (event) => {
-    const sentence = challengeSentence();
-    if (!sentence || event.isComposing) return;
-    const value = field.value;
-    // More than one character at once is not a key (a middle-click paste, an extension
-    // filling the field); a character that is not the sentence's next one is a mistake.
-    const grew = value.length - before.length;
-    if (!sentence.startsWith(value) || (grew > 1 && event.inputType !== "insertCompositionText")) return challengeRefused();
-    before = value;
-    if ($("challenge-problem").textContent === CHALLENGE_HINT && value) $("challenge-problem").textContent = "";
-  });
-}
-
-// Esc from any question: back to the choices; the next Open asks everything again.
-function backToChoices() {
-  if (finished) return;
-  hideChallenge();
-  hideQuestion();
-  hideMinutes();
-  challengeTyped = null;
-  intentionAnswer = null;
-}
-
-// ask_minutes = true: after the countdown (and the intention, when asked), Open asks "For
-// how long?": one key per answer (1…4), Enter takes the default, Esc comes back to the three
-// choices. The host's offer: {choices: [5, 10, 20, 30], default: 10}, or null.
-function minutesOffer() {
-  const offer = gate && gate.minutes;
-  if (!offer || typeof offer !== "object" || !Array.isArray(offer.choices)) return null;
-  const choices = offer.choices.filter((minutes) => Number.isInteger(minutes) && minutes > 0).slice(0, 9);
-  const fallback = Number.isInteger(offer.default) && offer.default > 0 ? offer.default : choices[0];
-  return choices.length ? { choices, default: fallback } : null;
-}
-
-function buildMinutes(offer) {
-  const group = $("minutes-choices");
-  group.replaceChildren();
-  offer.choices.forEach((minutes, index) => {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.id = `minutes-${minutes}`;
-    button.dataset.minutes = String(minutes);
-    if (minutes === offer.default) button.classList.add("default");
-    const key = document.createElement("kbd");
-    key.textContent = String(index + 1);
-    button.append(key, ` ${minutes} min`);
-    button.addEventListener("click", () => chooseOpen(minutes));
-    group.append(button);
-  });
-  $("minutes-default").textContent = `${offer.default} min`;
-}
-
-function showMinutes(offer) {
-  askingMinutes = true;
-  root.dataset.question = "minutes";
-  $("minutes").hidden = false;
-  $("open-key").textContent = "Enter";
-  $("open-label").textContent = openLabel();
-  say("");
-  const focus = $(`minutes-${offer.default}`) || $("minutes-choices").querySelector("button");
-  if (focus) focus.focus();
-}
-
-function hideMinutes() {
-  if (!askingMinutes) return;
-  askingMinutes = false;
-  intentionAnswer = null; // the next Open asks again
-  if (root.dataset.question === "minutes") delete root.dataset.question;
-  $("minutes").hidden = true;
-  $("open-key").textContent = "o";
-  $("open-label").textContent = openLabel();
-  if ($("minutes").contains(document.activeElement)) document.activeElement.blur();
-}
-
 // `minutes`: the answer to "For how long?" when it was given (a key or a button), else the
 // default.
 async function chooseOpen(minutes) {
-  if (finished || !gate) return;
+  if (now.finished || !now.gate) return;
   const left = secondsLeft();
   if (left > 0) return say(`Open unlocks in ${left} s. Take this moment; Exit is always free.`);
   const sentence = challengeSentence();
-  if (sentence && challengeTyped === null) {
-    if (!askingChallenge) return showChallenge();
+  if (sentence && now.challengeTyped === null) {
+    if (!now.askingChallenge) return showChallenge();
     const typed = $("challenge").value;
     if (typed !== sentence) {
       $("challenge-problem").textContent = typed ? "Type the whole sentence, then Enter" : "";
       return;
     }
-    challengeTyped = typed;
+    now.challengeTyped = typed;
     hideChallenge();
   }
-  if (gate.intention === true && !asking && !askingMinutes) return showQuestion();
+  if (now.gate.intention === true && !now.asking && !now.askingMinutes) return showQuestion();
   const offer = minutesOffer();
-  if (offer && !askingMinutes) {
-    if (asking) {
-      intentionAnswer = $("intention-text").value;
+  if (offer && !now.askingMinutes) {
+    if (now.asking) {
+      now.intentionAnswer = $("intention-text").value;
       hideQuestion();
     }
     return showMinutes(offer);
   }
   const message = { type: "open" };
-  if (asking) message.intention = $("intention-text").value;
-  else if (intentionAnswer !== null) message.intention = intentionAnswer;
+  if (now.asking) message.intention = $("intention-text").value;
+  else if (now.intentionAnswer !== null) message.intention = now.intentionAnswer;
   if (offer) message.minutes = Number.isInteger(minutes) && minutes > 0 ? minutes : offer.default;
-  if (challengeTyped !== null) message.challenge = challengeTyped;
-  finished = true;
+  if (now.challengeTyped !== null) message.challenge = now.challengeTyped;
+  now.finished = true;
   try {
     const reply = await request(message);
     if (reply.type === "error" && reply.challenge_failed) {
       // miga did not take the sentence: it is asked again, and nothing opens.
-      finished = false;
+      now.finished = false;
       backToChoices();
       return showChallenge(CHALLENGE_HINT);
     }
     if (reply.type === "error") {
-      finished = false;
+      now.finished = false;
       return say(reply.error);
     }
     if (reply.failed_open) say(reply.failed_open); // the one line: it opens anyway
   } catch (error) {
     // miga went away: the person chose Open, and Open they get
   }
-  clearInterval(ticker);
+  clearInterval(now.ticker);
   go(target);
 }
 
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.altKey || event.metaKey) return;
   const key = event.key;
-  if (askingChallenge) {
+  if (now.askingChallenge) {
     // Everything else is typed into the field: the page's keys do not act.
     if (event.isComposing) return;
     if (key === "Escape") backToChoices();
@@ -484,7 +238,7 @@ document.addEventListener("keydown", (event) => {
     event.preventDefault();
     return;
   }
-  if (askingMinutes) {
+  if (now.askingMinutes) {
     if (event.isComposing) return;
     const offer = minutesOffer();
     const focused = Number(event.target && event.target.dataset ? event.target.dataset.minutes : NaN);
@@ -496,7 +250,7 @@ document.addEventListener("keydown", (event) => {
     event.preventDefault();
     return;
   }
-  if (asking) {
+  if (now.asking) {
     // Everything else is typed into the field: the page's keys do not act.
     if (event.isComposing) return;
     if (key === "Escape") backToChoices();
@@ -538,8 +292,8 @@ async function start() {
   }
   if (reply.action !== "gate") return go(url); // not gated, grace running, or no miga: fail open
 
-  gate = reply;
-  startedAt = performance.now();
+  now.gate = reply;
+  now.startedAt = performance.now();
   $("site").textContent = `miga · ${reply.site}`;
   document.title = `A pause before ${reply.site} · miga`;
   showItem(reply.item);
@@ -548,11 +302,11 @@ async function start() {
   $("choices").hidden = false;
   $("post-note").hidden = !isPost;
   const offer = minutesOffer();
-  if (offer) buildMinutes(offer);
+  if (offer) buildMinutes(offer, chooseOpen);
   buildAlternatives();
   setState("counting");
   tick();
-  ticker = setInterval(tick, 200);
+  now.ticker = setInterval(tick, 200);
   requestAnimationFrame(() => { root.dataset.shownAt = String(performance.now()); });
 }
 

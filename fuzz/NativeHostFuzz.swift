@@ -2,7 +2,7 @@ import Foundation
 
 // libFuzzer target: what a browser (or anything that starts `miga native-host`) can send:
 // the framing decoder fed the bytes in pieces of every size the input itself chooses, and
-// each whole message through the request parser. Built by fuzz/run.sh from the framing, the
+// each whole message through the protocol's decoder. Built by fuzz/run.sh from the framing, the
 // request parser and the JSON reader and writer alone. A reply's id must stay valid JSON; the
 // reader must accept its own writing and read it back as the same value.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -26,16 +26,19 @@ public func fuzzNativeHost(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 // The body as a request, and (for ids: `abs(Int64.min)` once trapped here) as the
                 // id of one, however it parses; an id echoed must be JSON a browser keeps exactly.
                 for candidate in [body, Data("{\"type\":\"hello\",\"id\":".utf8) + body + Data("}".utf8)] {
-                    if let request = try? HostRequest(candidate) {
-                        checkID(request.id)
+                    if let (message, id) = try? ExtensionToHost.decode(candidate) {
+                        checkID(id)
                         // `exit`'s alternative (Int64.min once trapped the host): a number the
                         // gate showed, or none.
-                        if let number = request.fields["alternative"]?.integer(in: 1...3) {
+                        if case .exit(_, let number?) = message {
                             precondition((1...3).contains(number))
-                            _ = Int(number) - 1
+                            _ = number - 1
                         }
+                        // What decodes encodes, and reads back as the same message.
+                        let again = try? ExtensionToHost.decode(Data(message.json(id: id).text.utf8))
+                        precondition(again?.message == message && again?.id == id, "a message read back differently: \(message)")
                     }
-                    checkID(HostRequest.id((try? JSONValue.parse(candidate))?["id"]))
+                    checkID(ExtensionToHost.id((try? JSONValue.parse(candidate))?["id"]))
                 }
             case .needMore: break loop
             case .oversized: return 0

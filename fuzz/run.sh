@@ -33,8 +33,9 @@ build journal Sources/MigaCore/Store/JournalLines.swift Sources/MigaCore/Store/E
     fuzz/JournalFuzz.swift
 build browser-profile Sources/MigaCore/Doctor/BrowserProfileFiles.swift Sources/JSON/*.swift \
     Sources/MigaSystem/Text/StringEditing.swift fuzz/BrowserProfileFuzz.swift
-build native-host Sources/MigaCore/Browser/NativeMessageFraming.swift Sources/MigaCore/Browser/HostRequest.swift \
+build native-host Sources/MigaCore/Browser/NativeMessageFraming.swift Sources/MigaCore/Browser/BrowserProtocol.swift \
     Sources/JSON/*.swift Sources/MigaCore/Time/StoredNumber.swift Sources/MigaCore/Time/EventBounds.swift \
+    Sources/MigaSystem/Text/StringEditing.swift Sources/MigaContent/TerminalText.swift \
     fuzz/NativeHostFuzz.swift
 build state-file Sources/JSON/*.swift Sources/MigaCore/Time/StoredNumber.swift Sources/MigaCore/Time/EventBounds.swift \
     fuzz/StateFileFuzz.swift

@@ -56,7 +56,7 @@ def nothing_above_system_imports_the_c_library(root):
 DECLARATION = re.compile(
     r"^[ \t]*(?:(?:public|internal|fileprivate|private|final|indirect|open|package)\s+)*"
     r"(?:struct|class|enum|protocol|actor|typealias)\s+([A-Z]\w*)", re.M)
-COMMENT_OR_STRING = re.compile(r'//[^\n]*|"(?:[^"\\\n]|\\.)*"')
+COMMENT_OR_STRING = re.compile(r'"""(?:.|\n)*?"""|//[^\n]*|/\*(?:.|\n)*?\*/|"(?:[^"\\\n]|\\.)*"')
 TYPE_NAME = re.compile(r"\b[A-Z]\w*\b")
 # Names the standard library or Foundation also gives: a nested `Result` or `Kind` declared in
 # one folder says nothing about a use of the other in another.

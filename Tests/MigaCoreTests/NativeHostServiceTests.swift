@@ -298,14 +298,14 @@ final class NativeHostServiceTests: XCTestCase {
     }
 
     func testReplyIDsAreEchoedOnlyWhenTheyAreSmall() {
-        XCTAssertEqual(HostRequest.id(.number("7")), .int(7))
-        XCTAssertEqual(HostRequest.id(.number("7.0")), .int(7))
-        XCTAssertEqual(HostRequest.id(.string("abc")), .string("abc"))
-        XCTAssertEqual(HostRequest.id(.string(String(repeating: "x", count: 65))), .null)
-        XCTAssertEqual(HostRequest.id(.number("1.5")), .null)
-        XCTAssertEqual(HostRequest.id(.number("1e300")), .null)
-        XCTAssertEqual(HostRequest.id(.bool(true)), .null)
-        XCTAssertEqual(HostRequest.id(nil), .null)
+        XCTAssertEqual(ExtensionToHost.id(.number("7")), .int(7))
+        XCTAssertEqual(ExtensionToHost.id(.number("7.0")), .int(7))
+        XCTAssertEqual(ExtensionToHost.id(.string("abc")), .string("abc"))
+        XCTAssertEqual(ExtensionToHost.id(.string(String(repeating: "x", count: 65))), .null)
+        XCTAssertEqual(ExtensionToHost.id(.number("1.5")), .null)
+        XCTAssertEqual(ExtensionToHost.id(.number("1e300")), .null)
+        XCTAssertEqual(ExtensionToHost.id(.bool(true)), .null)
+        XCTAssertEqual(ExtensionToHost.id(nil), .null)
     }
 
     func testTheDecoderFramesMessagesArrivingInAnyPieces() {

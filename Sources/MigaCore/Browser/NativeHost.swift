@@ -62,7 +62,7 @@ public struct NativeHost {
                 case .needMore:
                     break
                 case .oversized(let length):
-                    let reply = NativeHostService.error("message of \(length) bytes is longer than \(NativeMessageFraming.incomingLimit); closing", id: .null)
+                    let reply = HostToExtension.error("message of \(length) bytes is longer than \(NativeMessageFraming.incomingLimit); closing").json(id: .null)
                     context.messages.say("miga native-host: a message of \(length) bytes is too long; closing")
                     _ = send(Data(reply.text.utf8))
                     return 1

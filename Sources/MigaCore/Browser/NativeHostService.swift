@@ -7,7 +7,6 @@ import JSON
 /// taken for how long someone waited); whether a site is gated, the plan, the content, the
 /// events (app = the site) and the celebration come from `GateService`, as for every gate.
 public final class NativeHostService {
-    public static let protocolVersion = 1
     /// Gates a page may keep open at once; a page that opens more loses its oldest.
     static let sessionLimit = 64
     /// A page starts its countdown after the host's reply, so its end comes a little after the
@@ -66,24 +65,36 @@ public final class NativeHostService {
     public func reply(to body: Data) -> Data {
         let reply: OrderedJSON
         do {
-            let request = try HostRequest(body)
-            reply = answerOrError(request)
+            let (message, id) = try ExtensionToHost.decode(body)
+            reply = answerOrError(message).json(id: id)
             // What this message recorded goes to the journal (sync_folder) off the host's path.
             if let storeCache, storeCache.journalBehind { GateService.BackgroundShare.start(store: storeCache, context: context, watched: false) }
         } catch {
-            reply = Self.error("\(error)", id: HostRequest.id((try? JSONValue.parse(body))?["id"]))
+            reply = HostToExtension.error("\(error)").json(id: Self.id(of: body))
         }
         let data = Data(reply.text.utf8)
         guard data.count <= NativeMessageFraming.outgoingLimit else {
-            return Data(Self.error("reply too long", id: HostRequest.id((try? JSONValue.parse(body))?["id"])).text.utf8)
+            return Data(HostToExtension.error("reply too long").json(id: Self.id(of: body)).text.utf8)
         }
         return data
     }
 
+    /// The id of a message that could not be read as one, if it has one.
+    private static func id(of body: Data) -> OrderedJSON {
+        ExtensionToHost.id((try? JSONValue.parse(body))?["id"])
+    }
+
     /// The setup message, also pushed unasked when config.toml changes.
     public func state(id: OrderedJSON = .null) -> OrderedJSON {
+        HostToExtension.state(currentState()).json(id: id)
+    }
+
+    private func currentState() -> HostToExtension.State {
         let setup = BrowserSetup.load(context: context)
-        var grace: [(String, OrderedJSON)] = [], ungated: [(String, OrderedJSON)] = []
+        var grace: [(String, Int64)] = [], ungated: [(String, Int64)] = []
+        // The timeboxes of gated sites that are running or over and unanswered: the extension
+        // times their soft ends from these, so a restart of it loses none.
+        var timeboxes: [HostToExtension.Timebox] = []
         if setup.gating, let store = try? store() {
             let service = GateService(config: setup.config, store: store, context: context)
             // The other machines' events (sync_folder) come in, and this machine's go out, by a
@@ -95,33 +106,26 @@ public final class NativeHostService {
             let nextMinute = (context.clock.nowMilliseconds() / 60_000 + 1) * 60_000
             for site in setup.matcher.sites {
                 let app = SiteMatcher.appName(site: site)
-                if service.inGateFreeHours(app) { ungated.append((site, .int(nextMinute))) }
+                if service.inGateFreeHours(app) { ungated.append((site, nextMinute)) }
                 // A snooze lets the site in as grace does, to its own end (the later of the two).
                 let until = [service.graceUntil(app), service.snoozeUntil(app)].compactMap { $0 }.max()
-                if let until { grace.append((site, .int(context.clock.milliseconds(until)))) }
+                if let until { grace.append((site, context.clock.milliseconds(until))) }
             }
-        }
-        // The timeboxes of gated sites that are running or over and unanswered: the extension
-        // times their soft ends from these, so a restart of it loses none.
-        var timeboxes: [OrderedJSON] = []
-        if setup.gating, let store = try? store() {
-            let service = GateService(config: setup.config, store: store, context: context)
             // Only those a `timebox_end` can name (a session the host gives out, not any text an
             // import brought).
-            for box in service.openTimeboxes() where HostRequest.isSession(box.session) {
+            for box in service.openTimeboxes() where ExtensionToHost.isSession(box.session) {
                 guard let site = setup.matcher.sites.first(where: { SiteMatcher.appName(site: $0) == box.app }) else { continue }
-                timeboxes.append(Self.json(box, site: site))
+                timeboxes.append(Self.timebox(box, site: site))
             }
         }
         // The sites sent are those the host gates: the config's normalised, none while it gates nothing.
         var sent = setup.config
         sent.sites = setup.matcher.sites
-        return .object([
-            ("type", .string("state")), ("id", id), ("protocol", .int(Self.protocolVersion)),
-            ("version", .string(MigaVersion.current)),
-            ("gating", .bool(setup.gating)), ("reason", .optional(setup.reason)), ("message", .optional(setup.message)),
-            ("grace", .object(grace)), ("ungated", .object(ungated)), ("timeboxes", .array(timeboxes)),
-        ] + ConfigKeys.state(of: sent))
+        return HostToExtension.State(
+            version: MigaVersion.current, gating: setup.gating, reason: setup.reason, message: setup.message,
+            grace: grace, ungated: ungated, timeboxes: timeboxes,
+            siteRules: setup.gating ? setup.matcher.sites.map(Self.siteRule) : [],
+            settings: ConfigKeys.state(of: sent))
     }
 
     /// The browser closed the pipe. That is also what the extension's worker restarting looks
@@ -134,207 +138,196 @@ public final class NativeHostService {
         gateOrder.removeAll()
     }
 
-    // MARK: - Requests
+    // MARK: - Messages
 
     private struct ReplyError: Error {
-        var message: String
-        var extra: [(String, OrderedJSON)] = []
+        var reply: HostToExtension
+        init(_ message: String, secondsLeft: Int? = nil, challengeFailed: Bool = false) {
+            reply = .error(message, secondsLeft: secondsLeft, challengeFailed: challengeFailed)
+        }
     }
 
     /// Every failure is answered with the request's id, so the page that asked fails open at
     /// once rather than waiting out its timeout.
-    private func answerOrError(_ request: HostRequest) -> OrderedJSON {
+    private func answerOrError(_ message: ExtensionToHost) -> HostToExtension {
         do {
-            return try answer(request)
+            return try answer(message)
         } catch let error as ReplyError {
-            return Self.error(error.message, id: request.id, extra: error.extra)
+            return error.reply
         } catch {
-            return Self.error("\(error)", id: request.id)
+            return .error("\(error)")
         }
     }
 
-    private func answer(_ request: HostRequest) throws -> OrderedJSON {
-        let id = request.id
-        func reply(_ type: String, _ members: [(String, OrderedJSON)]) -> OrderedJSON {
-            .object([("type", .string(type)), ("id", id)] + members)
+    /// One function per message.
+    private func answer(_ message: ExtensionToHost) throws -> HostToExtension {
+        switch message {
+        case .hello, .state: return .state(currentState())
+        case .gate(let url): return .gate(try startGate(url: url))
+        case .resume(let session, let url): return .resume(try resumeGate(session, url: url))
+        case .next(let session): return try readNext(session)
+        case .completed(let session): return try completed(session)
+        case .exit(let session, let alternative): return try exit(session, alternative: alternative)
+        case .open(let session, let challenge, let intention, let minutes):
+            return try open(session, challenge: challenge, intention: intention, minutes: minutes)
+        case .timeboxEnd(let session, let choice): return try endTimebox(session, choice: choice)
+        case .abandon(let session): return try abandoned(session)
+        case .gracePass(let url): return .gracePass(recorded: try recordPass(url: url))
+        case .schedulePass(let url): return .schedulePass(recorded: try recordPass(url: url))
+        case .stats: return .stats(try stats())
         }
-        func session() throws -> (String, HostGate) {
-            let session = try request.session()
-            guard let gate = gates[session] else { throw ReplyError(message: Self.noSuchGate) }
-            return (session, gate)
+    }
+
+    /// A gate this host holds, by its session.
+    private func gate(_ session: String) throws -> HostGate {
+        guard let gate = gates[session] else { throw ReplyError(Self.noSuchGate) }
+        return gate
+    }
+
+    private func readNext(_ session: String) throws -> HostToExtension {
+        let gate = try gate(session)
+        guard gate.readNext(at: context.clock.monotonicNanoseconds()) else { throw ReplyError("no other content to show") }
+        if let problem = gate.takeProblem() { throw ReplyError(problem) }
+        return .next(item: item(gate.session.item))
+    }
+
+    private func completed(_ session: String) throws -> HostToExtension {
+        try complete(try gate(session))
+        return .completed
+    }
+
+    private func exit(_ session: String, alternative: Int?) throws -> HostToExtension {
+        let gate = try gate(session)
+        let now = context.clock.monotonicNanoseconds()
+        // "Do this instead": an Exit that opens the person's own choice (only one the gate
+        // showed; the page's number is taken for nothing else).
+        if let alternative { gate.driver.chooseAlternative(alternative, at: now) }
+        if gate.session.outcome == nil { gate.driver.choose(.exit, at: now) }
+        try throwing(ended(session))
+        let message = GateService.celebration(store: try store(), context: context)
+        let chosen = try gate.session.chosenAlternative.flatMap { try openAlternative($0, app: gate.session.app) }
+        return .exit(message: message, alternative: chosen)
+    }
+
+    private func open(_ session: String, challenge: String?, intention: String?, minutes: Int?) throws -> HostToExtension {
+        let gate = try gate(session)
+        try complete(gate)
+        let now = context.clock.monotonicNanoseconds()
+        gate.driver.choose(.open, at: now)
+        // The typed challenge: exactly the sentence, or the page asks for it again.
+        if gate.session.askingChallenge, !gate.driver.answerChallenge(challenge ?? "", at: now) {
+            throw ReplyError("type the sentence exactly to open", challengeFailed: true)
         }
-        switch request.type {
-        case "hello", "state":
-            return state(id: id)
+        // The answer to "What are you here to do?", cleaned and cut to 120 characters by the
+        // session: the page's word is kept only as text.
+        if gate.session.askingIntention { gate.driver.answer(intention ?? "", at: now) }
+        // "For how long?": the page's number is taken only if it is one of the answers.
+        if gate.session.askingMinutes { gate.driver.answerMinutes(minutes, at: now) }
+        try throwing(ended(session))
+        // The grace this Open started, as every later gate will see it: `grace_minutes`,
+        // or the minutes it declared.
+        let service = GateService(config: BrowserSetup.load(context: context).config, store: try store(), context: context)
+        let until = service.graceUntil(gate.session.app).map { context.clock.milliseconds($0) }
+        let box = gate.session.chosenMinutes == nil ? nil : service.timebox(session: session)
+        return .open(site: gate.site, graceUntil: until, timebox: box.map { Self.timebox($0, site: gate.site) })
+    }
 
-        case "gate":
-            guard let url = request.string("url", limit: 1 << 16) else { throw HostRequest.Problem.badField("url") }
-            return reply("gate", try startGate(url: url))
-
-        case "resume":
-            guard let url = request.string("url", limit: 1 << 16) else { throw HostRequest.Problem.badField("url") }
-            return reply("resume", try resumeGate(try request.session(), url: url))
-
-        case "next":
-            let (_, gate) = try session()
-            guard gate.readNext(at: context.clock.monotonicNanoseconds()) else { throw ReplyError(message: "no other content to show") }
-            if let problem = gate.takeProblem() { throw ReplyError(message: problem) }
-            return reply("next", [("item", json(gate.session.item))])
-
-        case "completed":
-            let (_, gate) = try session()
-            try complete(gate)
-            return reply("completed", [])
-
-        case "exit":
-            let (session, gate) = try session()
-            let now = context.clock.monotonicNanoseconds()
-            // "Do this instead": an Exit that opens the person's own choice (only one the gate
-            // showed; the page's number is taken for nothing else).
-            let number = request.fields["alternative"]?.integer(in: 1...Int64(Alternative.shownLimit)).map { Int($0) }
-            if let number { gate.driver.chooseAlternative(number, at: now) }
-            if gate.session.outcome == nil { gate.driver.choose(.exit, at: now) }
-            try throwing(ended(session))
-            let message = GateService.celebration(store: try store(), context: context)
-            var members: [(String, OrderedJSON)] = [("message", .string(message))]
-            if let chosen = gate.session.chosenAlternative {
-                members.append(("alternative", try openAlternative(chosen, app: gate.session.app)))
-            }
-            return reply("exit", members)
-
-        case "open":
-            let (session, gate) = try session()
-            try complete(gate)
-            let now = context.clock.monotonicNanoseconds()
-            gate.driver.choose(.open, at: now)
-            // The typed challenge: exactly the sentence, or the page asks for it again.
-            if gate.session.askingChallenge, !gate.driver.answerChallenge(request.string("challenge", limit: 4096) ?? "", at: now) {
-                throw ReplyError(message: "type the sentence exactly to open", extra: [("challenge_failed", .bool(true))])
-            }
-            // The answer to "What are you here to do?", cleaned and cut to 120 characters by the
-            // session: the page's word is kept only as text.
-            if gate.session.askingIntention { gate.driver.answer(request.string("intention", limit: 1 << 16) ?? "", at: now) }
-            // "For how long?": the page's number is taken only if it is one of the answers.
-            if gate.session.askingMinutes { gate.driver.answerMinutes(request.fields["minutes"]?.integer.map { Int(clamping: $0) }, at: now) }
-            try throwing(ended(session))
-            // The grace this Open started, as every later gate will see it: `grace_minutes`,
-            // or the minutes it declared.
-            let service = GateService(config: BrowserSetup.load(context: context).config, store: try store(), context: context)
-            let until = service.graceUntil(gate.session.app).map { OrderedJSON.int(context.clock.milliseconds($0)) } ?? .null
-            let box = gate.session.chosenMinutes == nil ? nil : service.timebox(session: session)
-            return reply("open", [("site", .string(gate.site)), ("grace_until", until),
-                                  ("timebox", box.map { Self.json($0, site: gate.site) } ?? .null)])
-
-        case "timebox_end":
-            // The soft end's choice in a site's tabs (or `gone`: no tab of it was left).
-            let session = try request.session()
-            guard let choice = request.string("choice", limit: 16) else { throw HostRequest.Problem.badField("choice") }
-            let setup = BrowserSetup.load(context: context)
-            let service = GateService(config: setup.config, store: try store(), context: context)
-            // Only a gated site's: the browser ends no app's timebox.
-            guard setup.gating, let box = service.timebox(session: session),
-                  let site = setup.matcher.sites.first(where: { SiteMatcher.appName(site: $0) == box.app }) else {
-                throw ReplyError(message: "\(GateService.TimeboxProblem.notFound)")
-            }
-            do {
-                let after = try service.endTimebox(box, choice: choice)
-                let until = service.graceUntil(box.app).map { OrderedJSON.int(context.clock.milliseconds($0)) } ?? .null
-                return reply("timebox_end", [("recorded", .bool(true)), ("grace_until", until),
-                                             ("timebox", after.ending == nil ? Self.json(after, site: site) : .null)])
-            } catch let problem as GateService.TimeboxProblem {
-                throw ReplyError(message: "\(problem)")
-            }
-
-        case "abandon":
-            let (session, _) = try session()
-            try throwing(abandon(session))
-            return reply("abandon", [])
-
-        case "grace_pass", "schedule_pass":
-            // A navigation the extension let through (grace, or hours without a gate): the gate
-            // service admits it as any gate would and records the pass that applies; when none
-            // does (a page making one up, a grace just ended), nothing is recorded.
-            guard let url = request.string("url", limit: 1 << 16) else { throw HostRequest.Problem.badField("url") }
-            let setup = BrowserSetup.load(context: context)
-            guard setup.gating, let site = setup.matcher.site(for: url) else { return reply(request.type, [("recorded", .bool(false))]) }
-            let app = SiteMatcher.appName(site: site)
-            let service = GateService(config: setup.config, store: try store(), context: context)
-            switch service.admit(app, isSite: true, recorder: GateRecorder(app: app, store: service.store, clock: context.clock)) {
-            case .schedule, .grace, .snooze, .removed: return reply(request.type, [("recorded", .bool(true))])
-            case .gate, .handedOver: return reply(request.type, [("recorded", .bool(false))])
-            }
-
-        case "stats":
-            let setup = BrowserSetup.load(context: context)
-            let today = LocalMoment(clock: context.clock).day
-            let existing = AtomicFile.exists(context.paths.database) ? try store() : nil
-            let report = try StatsReport.build(store: existing, today: today, days: 1)
-            return reply("stats", [
-                ("exits", .int(report.exits)), ("opens", .int(report.opens)), ("reads", .int(report.reads)),
-                ("streak", .object([("current", .int(report.streak.current)), ("longest", .int(report.streak.longest))])),
-                ("gating", .bool(setup.gating)), ("reason", .optional(setup.reason)), ("message", .optional(setup.message)),
-                ("snooze", Snooze.active(paths: context.paths, nowMilliseconds: context.clock.nowMilliseconds()).map {
-                    .object([("until", .int($0.until)), ("apps", .array($0.apps.map(OrderedJSON.string)))])
-                } ?? .null),
-            ])
-
-        default:
-            throw ReplyError(message: "unknown message type \"\(TerminalText.visible(request.type))\"")
+    /// The soft end's choice in a site's tabs (or `gone`: no tab of it was left).
+    private func endTimebox(_ session: String, choice: String) throws -> HostToExtension {
+        let setup = BrowserSetup.load(context: context)
+        let service = GateService(config: setup.config, store: try store(), context: context)
+        // Only a gated site's: the browser ends no app's timebox.
+        guard setup.gating, let box = service.timebox(session: session),
+              let site = setup.matcher.sites.first(where: { SiteMatcher.appName(site: $0) == box.app }) else {
+            throw ReplyError("\(GateService.TimeboxProblem.notFound)")
         }
+        do {
+            let after = try service.endTimebox(box, choice: choice)
+            let until = service.graceUntil(box.app).map { context.clock.milliseconds($0) }
+            return .timeboxEnd(graceUntil: until, timebox: after.ending == nil ? Self.timebox(after, site: site) : nil)
+        } catch let problem as GateService.TimeboxProblem {
+            throw ReplyError("\(problem)")
+        }
+    }
+
+    private func abandoned(_ session: String) throws -> HostToExtension {
+        _ = try gate(session)
+        try throwing(abandon(session))
+        return .abandon
+    }
+
+    /// A navigation the extension let through (grace, or hours without a gate): the gate
+    /// service admits it as any gate would and records the pass that applies; when none does
+    /// (a page making one up, a grace just ended), nothing is recorded.
+    private func recordPass(url: String) throws -> Bool {
+        let setup = BrowserSetup.load(context: context)
+        guard setup.gating, let site = setup.matcher.site(for: url) else { return false }
+        let app = SiteMatcher.appName(site: site)
+        let service = GateService(config: setup.config, store: try store(), context: context)
+        switch service.admit(app, isSite: true, recorder: GateRecorder(app: app, store: service.store, clock: context.clock)) {
+        case .schedule, .grace, .snooze, .removed: return true
+        case .gate, .handedOver: return false
+        }
+    }
+
+    /// Today's counts, for the popup.
+    private func stats() throws -> HostToExtension.Stats {
+        let setup = BrowserSetup.load(context: context)
+        let today = LocalMoment(clock: context.clock).day
+        let existing = AtomicFile.exists(context.paths.database) ? try store() : nil
+        let report = try StatsReport.build(store: existing, today: today, days: 1)
+        let snooze = Snooze.active(paths: context.paths, nowMilliseconds: context.clock.nowMilliseconds())
+        return HostToExtension.Stats(
+            exits: report.exits, opens: report.opens, reads: report.reads,
+            currentStreak: report.streak.current, longestStreak: report.streak.longest,
+            gating: setup.gating, reason: setup.reason, message: setup.message, snooze: snooze.map { ($0.until, $0.apps) })
     }
 
     /// A gate page asking what to show for `url`: go straight on (not gated, or grace), or a
     /// new gate with its first item.
-    private func startGate(url: String) throws -> [(String, OrderedJSON)] {
+    private func startGate(url: String) throws -> HostToExtension.GateAnswer {
         let setup = BrowserSetup.load(context: context)
-        guard setup.gating else {
-            return [("action", .string("go")), ("reason", .optional(setup.reason)), ("message", .optional(setup.message))]
-        }
-        guard let site = setup.matcher.site(for: url) else {
-            return [("action", .string("go")), ("reason", .string("not_gated"))]
-        }
+        guard setup.gating else { return .goNotGating(reason: setup.reason, message: setup.message) }
+        guard let site = setup.matcher.site(for: url) else { return .goNotGated }
         let app = SiteMatcher.appName(site: site)
         let key = setup.matcher.sites.first { SiteMatcher.appName(site: $0) == app } ?? site
         let service = GateService(config: setup.config, store: try store(), context: context)
         let recorder = GateRecorder(app: app, store: service.store, clock: context.clock)
         let plan: GatePlan
         switch service.admit(app, isSite: true, takesHandedOver: true, recorder: recorder) {
-        case .schedule, .removed:
-            return [("action", .string("go")), ("reason", .string("schedule")), ("site", .string(key))]
-        case .handedOver:
-            return [("action", .string("go")), ("reason", .string("handed_over")), ("site", .string(key))]
+        case .schedule, .removed: return .goSchedule(site: key)
+        case .handedOver: return .goHandedOver(site: key)
         case .grace(let until), .snooze(let until):
             // The extension lets the site in until then either way; the state message it hears
             // when a snooze ends early takes that back.
-            return [("action", .string("go")), ("reason", .string("grace")), ("site", .string(key)),
-                    ("grace_until", .int(context.clock.milliseconds(until)))]
+            return .goGrace(site: key, until: context.clock.milliseconds(until))
         case .gate(let gatePlan):
             plan = gatePlan
         }
         let content = try service.content()
-        guard let item = content.draw() else { throw ReplyError(message: "no content to show") }
+        guard let item = content.draw() else { throw ReplyError("no content to show") }
         let session = GateSession(app: app, plan: plan, item: item, startedAt: context.clock.monotonicNanoseconds(),
                                   earlyMilliseconds: Self.lockSlackMilliseconds)
         let gate = HostGate(session: session, site: key, recorder: recorder, content: content)
         gate.driver.start()
-        if let problem = gate.takeProblem() { throw ReplyError(message: problem) }
+        if let problem = gate.takeProblem() { throw ReplyError(problem) }
         keep(gate, as: recorder.session)
-        return describe(gate, as: recorder.session, config: setup.config)
+        return .gate(describe(gate, as: recorder.session, config: setup.config))
     }
 
     /// A gate page whose gate this host does not hold (the host or the extension restarted
     /// while it was up) asking to go on: the same session, rebuilt from the store, with the time
     /// already waited kept: a restart neither resets the countdown nor skips it.
-    private func resumeGate(_ session: String, url: String) throws -> [(String, OrderedJSON)] {
+    private func resumeGate(_ session: String, url: String) throws -> HostToExtension.Gate {
         let setup = BrowserSetup.load(context: context)
-        guard setup.gating, let site = setup.matcher.site(for: url) else { throw ReplyError(message: Self.noSuchGate) }
+        guard setup.gating, let site = setup.matcher.site(for: url) else { throw ReplyError(Self.noSuchGate) }
         let app = SiteMatcher.appName(site: site)
         if let gate = gates[session], gate.session.app == app { return describe(gate, as: session, config: setup.config) }
         let service = GateService(config: setup.config, store: try store(), context: context)
-        guard let resumption = service.resume(session: session, app: app, isSite: true) else { throw ReplyError(message: Self.noSuchGate) }
+        guard let resumption = service.resume(session: session, app: app, isSite: true) else { throw ReplyError(Self.noSuchGate) }
         let content = try service.content()
         guard let item = resumption.contentID.flatMap(content.library.item(id:)) ?? content.draw() else {
-            throw ReplyError(message: "no content to show")
+            throw ReplyError("no content to show")
         }
         let waited = UInt64(max(0, context.clock.nowMilliseconds() - context.clock.milliseconds(resumption.startedAt)))
         let now = context.clock.monotonicNanoseconds()
@@ -356,41 +349,29 @@ public final class NativeHostService {
     }
 
     /// What a gate page shows of a gate, new or resumed.
-    private func describe(_ gate: HostGate, as session: String, config: MigaConfig) -> [(String, OrderedJSON)] {
+    private func describe(_ gate: HostGate, as session: String, config: MigaConfig) -> HostToExtension.Gate {
         let now = context.clock.monotonicNanoseconds()
-        return [
-            ("action", .string("gate")), ("session", .string(session)), ("site", .string(gate.site)), ("app", .string(gate.session.app)),
-            ("timer_seconds", .int(gate.session.timerSeconds)), ("breathing", .string(config.breathing.rawValue)),
-            ("animations", .bool(config.animations)), ("item", json(gate.session.item)),
-            ("notes", .array(gate.session.notes.map(OrderedJSON.string))), ("intention", .bool(gate.session.asksIntention)),
-            ("open_label", .string(gate.session.openLabel)),
-            ("minutes", gate.session.asksMinutes
-                ? .object([("choices", .array(TimeboxQuestion.choices.map { .int($0) })), ("default", .int(gate.session.defaultMinutes))])
-                : .null),
-            ("alternatives", .array(config.alternatives.isEmpty ? [] : Alternative.shown(config.alternatives, app: gate.session.app)
-                .enumerated().map { .object([("index", .int($0.offset + 1)), ("label", .string($0.element.label)),
-                                             ("kind", .string($0.element.kind))]) })),
-            ("challenge", .optional(gate.session.challenge)),
-            ("waited_ms", .int(Int64(gate.session.elapsedMilliseconds(at: now)))),
-        ]
+        let shown = config.alternatives.isEmpty ? [] : Alternative.shown(config.alternatives, app: gate.session.app)
+        return HostToExtension.Gate(
+            session: session, site: gate.site, app: gate.session.app, timerSeconds: gate.session.timerSeconds,
+            breathing: config.breathing.rawValue, animations: config.animations, item: item(gate.session.item),
+            notes: gate.session.notes, intention: gate.session.asksIntention, openLabel: gate.session.openLabel,
+            minutes: gate.session.asksMinutes ? (TimeboxQuestion.choices, gate.session.defaultMinutes) : nil,
+            alternatives: shown.map { ($0.label, $0.kind) }, challenge: gate.session.challenge,
+            waitedMilliseconds: Int64(gate.session.elapsedMilliseconds(at: now)))
     }
 
     /// The alternative chosen at a site's gate, as the page goes on with it: a link is the
     /// page's to open in its own tab (the browser is right here); a command is started now.
-    private func openAlternative(_ number: Int, app: String) throws -> OrderedJSON {
+    private func openAlternative(_ number: Int, app: String) throws -> HostToExtension.ChosenAlternative? {
         let service = GateService(config: BrowserSetup.load(context: context).config, store: try store(), context: context)
-        guard let alternative = service.alternative(number, app: app) else { return .null }
-        var members: [(String, OrderedJSON)] = [("label", .string(alternative.label)), ("kind", .string(alternative.kind))]
+        guard let alternative = service.alternative(number, app: app) else { return nil }
+        let action: HostToExtension.ChosenAlternative.Action
         switch alternative.action {
-        case .url(let url): members.append(("url", .string(url)))
-        case .command:
-            if let problem = service.openAlternative(alternative, app: app) {
-                members.append(("problem", .string(problem)))
-            } else {
-                members.append(("launched", .bool(true)))
-            }
+        case .url(let url): action = .url(url)
+        case .command: action = service.openAlternative(alternative, app: app).map { .problem($0) } ?? .launched
         }
-        return .object(members)
+        return HostToExtension.ChosenAlternative(label: alternative.label, kind: alternative.kind, action: action)
     }
 
     // MARK: - Helpers
@@ -400,10 +381,10 @@ public final class NativeHostService {
         let now = context.clock.monotonicNanoseconds()
         guard gate.session.isUnlocked(at: now) else {
             let left = max(1, gate.session.secondsLeft(at: now))
-            throw ReplyError(message: "Open unlocks in \(left) s", extra: [("seconds_left", .int(left))])
+            throw ReplyError("Open unlocks in \(left) s", secondsLeft: left)
         }
         gate.driver.tick(at: now)
-        if let problem = gate.takeProblem() { throw ReplyError(message: problem) }
+        if let problem = gate.takeProblem() { throw ReplyError(problem) }
     }
 
     /// Forgets a gate its session has ended; the problem recording its end, if any.
@@ -420,7 +401,7 @@ public final class NativeHostService {
     }
 
     private func throwing(_ problem: String?) throws {
-        if let problem { throw ReplyError(message: "could not record the choice: \(problem)") }
+        if let problem { throw ReplyError("could not record the choice: \(problem)") }
     }
 
     private func store() throws -> EventStore {
@@ -432,22 +413,23 @@ public final class NativeHostService {
 
     /// An item as the page shows it; its picture inline (`ContentImage.dataURL`), when it has
     /// one that can be shown.
-    func json(_ item: ContentItem) -> OrderedJSON {
-        var members: [(String, OrderedJSON)] = [
-            ("id", .string(item.id)), ("kind", .string(item.kind.rawValue)), ("category", .string(item.category)),
-            ("text", .string(item.text)), ("author", .optional(item.author)), ("title", .optional(item.title)),
-        ]
-        if let image = ContentImage.dataURL(of: item, environment: context.environment) { members.append(("image", .string(image))) }
-        return .object(members)
+    func item(_ item: ContentItem) -> HostToExtension.Item {
+        HostToExtension.Item(id: item.id, kind: item.kind.rawValue, category: item.category, text: item.text, author: item.author,
+                             title: item.title, image: ContentImage.dataURL(of: item, environment: context.environment))
     }
 
-    /// A timebox as the extension times its soft end: Unix ms.
-    static func json(_ box: Timebox, site: String) -> OrderedJSON {
-        .object([("session", .string(box.session)), ("site", .string(site)), ("minutes", .int(box.minutes)),
-                 ("end", .int(box.end)), ("extended", .bool(box.extended))])
+    /// A timebox as the extension times its soft end: its times (Unix ms) and choices, all
+    /// decided by `Timebox`.
+    static func timebox(_ box: Timebox, site: String) -> HostToExtension.Timebox {
+        HostToExtension.Timebox(
+            session: box.session, site: site, domain: SiteMatcher.domain(of: site),
+            addresses: SiteMatcher.addressPattern(of: site), minutes: box.minutes, extended: box.extended,
+            end: box.end, noticeAt: box.noticeAt, noticeUntil: box.noticeUntil, declaredMinutes: box.declaredMinutes,
+            choices: box.offeredChoices, extendLabel: Timebox.extendLabel)
     }
 
-    static func error(_ message: String, id: OrderedJSON, extra: [(String, OrderedJSON)] = []) -> OrderedJSON {
-        .object([("type", .string("error")), ("id", id), ("error", .string(message))] + extra)
+    /// A listed site as the extension matches it, by `SiteMatcher`'s rule.
+    static func siteRule(_ site: String) -> HostToExtension.SiteRule {
+        HostToExtension.SiteRule(site: site, domain: SiteMatcher.domain(of: site), addresses: SiteMatcher.addressPattern(of: site))
     }
 }

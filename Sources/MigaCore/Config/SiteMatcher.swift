@@ -27,6 +27,36 @@ public struct SiteMatcher: Equatable {
         return nil
     }
 
+    /// The domain a listed site names (`*.x` is x): what a browser's request rules match.
+    public static func domain(of site: String) -> String {
+        site.hasPrefix("*.") ? String(site.dropFirst(2)) : site
+    }
+
+    /// `site(for:)`'s rule for one listed site as a regular expression over the address a
+    /// browser writes (`URL.href`: scheme and host in lower case, the host in ASCII, no default
+    /// port), for the extension's request rules and its own matching, which must decide without
+    /// asking: the host is the site or ends in `.` + the site (for `*.x`, ends in `.x`), with
+    /// any trailing dots. It reads the same in RE2 (declarativeNetRequest) and ECMAScript, uses
+    /// no group but the first, which is the whole address, and is matched without case.
+    public static func addressPattern(of site: String) -> String {
+        let domain = escapedForPattern(domain(of: site))
+        let host = site.hasPrefix("*.") ? "[^/?#@]+\\.\(domain)" : "(?:[^/?#@]+\\.)?\(domain)"
+        return "^(https?://(?:[^/?#@]*@)?\(host)\\.*(?::[0-9]+)?(?:[/?#].*)?)$"
+    }
+
+    /// `text` with every character but letters, digits and `-` escaped for a pattern.
+    private static func escapedForPattern(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character.isASCII, character.isLetter || character.isNumber || character == "-" {
+                escaped.append(character)
+            } else {
+                escaped += "\\\(character)"
+            }
+        }
+        return escaped
+    }
+
     /// The name a site's events and grace go by: the site (without `*.`), made a valid app
     /// name if it is not one (an address such as [::1]).
     public static func appName(site: String) -> String {

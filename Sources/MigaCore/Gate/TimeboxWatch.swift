@@ -33,11 +33,11 @@ public struct TimeboxWatch {
             }
             let now = context.clock.nowMilliseconds()
             if now < box.end {
-                if !noticed, now >= box.end - 60_000 {
+                if !noticed, now >= box.noticeAt {
                     noticed = true
                     context.notifyDesktop(title: "miga · \(box.app)", "1 minute left of your \(box.declaredMinutes) in \(box.app)")
                 }
-                let until = now < box.end - 60_000 ? box.end - 60_000 : box.end
+                let until = now < box.noticeAt ? box.noticeAt : box.end
                 context.processes.sleepCountingSuspend(milliseconds: Int(min(until - now, Int64(pollMilliseconds))))
                 continue
             }

@@ -76,6 +76,18 @@ public struct Timebox: Equatable, Sendable {
 
     /// The choices a soft end records.
     public static let choices = ["close", "extend", "keep", "gone"]
+
+    /// The choices a soft end offers a person now: "5 more minutes" once per Open.
+    public var offeredChoices: [String] { extended ? ["close", "keep"] : ["close", "extend", "keep"] }
+
+    /// What "extend" is called where it is offered.
+    public static var extendLabel: String { "\(extensionMinutes) more minutes" }
+
+    /// The quiet notice comes a minute before the end; one that would come with less than
+    /// 15 s left says nothing the soft end will not say a moment later, and is skipped.
+    public static let noticeBefore: Int64 = 60_000
+    public var noticeAt: Int64 { end - Self.noticeBefore }
+    public var noticeUntil: Int64 { end - 15_000 }
 }
 
 extension EventStore {

@@ -1,0 +1,188 @@
+// Gate pages: the page the rules send a gated navigation to asks here, and this asks the host
+// (new gate, resume, Read Next, Exit, Open); a navigation let in by grace or hours without a
+// gate is recorded as a pass.
+import { api, CALM_PAGE } from "./api.js";
+import { request } from "./protocol.js";
+import { state, ask, refresh, webAddress, siteFor, inGrace, ungated } from "./host.js";
+import { rebuildRules, allowTab, bypasses } from "./rules.js";
+import { sentHere, backstopped } from "./tabs.js";
+import { learnTimebox } from "./timeboxes.js";
+
+const gates = new Map(); // gate page port → { session, tabId, ended }
+
+api.webNavigation.onBeforeNavigate.addListener((details) => {
+  if (details.frameId !== 0) return;
+  const toGate = backstopped.get(details.tabId) === details.url;
+  if (/^https?:/.test(details.url) || toGate) sentHere.add(details.tabId);
+  else sentHere.delete(details.tabId);
+  if (!toGate) backstopped.delete(details.tabId); // another navigation took the gate's place
+});
+
+api.runtime.onConnect.addListener((page) => {
+  if (page.name !== "gate" || !page.sender || !page.sender.tab) return;
+  const tabId = page.sender.tab.id;
+  const sent = page.sender.frameId === 0 && sentHere.has(tabId);
+  sentHere.delete(tabId);
+  if (!sent && page.sender.frameId !== 0) return refuse(page);
+  // known: miga has answered for this gate (always so for a page this worker sent).
+  const gate = { session: null, url: null, tabId, ended: false, sent, known: sent };
+  gates.set(page, gate);
+  page.onMessage.addListener((message) => {
+    // A page this worker did not send may only go on with a gate it names (its worker
+    // restarted); the host checks that gate against what it stored. It cannot start one.
+    if (!gate.sent && (!message || message.type === "gate" || (!gate.session && typeof message.session !== "string"))) {
+      return page.postMessage({ action: "go", reason: "not_sent", replyTo: message && message.replyTo });
+    }
+    handleGateMessage(page, gate, message).then(
+      (reply) => page.postMessage({ ...reply, replyTo: message.replyTo }),
+      (error) => page.postMessage({ type: "error", error: String(error && error.message || error), replyTo: message.replyTo }),
+    ).catch(() => {}); // the page went away
+  });
+  page.onDisconnect.addListener(() => {
+    gates.delete(page);
+    // Closing the tab (or leaving the page) before choosing is `abandoned`.
+    if (gate.session && !gate.ended) {
+      gate.ended = true;
+      ask(request("abandon", { session: gate.session })).catch(() => {});
+    }
+  });
+});
+
+// Not a page miga sent: it learns nothing, and what it asks for is loaded as any navigation
+// is (so a gated site is gated then, properly).
+function refuse(page) {
+  page.onMessage.addListener((message) => page.postMessage({ action: "go", reason: "not_sent", replyTo: message && message.replyTo }));
+}
+
+// The host answers a gate it does not hold (it restarted while the page was up) with this;
+// the gate is then resumed from what miga stored, and the request asked again once.
+const NO_SUCH_GATE = "no such gate (it ended already)";
+
+async function askAboutGate(gate, message) {
+  const reply = await ask(message);
+  if (reply.type !== "error") gate.known = true;
+  if (reply.type !== "error" || reply.error !== NO_SUCH_GATE || gate.ended || !gate.session || !gate.url) return reply;
+  const resumed = await ask(request("resume", { session: gate.session, url: gate.url }));
+  if (resumed.type === "error") return reply;
+  gate.known = true;
+  return ask(message);
+}
+
+async function handleGateMessage(page, gate, message) {
+  // A page whose gate began before this worker did (it restarted) names its gate; the host
+  // holds it still, or rebuilds it from what it stored (askAboutGate), or says it has ended.
+  if (message && message.type !== "gate" && !gate.session && typeof message.session === "string" && typeof message.url === "string") {
+    gate.session = message.session;
+    gate.url = message.url;
+  }
+  switch (message && message.type) {
+    case "gate": {
+      gate.url = String(message.url);
+      let reply;
+      try {
+        reply = await ask(request("gate", { url: gate.url }));
+      } catch (error) {
+        await allowTab(gate.tabId, gate.url);
+        return { action: "go", reason: "no_host", message: String(error.message || error) };
+      }
+      if (reply.type === "error") {
+        await allowTab(gate.tabId, gate.url);
+        return { action: "go", reason: "error", message: reply.error };
+      }
+      if (reply.action === "go") {
+        if (reply.grace_until && state) {
+          state.grace[reply.site] = reply.grace_until;
+          await rebuildRules();
+        }
+        await allowTab(gate.tabId, gate.url);
+        refresh();
+        return reply;
+      }
+      gate.session = reply.session;
+      refresh(); // a gate page opening is a good moment to catch up with config and grace
+      return reply;
+    }
+    case "next":
+    case "completed":
+      return askAboutGate(gate, { type: message.type, session: gate.session });
+    case "exit": {
+      // A "Do this instead" choice names the host's alternative by its index; the host checks it.
+      const exit = { type: "exit", session: gate.session };
+      if (Number.isInteger(message.alternative) && message.alternative > 0) exit.alternative = message.alternative;
+      const reply = await askAboutGate(gate, exit);
+      if (reply.type !== "error") gate.ended = true;
+      // An alternative that is a link opens in this tab after the celebration, with the same
+      // one-time pass an Open gives: it is never gated, whatever site it is on.
+      const link = reply.type !== "error" && reply.alternative && reply.alternative.kind === "url" ? webAddress(reply.alternative.url) : null;
+      if (link && (gate.sent || gate.known)) await allowTab(gate.tabId, link);
+      return reply;
+    }
+    case "open": {
+      // The answer to "What are you here to do?", when the page asked: miga cleans and cuts it.
+      const open = { type: "open", session: gate.session };
+      if (typeof message.intention === "string") open.intention = message.intention.slice(0, 1000);
+      // The answer to "For how long?": the host takes it only if it is one of its answers.
+      if (Number.isInteger(message.minutes) && message.minutes > 0) open.minutes = message.minutes;
+      // The typed challenge, as typed: the host compares it with its sentence.
+      if (typeof message.challenge === "string") open.challenge = message.challenge.slice(0, 1000);
+      let reply;
+      try {
+        reply = await askAboutGate(gate, open);
+      } catch (error) {
+        reply = { type: "error", error: String(error.message || error) };
+      }
+      // Locked: the page says how long is left. Any other failure is miga's: the person
+      // chose Open after the countdown, and Open they get, with one line saying why.
+      if (reply.type === "error" && reply.seconds_left != null) return reply;
+      // The typed sentence was not the one asked (or none came): the page asks it again. A
+      // challenge never fails open.
+      if (reply.type === "error" && reply.challenge_failed === true) return reply;
+      // A page that only named a gate, which miga does not know, gets no bypass: its address
+      // is loaded as any navigation is, and gated if it is an entry.
+      if (reply.type === "error" && !gate.sent && !gate.known) return { action: "go", reason: "not_sent" };
+      if (reply.type === "error") {
+        gate.ended = true;
+        await allowTab(gate.tabId, gate.url);
+        return { type: "open", failed_open: `miga could not record this Open (${reply.error}); opening anyway.` };
+      }
+      gate.ended = true;
+      if (reply.grace_until && state) {
+        state.grace[reply.site] = reply.grace_until;
+        await rebuildRules();
+      }
+      if (reply.timebox) await learnTimebox(reply.timebox); // before the site loads in this tab
+      await allowTab(gate.tabId, gate.url);
+      return reply;
+    }
+    case "close": {
+      // Exit closes the tab, or shows a calm page when it is the window's last.
+      const tab = await api.tabs.get(gate.tabId);
+      const siblings = await api.tabs.query({ windowId: tab.windowId });
+      if (siblings.length > 1) {
+        await api.tabs.remove(gate.tabId);
+        return { closed: true };
+      }
+      return { closed: false, calm: CALM_PAGE };
+    }
+    default:
+      throw new Error("unknown request");
+  }
+}
+
+// ---- grace passes ------------------------------------------------------------------------
+
+// A navigation into a site during its grace is let through by the rules; it is still a pass
+// to record (once per entry into the site, not for every page within it).
+api.webNavigation.onBeforeNavigate.addListener(async (details) => {
+  if (details.frameId !== 0 || bypasses.has(details.tabId)) return; // Open's own navigation
+  const site = siteFor(details.url);
+  if (!site || !(inGrace(site) || ungated(site))) return;
+  let previous = null;
+  try {
+    previous = (await api.tabs.get(details.tabId)).url;
+  } catch (error) {
+    // a tab being created
+  }
+  if (previous && siteFor(previous) === site) return;
+  ask(request(inGrace(site) ? "grace_pass" : "schedule_pass", { url: details.url })).catch(() => {});
+});
