@@ -14,6 +14,8 @@ public struct MigaContext {
     public var executablePath: String
     /// Where one-line messages for the person go (stderr in the real thing).
     public var messages: any MessageSink
+    /// Where a command's output goes (standard output in the real thing).
+    public var output: any TextOutput
     /// Standard input and output are both a terminal, so the gateway can be shown in place.
     public var hasTerminal: Bool
     /// When the gate must draw on the controlling terminal by its own path (`/dev/tty`) because
@@ -27,7 +29,8 @@ public struct MigaContext {
         launcher: any ProcessLauncher,
         executablePath: String,
         messages: any MessageSink,
-        hasTerminal: Bool
+        hasTerminal: Bool,
+        output: any TextOutput = StandardOutput()
     ) {
         self.clock = clock
         self.environment = environment
@@ -36,6 +39,7 @@ public struct MigaContext {
         self.executablePath = executablePath
         self.messages = messages
         self.hasTerminal = hasTerminal
+        self.output = output
     }
 
     /// The context of the running process.
