@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// Desktop Entry Specification 1.5 parsing and the shims built from it, against real entries
 /// from Debian packages (Tests/Fixtures/desktop) and hand-written ones for each Exec rule.

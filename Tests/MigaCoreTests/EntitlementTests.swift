@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// DESIGN "Entitlement": the trial's exact 72 h, licences checked by signature against this
 /// build's keys, and every refusal leaving the current entitlement as it was.

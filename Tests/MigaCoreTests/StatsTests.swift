@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// DESIGN "Stats definitions" against hand-computed fixtures (Tests/Fixtures/stats), imported
 /// through the real import into a real SQLite file. Each test compares the whole JSON, so

@@ -1,4 +1,4 @@
-import TestSupport
+import MigaTestSupport
 import XCTest
 @testable import WHATWGURL
 
