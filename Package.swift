@@ -111,6 +111,8 @@ let package = Package(
         .testTarget(name: "MigaCoreTests", dependencies: [
             "MigaCore", "MigaSystem", "JSON", "GateWindowProtocol", "MigaTestSupport", .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // The Linux layer alone, on real files, pipes, processes and folders.
+        .testTarget(name: "MigaSystemTests", dependencies: ["MigaSystem", "MigaTestSupport"]),
         .testTarget(name: "MigaCLITests", dependencies: ["MigaCore", "MigaTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "WHATWGURLTests", dependencies: ["WHATWGURL", "MigaTestSupport"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML", "MigaTestSupport"]),

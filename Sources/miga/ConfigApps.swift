@@ -109,7 +109,7 @@ struct ConfigApps: ParsableCommand {
                 try context.output.line("\(app.name)\n  command       \(app.command)\n  timer         \(timer)")
                 if let removal = inForce.pending.first(where: { $0.setting == .app(app.name) && !$0.cancelled }) {
                     try context.output.line("  removed from config.toml; gated until the wait is over: "
-                          + ConfigInForce.describe(removal, now: context.clock.nowMilliseconds(), clock: context.clock))
+                                            + ConfigInForce.describe(removal, now: context.clock.nowMilliseconds(), clock: context.clock))
                 }
                 for file in installer.manifest.files where file.app == app.name {
                     let kind = file.kind == .pathShim ? "PATH shim" : "desktop shim"

@@ -55,7 +55,7 @@ struct DataCommand: ParsableCommand {
             if store.useSyncFolder(of: config, context: context) == nil, let journal = store.journal {
                 let removed = store.removeOwnJournal()
                 try context.output.line("Removed this machine's \(removed) journal file\(removed == 1 ? "" : "s") from \(journal.folder). "
-                      + "The other machines' events come back from there; run `miga data delete` on each machine to erase them everywhere.")
+                                        + "The other machines' events come back from there; run `miga data delete` on each machine to erase them everywhere.")
             }
         }
     }

@@ -92,7 +92,7 @@ struct EventsCommand: ParsableCommand {
                 do { try store.catchUpJournal() } catch { context.messages.say("miga: the imported events wait to go to the sync folder: \(error)") }
             }
             try context.output.line("Imported \(result.imported) event\(result.imported == 1 ? "" : "s")"
-                  + (result.alreadyPresent > 0 ? " (\(result.alreadyPresent) already present, skipped)." : "."))
+                                    + (result.alreadyPresent > 0 ? " (\(result.alreadyPresent) already present, skipped)." : "."))
         }
     }
 }

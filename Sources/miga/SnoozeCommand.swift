@@ -58,7 +58,7 @@ struct SnoozeCommand: ContextCommand {
             if delay > 0 {
                 let start = LocalMoment(unixMilliseconds: from, offsetMinutes: offset)
                 try context.output.line("The snooze of \(what) waits \(delay / 60_000) min (loosen_delay_minutes): from \(Schedule.clock(start.minute)) "
-                      + "until \(Schedule.clock(end.minute)). `miga config pending --cancel` drops it.")
+                                        + "until \(Schedule.clock(end.minute)). `miga config pending --cancel` drops it.")
             } else {
                 try context.output.line("Snoozed \(what) until \(Schedule.clock(end.minute)); `miga snooze --off` ends it sooner.")
             }

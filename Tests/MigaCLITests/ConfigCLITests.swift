@@ -1,9 +1,11 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// `miga config show/get/set` and the interactive editor, as the built binary in a temp HOME;
 /// the editor driven through tmux as a person types.
+/// The cases that need no process of their own run in-process in MigaCommandTests' ConfigCommandTests.
 final class ConfigCLITests: XCTestCase {
     var home: MigaHome!
     let text = """

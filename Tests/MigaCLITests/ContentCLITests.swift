@@ -1,8 +1,10 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// `miga content` and the person's own packs, on the built binary.
+/// The cases that need no process of their own run in-process in MigaCommandTests' ContentCommandTests.
 final class ContentCLITests: XCTestCase {
     var home: MigaHome!
 

@@ -1,10 +1,12 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// DESIGN "Habits beyond the pause" through the built binary: "3rd time today", the last
 /// intention and a longer wait on screen, the question before Open (full screen and plain),
 /// `status`, `stats --week` and the config's schedule checks.
+/// The cases that need no process of their own run in-process in MigaCommandTests' HabitsCommandTests.
 final class HabitsCLITests: XCTestCase {
     var home: MigaHome!
 

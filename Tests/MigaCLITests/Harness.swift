@@ -1,11 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
-
-/// Single quotes for sh, so any argument survives a generated script byte for byte.
-func shellQuote(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-}
+import MigaTestSupport
 
 /// Whether `pid` has ended (gone, or a zombie its parent has not reaped yet).
 func processEnded(_ pid: pid_t) -> Bool {

@@ -5,6 +5,7 @@ import MigaCore
 /// `events import` as the built binary, against DESIGN "Never in the way, never a way in": its
 /// work is linear in the file (an unclosed quote included), a bad line anywhere leaves nothing
 /// imported, and a large import never keeps another writer (a gate) from the database for long.
+/// The cases that need no process of their own run in-process in MigaCommandTests' ImportCommandTests.
 final class ImportCLITests: XCTestCase {
     var home: MigaHome!
 

@@ -1,10 +1,12 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// `miga config apps/sites`, `install`, `uninstall`, `doctor` and `open-url`, run as the built
 /// binary in a temp HOME whose "system" desktop entries live in a temp XDG_DATA_DIRS, with
 /// real tools (desktop-file-validate, update-desktop-database, gio) where they matter.
+/// The cases that need no process of their own run in-process in MigaCommandTests' InterceptionCommandTests.
 final class InterceptionTests: XCTestCase {
     var home: MigaHome!
     var system: String { home.root + "/sys" }

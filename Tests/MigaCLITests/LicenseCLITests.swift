@@ -5,6 +5,7 @@ import MigaCore
 /// The trial and licence as a person meets them, on the built binaries: `miga-license` signs
 /// with the test key (trusted by debug builds only), `miga license activate` stores it, and an
 /// ended trial turns the pause off without ever keeping the app closed.
+/// The cases that need no process of their own run in-process in MigaCommandTests' LicenseCommandTests.
 final class LicenseCLITests: XCTestCase {
     var home: MigaHome!
     var entitlement: String { home.home + "/.config/miga/entitlement.json" }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// DESIGN "Never in the way, never a way in", through the built binary: gates that never wait
 /// on another process and lose no event, numbers and times from outside checked before

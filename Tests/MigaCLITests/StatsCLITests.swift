@@ -1,9 +1,11 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// `miga stats`, `events export/import` and `data delete` as the built binary, in a temp HOME
 /// with TZ=UTC, on events dated relative to today.
+/// The cases that need no process of their own run in-process in MigaCommandTests' StatsCommandTests.
 final class StatsCLITests: XCTestCase {
     var home: MigaHome!
 

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// DESIGN "One history across a person's machines" through the built binary: two homes as
 /// two machines, their sync folders kept level by copying (as a person with a USB stick

@@ -145,11 +145,6 @@ struct UTCClock: MigaClock {
     func sinceBoot() -> BootTime? { system.sinceBoot() }
 }
 
-/// Single quotes for sh, so any argument survives a generated script byte for byte.
-func shellQuote(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-}
-
 /// The last part of a path (the test's own, not miga's), as MigaCLITests names it.
 enum FilePathName {
     /// This month's journal file name (UTC).

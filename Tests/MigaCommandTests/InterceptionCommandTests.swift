@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// `miga config apps/sites`, `install`, `uninstall` and `doctor` in-process, in a temp HOME
 /// whose "system" desktop entries live in a temp XDG_DATA_DIRS (moved from MigaCLITests'

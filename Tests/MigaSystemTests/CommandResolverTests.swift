@@ -1,5 +1,5 @@
 import XCTest
-@testable import MigaCore
+@testable import MigaSystem
 import MigaTestSupport
 
 final class CommandResolverTests: XCTestCase {
