@@ -9,7 +9,7 @@ import XCTest
 /// in-process; only the launchers' verbs, which hand the process to a gate, a browser or its
 /// host, stay with the binary.
 final class CommandShapeTests: XCTestCase {
-    static let launchers: [ParsableCommand.Type] = [Gate.self, OpenURL.self, NativeHostCommand.self]
+    static var launchers: [ParsableCommand.Type] { [Gate.self, OpenURL.self, NativeHostCommand.self] }
 
     func leaves(_ command: ParsableCommand.Type) -> [ParsableCommand.Type] {
         let subcommands = command.configuration.subcommands

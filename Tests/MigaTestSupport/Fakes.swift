@@ -25,7 +25,7 @@ public final class FakeClock: MigaClock, @unchecked Sendable {
 }
 
 /// Records what would have been run instead of running it.
-public final class FakeLauncher: ProcessLauncher {
+public final class FakeLauncher: ProcessLauncher, @unchecked Sendable {
     public struct Call: Equatable {
         public var command: ResolvedCommand
         public var environment: [String: String]
@@ -84,7 +84,7 @@ public final class FakeLauncher: ProcessLauncher {
 }
 
 /// The person's one-line messages, kept in order; `text` is what standard error would show.
-public final class CollectingSink: MessageSink {
+public final class CollectingSink: MessageSink, @unchecked Sendable {
     public var lines: [String] = []
     public init() {}
     public func say(_ line: String) { lines.append(line) }

@@ -4,7 +4,7 @@ import Glibc
 
 /// A file a command reads as a stream, one chunk at a time (`miga events import FILE`), or
 /// standard input for `-`: the descriptor is closed with the value, standard input never.
-public final class InputFile {
+public final class InputFile: Sendable {
     public let descriptor: Int32
     private let owned: Bool
 
