@@ -61,8 +61,7 @@ final class MigaHome {
     deinit { try? FileManager.default.removeItem(atPath: root) }
 
     /// The checkout this test file belongs to (for files such as shell/shim.sh).
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path
+    static let repository = Fixtures.repository
 
     var recorder: String { root + "/bin/recorder" }
     var database: String { home + "/.local/share/miga/miga.sqlite3" }

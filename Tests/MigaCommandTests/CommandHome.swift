@@ -31,8 +31,7 @@ final class CommandHome {
     deinit { try? FileManager.default.removeItem(atPath: root) }
 
     /// The checkout this test file belongs to (for fixtures).
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path
+    static let repository = Fixtures.repository
 
     /// An app to gate, where MigaCLITests' fake app is: commands check it, nothing runs it.
     var recorder: String { root + "/bin/recorder" }
