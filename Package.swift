@@ -107,19 +107,23 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // What several test targets share: a seeded generator, temporary folders.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // What every test target shares: a test context (fake clock, launcher and home; output
+        // and messages kept), temporary folders, a seeded generator.
+        .target(name: "MigaTestSupport", dependencies: ["MigaSystem", "MigaContent"], path: "Tests/MigaTestSupport"),
         .testTarget(name: "MigaCoreTests", dependencies: [
-            "MigaCore", "MigaSystem", "JSON", "GateWindowProtocol", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            "MigaCore", "MigaSystem", "JSON", "GateWindowProtocol", "MigaTestSupport", .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        .testTarget(name: "MigaCLITests", dependencies: ["MigaCore", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "WHATWGURLTests", dependencies: ["WHATWGURL", "TestSupport"]),
-        .testTarget(name: "TOMLTests", dependencies: ["TOML", "TestSupport"]),
+        // The Linux layer alone, on real files, pipes, processes and folders.
+        .testTarget(name: "MigaSystemTests", dependencies: ["MigaSystem", "MigaTestSupport"]),
+        .testTarget(name: "MigaCLITests", dependencies: ["MigaCore", "MigaTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "WHATWGURLTests", dependencies: ["WHATWGURL", "MigaTestSupport"]),
+        .testTarget(name: "TOMLTests", dependencies: ["TOML", "MigaTestSupport"]),
         // `make bench`: TOML.parse of a typical config, in µs.
         .executableTarget(name: "toml-bench", dependencies: ["TOML"]),
-        // The commands' argument parsing, against ArgumentParser itself.
+        // The commands in-process (parsed by ArgumentParser, run on a test context), and their
+        // argument parsing against ArgumentParser itself.
         .testTarget(name: "MigaCommandTests", dependencies: [
-            "miga", "MigaCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "miga", "MigaCore", "MigaTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     ],
     swiftLanguageModes: [.v5]

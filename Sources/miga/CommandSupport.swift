@@ -1,7 +1,13 @@
 import ArgumentParser
 import FoundationEssentials
-import Glibc
 import MigaCore
+
+/// A command that runs on a context: `run(_:)` does the work and writes through
+/// `context.output` and `context.messages`, so tests run it in-process on a context of their
+/// own (`Tests/MigaCommandTests`); ArgumentParser's `run()` hands it the live one.
+protocol ContextCommand: ParsableCommand {
+    func run(_ context: MigaContext) throws
+}
 
 /// What every command but `gate` shares: the live context, and errors printed as one
 /// `miga: …` line (saying what to do next) with exit status 1.
@@ -10,39 +16,39 @@ enum CommandSupport {
         do {
             return try MigaContext.live()
         } catch {
-            throw fail(error)
+            throw ExitCode(fail(error, messages: StandardErrorSink()))
         }
     }
 
     /// Runs a command's body with the live context; any error becomes one `miga: …` line and
     /// exit status 1.
     static func run(_ body: (MigaContext) throws -> Void) throws {
-        let context = try context()
+        let status = status(of: body, in: try context())
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Runs `body` on `context`: its exit status, and any error said as one `miga: …` line.
+    static func status(of body: (MigaContext) throws -> Void, in context: MigaContext) -> Int32 {
         do {
             try body(context)
+            return 0
         } catch let exit as ExitCode {
-            throw exit
+            return exit.rawValue
         } catch {
-            throw fail(error)
+            return fail(error, messages: context.messages)
         }
     }
 
-    static func warn(_ line: String) {
-        LinuxSystem.say("miga: warning: \(TerminalText.visible(line))\n")
+    static func warn(_ line: String, _ context: MigaContext) {
+        context.messages.say("miga: warning: \(line)")
     }
 
-    /// Prints `error` and returns the exit to throw. Output whose reader left (`miga events
+    /// Says `error` and returns the exit status. Output whose reader left (`miga events
     /// export | head -1`) ends quietly with 0: the reader had what it wanted.
-    static func fail(_ error: Error) -> ExitCode {
-        if let error = error as? LinuxError, error.code == EPIPE, error.operation == "write to standard output" {
-            return ExitCode.success
-        }
-        LinuxSystem.say("miga: \(TerminalText.visible("\(error)"))\n")
-        return ExitCode.failure
-    }
-
-    static func print(_ lines: [String]) {
-        for line in lines { Swift.print(line) }
+    static func fail(_ error: Error, messages: any MessageSink) -> Int32 {
+        if let error = error as? LinuxError, error.isClosedOutput { return 0 }
+        messages.say("miga: \(error)")
+        return ExitCode.failure.rawValue
     }
 
     /// Tab completion of the configured apps (`miga config apps remove <Tab>`).
@@ -66,12 +72,11 @@ enum CommandSupport {
         return values(config)
     }
 
-    /// Colour only for a terminal, and never when NO_COLOR is set (no-color.org).
     /// The colours for this terminal's background (TerminalPalette).
-    static var palette: TerminalPalette { TerminalPalette(environment: ProcessInfo.processInfo.environment) }
+    static func palette(_ context: MigaContext) -> TerminalPalette { TerminalPalette(environment: context.environment) }
 
-    static var useColor: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        return LinuxSystem.isTerminal(STDOUT_FILENO) && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    /// Colour only for a terminal, and never when NO_COLOR is set (no-color.org).
+    static func useColor(_ context: MigaContext) -> Bool {
+        context.output.isTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty && context.environment["TERM"] != "dumb"
     }
 }

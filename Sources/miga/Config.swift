@@ -1,9 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
-import Glibc
 import MigaCore
 
-struct Config: ParsableCommand {
+struct Config: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
         abstract: "Settings: an interactive editor on a terminal, or show/get/set, apps and sites.",
@@ -36,48 +35,46 @@ struct Config: ParsableCommand {
         subcommands: [Show.self, Get.self, Set.self, ConfigApps.self, ConfigSites.self, ConfigAlternatives.self, ConfigPending.self]
     )
 
-    func run() throws {
-        try CommandSupport.run { context in
-            if LinuxSystem.isTerminal(STDIN_FILENO) && LinuxSystem.isTerminal(STDOUT_FILENO) {
-                let session = ConfigShellSession(context: context)
-                let status = session.run()
-                if let signal = session.stoppedBy { LinuxSystem.dieBySignal(signal) }
-                if status != 0 { throw ExitCode(status) }
-            } else {
-                try Show.print(context)
-            }
+    func run() throws { try CommandSupport.run(run(_:)) }
+
+    func run(_ context: MigaContext) throws {
+        if LinuxSystem.isTerminal(LinuxSystem.standardInput) && context.output.isTerminal {
+            let session = ConfigShellSession(context: context)
+            let status = session.run()
+            if let signal = session.stoppedBy { LinuxSystem.dieBySignal(signal) }
+            if status != 0 { throw ExitCode(status) }
+        } else {
+            try Show().run(context)
         }
     }
 
-    struct Show: ParsableCommand {
+    struct Show: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Print the effective settings (defaults filled in) and the file they come from.",
             discussion: "Example:\n  miga config show"
         )
 
-        func run() throws {
-            try CommandSupport.run(Self.print)
-        }
+        func run() throws { try CommandSupport.run(run(_:)) }
 
-        static func print(_ context: MigaContext) throws {
+        func run(_ context: MigaContext) throws {
             let file = ConfigFile(path: context.paths.configFile)
             // What applies now: a loosened setting still waiting shows its settled value, and
             // the wait is said above it.
             let loaded = try ConfigInForce.load(context: context)
-            loaded.warnings.forEach { CommandSupport.warn($0) }
+            loaded.warnings.forEach { CommandSupport.warn($0, context) }
             let exists = AtomicFile.exists(file.path)
-            Swift.print("# \(file.path)\(exists ? "" : " (not written yet: these are the defaults)")")
+            try context.output.line("# \(file.path)\(exists ? "" : " (not written yet: these are the defaults)")")
             if !loaded.pending.isEmpty {
-                Swift.print("# Waiting (loosen_delay_minutes = \(loaded.config.loosenDelayMinutes)); what applies until then is below:")
-                for entry in loaded.pending { Swift.print("#   " + ConfigInForce.describe(entry, now: context.clock.nowMilliseconds(), clock: context.clock)) }
-                Swift.print("# `miga config pending --cancel` drops them.")
+                try context.output.line("# Waiting (loosen_delay_minutes = \(loaded.config.loosenDelayMinutes)); what applies until then is below:")
+                for entry in loaded.pending { try context.output.line("#   " + ConfigInForce.describe(entry, now: context.clock.nowMilliseconds(), clock: context.clock)) }
+                try context.output.line("# `miga config pending --cancel` drops them.")
             }
-            Swift.print(ConfigFile.show(loaded.config), terminator: "")
+            try context.output.write(ConfigFile.show(loaded.config))
         }
     }
 
-    struct Get: ParsableCommand {
+    struct Get: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "get",
             abstract: "Print one setting's effective value, as it applies now (lists one item per line).",
@@ -89,20 +86,20 @@ struct Config: ParsableCommand {
                   completion: .custom(CommandSupport.configKeys))
         var key: String
 
-        func run() throws {
-            try CommandSupport.run { context in
-                // What applies: a loosened value still waiting is said on stderr, with when.
-                let inForce = try ConfigInForce.load(context: context)
-                let path = try ConfigKeys.resolve(key, in: inForce.config)
-                print(ConfigKeys.display(path, in: inForce.config))
-                for entry in inForce.pending where !entry.cancelled && entry.setting.name == path.name {
-                    CommandSupport.warn("config.toml says \(entry.to); " + ConfigInForce.describe(entry, now: context.clock.nowMilliseconds(), clock: context.clock))
-                }
+        func run() throws { try CommandSupport.run(run(_:)) }
+
+        func run(_ context: MigaContext) throws {
+            // What applies: a loosened value still waiting is said on stderr, with when.
+            let inForce = try ConfigInForce.load(context: context)
+            let path = try ConfigKeys.resolve(key, in: inForce.config)
+            try context.output.line(ConfigKeys.display(path, in: inForce.config))
+            for entry in inForce.pending where !entry.cancelled && entry.setting.name == path.name {
+                CommandSupport.warn("config.toml says \(entry.to); " + ConfigInForce.describe(entry, now: context.clock.nowMilliseconds(), clock: context.clock), context)
             }
         }
     }
 
-    struct Set: ParsableCommand {
+    struct Set: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
             abstract: "Change one setting, checked first; your comments and layout stay.",
@@ -128,32 +125,32 @@ struct Config: ParsableCommand {
         @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The new value.", valueName: "value"))
         var value: [String] = []
 
-        func run() throws {
-            try CommandSupport.run { context in
-                // `set KEY -- VALUE` is how other tools take a value that starts with a dash.
-                let value = self.value.first == "--" ? Array(self.value.dropFirst()) : self.value
-                guard !value.isEmpty else { throw ValidationError("give a value: miga config set \(key) VALUE") }
-                let file = ConfigFile(path: context.paths.configFile)
-                try Installer(context: context).prepareConfigFolder()
-                // An app's command is what its shims run: checked like `apps add`, and the
-                // shims follow it at once (or they would go on running the old one).
-                if let path = try? ConfigKeys.resolve(key, in: file.loadForEditing()), let app = path.app, path.key == "command" {
-                    let installer = try GatedApps(context: context).setCommand(of: app, to: value.joined(separator: " "))
-                    print("\(path.name) = \(ConfigKeys.toml(path, in: try file.load().config))")
-                    CommandSupport.print(installer.changes.map { "  " + $0 })
-                    return
-                }
-                let before = try? file.loadForEditing()
-                let path = try file.set(key, to: value.joined(separator: " "))
-                let config = try file.load().config
-                print("\(path.name) = \(ConfigKeys.toml(path, in: config))")
-                if let before, let note = ConfigKeys.droppedNote(path, before: before, after: config, adding: "miga config sites add HOST") {
-                    print("  " + note)
-                }
-                CommandSupport.print(ConfigInForce.waitingNote(context: context).map { "  waiting: " + $0 })
-                if path.key == "sync_folder" || path.key == "sync_config" {
-                    CommandSupport.print(try EventStore.shareHistory(config: config, context: context).map { "  " + $0 })
-                }
+        func run() throws { try CommandSupport.run(run(_:)) }
+
+        func run(_ context: MigaContext) throws {
+            // `set KEY -- VALUE` is how other tools take a value that starts with a dash.
+            let value = self.value.first == "--" ? Array(self.value.dropFirst()) : self.value
+            guard !value.isEmpty else { throw ValidationError("give a value: miga config set \(key) VALUE") }
+            let file = ConfigFile(path: context.paths.configFile)
+            try Installer(context: context).prepareConfigFolder()
+            // An app's command is what its shims run: checked like `apps add`, and the
+            // shims follow it at once (or they would go on running the old one).
+            if let path = try? ConfigKeys.resolve(key, in: file.loadForEditing()), let app = path.app, path.key == "command" {
+                let installer = try GatedApps(context: context).setCommand(of: app, to: value.joined(separator: " "))
+                try context.output.line("\(path.name) = \(ConfigKeys.toml(path, in: try file.load().config))")
+                try context.output.lines(installer.changes.map { "  " + $0 })
+                return
+            }
+            let before = try? file.loadForEditing()
+            let path = try file.set(key, to: value.joined(separator: " "))
+            let config = try file.load().config
+            try context.output.line("\(path.name) = \(ConfigKeys.toml(path, in: config))")
+            if let before, let note = ConfigKeys.droppedNote(path, before: before, after: config, adding: "miga config sites add HOST") {
+                try context.output.line("  " + note)
+            }
+            try context.output.lines(ConfigInForce.waitingNote(context: context).map { "  waiting: " + $0 })
+            if path.key == "sync_folder" || path.key == "sync_config" {
+                try context.output.lines(try EventStore.shareHistory(config: config, context: context).map { "  " + $0 })
             }
         }
     }

@@ -15,7 +15,7 @@ struct ConfigAlternatives: ParsableCommand {
         defaultSubcommand: List.self
     )
 
-    struct Add: ParsableCommand {
+    struct Add: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a choice to the gates: a command or a link.",
@@ -48,15 +48,15 @@ struct ConfigAlternatives: ParsableCommand {
             guard (command == nil) != (url == nil) else { throw ValidationError(ConfigValueError.alternativeTarget.description) }
         }
 
-        func run() throws {
-            try CommandSupport.run { context in
-                let added = try GatedAlternatives(context: context).add(label: label, command: command, url: url, apps: apps, sites: sites)
-                print("Added: \(added.summary)")
-            }
+        func run() throws { try CommandSupport.run(run(_:)) }
+
+        func run(_ context: MigaContext) throws {
+            let added = try GatedAlternatives(context: context).add(label: label, command: command, url: url, apps: apps, sites: sites)
+            try context.output.line("Added: \(added.summary)")
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "remove",
             abstract: "Remove a choice, by its number in `list` or its label.",
@@ -66,29 +66,29 @@ struct ConfigAlternatives: ParsableCommand {
         @Argument(help: ArgumentHelp("Its number in `miga config alternatives list`, or its label.", valueName: "number-or-label"))
         var name: String
 
-        func run() throws {
-            try CommandSupport.run { context in
-                let removed = try GatedAlternatives(context: context).remove(name)
-                print("Removed: \(TerminalText.forScreen(removed.label))")
-            }
+        func run() throws { try CommandSupport.run(run(_:)) }
+
+        func run(_ context: MigaContext) throws {
+            let removed = try GatedAlternatives(context: context).remove(name)
+            try context.output.line("Removed: \(TerminalText.forScreen(removed.label))")
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "Print the choices, numbered as `remove` takes them.",
             discussion: "Example:\n  miga config alternatives list"
         )
 
-        func run() throws {
-            try CommandSupport.run { context in
-                let alternatives = try GatedAlternatives(context: context).list()
-                if alternatives.isEmpty {
-                    print("No alternatives yet. Add one with: miga config alternatives add \"Read a chapter\" --command \"foliate ~/book.epub\"")
-                }
-                for alternative in alternatives { print(alternative.summary) }
+        func run() throws { try CommandSupport.run(run(_:)) }
+
+        func run(_ context: MigaContext) throws {
+            let alternatives = try GatedAlternatives(context: context).list()
+            if alternatives.isEmpty {
+                try context.output.line("No alternatives yet. Add one with: miga config alternatives add \"Read a chapter\" --command \"foliate ~/book.epub\"")
             }
+            for alternative in alternatives { try context.output.line(alternative.summary) }
         }
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import JSON
 import MigaCore
 
-struct ConfigPending: ParsableCommand {
+struct ConfigPending: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "pending",
         abstract: "List the loosened settings waiting out loosen_delay_minutes, or drop them.",
@@ -26,33 +26,33 @@ struct ConfigPending: ParsableCommand {
     @Flag(help: "Print [{\"setting\",\"from\",\"to\",\"since\",\"applies\",\"cancelled\"}] as JSON.")
     var json = false
 
-    func run() throws {
-        try CommandSupport.run { context in
-            let now = context.clock.nowMilliseconds()
-            if cancel {
-                let dropped = try ConfigInForce.cancelPending(context: context)
-                let snooze = Snooze.cancelWaiting(paths: context.paths, nowMilliseconds: now)
-                if dropped.isEmpty && !snooze {
-                    print("Nothing is waiting.")
-                    return
-                }
-                for entry in dropped { print("Dropped: \(entry.setting.name) stays \(entry.from) (config.toml is set back).") }
-                if snooze { print("Dropped: the snooze that was waiting.") }
+    func run() throws { try CommandSupport.run(run(_:)) }
+
+    func run(_ context: MigaContext) throws {
+        let now = context.clock.nowMilliseconds()
+        if cancel {
+            let dropped = try ConfigInForce.cancelPending(context: context)
+            let snooze = Snooze.cancelWaiting(paths: context.paths, nowMilliseconds: now)
+            if dropped.isEmpty && !snooze {
+                try context.output.line("Nothing is waiting.")
                 return
             }
-            let pending = try ConfigInForce.load(context: context).pending
-                + (Snooze.waiting(paths: context.paths, nowMilliseconds: now)?.asPending.map { [$0] } ?? [])
-            if json {
-                let offset = context.clock.utcOffsetMinutes(at: context.clock.now())
-                func time(_ ms: Int64) -> OrderedJSON { .string(EventTimestamp.format(unixMilliseconds: ms, offsetMinutes: offset)) }
-                print(OrderedJSON.array(pending.map { entry in
-                    .object([("setting", .string(entry.setting.name)), ("from", .string(entry.from)), ("to", .string(entry.to)),
-                             ("since", time(entry.since)), ("applies", time(entry.applies)), ("cancelled", .bool(entry.cancelled))])
-                }).text)
-                return
-            }
-            if pending.isEmpty { print("Nothing is waiting.") }
-            for entry in pending { print(ConfigInForce.describe(entry, now: now, clock: context.clock)) }
+            for entry in dropped { try context.output.line("Dropped: \(entry.setting.name) stays \(entry.from) (config.toml is set back).") }
+            if snooze { try context.output.line("Dropped: the snooze that was waiting.") }
+            return
         }
+        let pending = try ConfigInForce.load(context: context).pending
+            + (Snooze.waiting(paths: context.paths, nowMilliseconds: now)?.asPending.map { [$0] } ?? [])
+        if json {
+            let offset = context.clock.utcOffsetMinutes(at: context.clock.now())
+            func time(_ ms: Int64) -> OrderedJSON { .string(EventTimestamp.format(unixMilliseconds: ms, offsetMinutes: offset)) }
+            try context.output.line(OrderedJSON.array(pending.map { entry in
+                .object([("setting", .string(entry.setting.name)), ("from", .string(entry.from)), ("to", .string(entry.to)),
+                         ("since", time(entry.since)), ("applies", time(entry.applies)), ("cancelled", .bool(entry.cancelled))])
+            }).text)
+            return
+        }
+        if pending.isEmpty { try context.output.line("Nothing is waiting.") }
+        for entry in pending { try context.output.line(ConfigInForce.describe(entry, now: now, clock: context.clock)) }
     }
 }

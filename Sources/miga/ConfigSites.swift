@@ -9,7 +9,7 @@ struct ConfigSites: ParsableCommand {
         defaultSubcommand: List.self
     )
 
-    struct Add: ParsableCommand {
+    struct Add: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Gate links to a site and its subdomains.",
@@ -19,23 +19,23 @@ struct ConfigSites: ParsableCommand {
         @Argument(help: ArgumentHelp("A host name, like reddit.com.", valueName: "host"))
         var host: String
 
-        func run() throws {
-            try CommandSupport.run { context in
-                let (site, outcome) = try GatedSites(context: context).add(host)
-                guard outcome == .changed else {
-                    print("\(site) is already gated.")
-                    return
-                }
-                print("\(site) is gated: links to it and its subdomains pause first.")
-                let installer = try Installer(context: context)
-                if installer.manifest.file(at: installer.layout.urlHandler) == nil {
-                    print("Run `miga install` so links from other apps come through miga.")
-                }
+        func run() throws { try CommandSupport.run(run(_:)) }
+
+        func run(_ context: MigaContext) throws {
+            let (site, outcome) = try GatedSites(context: context).add(host)
+            guard outcome == .changed else {
+                try context.output.line("\(site) is already gated.")
+                return
+            }
+            try context.output.line("\(site) is gated: links to it and its subdomains pause first.")
+            let installer = try Installer(context: context)
+            if installer.manifest.file(at: installer.layout.urlHandler) == nil {
+                try context.output.line("Run `miga install` so links from other apps come through miga.")
             }
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "remove",
             abstract: "Stop gating links to a site.",
@@ -46,33 +46,33 @@ struct ConfigSites: ParsableCommand {
                   completion: .custom(CommandSupport.configuredSites))
         var host: String
 
-        func run() throws {
-            try CommandSupport.run { context in
-                let site = try GatedSites(context: context).remove(host)
-                let waiting = ConfigInForce.waitingNote(context: context)
-                print(waiting.isEmpty ? "\(site) is no longer gated." : "\(site) is removed from config.toml; it stays gated until the wait is over:")
-                CommandSupport.print(waiting.map { "  " + $0 })
-            }
+        func run() throws { try CommandSupport.run(run(_:)) }
+
+        func run(_ context: MigaContext) throws {
+            let site = try GatedSites(context: context).remove(host)
+            let waiting = ConfigInForce.waitingNote(context: context)
+            try context.output.line(waiting.isEmpty ? "\(site) is no longer gated." : "\(site) is removed from config.toml; it stays gated until the wait is over:")
+            try context.output.lines(waiting.map { "  " + $0 })
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "Print the gated sites (as they apply now), one per line.",
             discussion: "Example:\n  miga config sites list"
         )
 
-        func run() throws {
-            try CommandSupport.run { context in
-                // What applies: a site whose removal waits out loosen_delay_minutes is still gated
-                // (said on stderr, so the list stays one site a line for scripts).
-                let inForce = try ConfigInForce.load(context: context)
-                for site in inForce.config.sites { print(site) }
-                for entry in inForce.pending where !entry.cancelled {
-                    if case .site = entry.setting {
-                        CommandSupport.warn(ConfigInForce.describe(entry, now: context.clock.nowMilliseconds(), clock: context.clock))
-                    }
+        func run() throws { try CommandSupport.run(run(_:)) }
+
+        func run(_ context: MigaContext) throws {
+            // What applies: a site whose removal waits out loosen_delay_minutes is still gated
+            // (said on stderr, so the list stays one site a line for scripts).
+            let inForce = try ConfigInForce.load(context: context)
+            for site in inForce.config.sites { try context.output.line(site) }
+            for entry in inForce.pending where !entry.cancelled {
+                if case .site = entry.setting {
+                    CommandSupport.warn(ConfigInForce.describe(entry, now: context.clock.nowMilliseconds(), clock: context.clock), context)
                 }
             }
         }

@@ -21,10 +21,10 @@ struct ContentCommand: ParsableCommand {
     )
 
     static func library(_ context: MigaContext) throws -> ContentLibrary {
-        try ContentLibrary.load(userFolder: context.paths.userContentDirectory) { CommandSupport.warn($0) }
+        try ContentLibrary.load(userFolder: context.paths.userContentDirectory) { CommandSupport.warn($0, context) }
     }
 
-    struct List: ParsableCommand {
+    struct List: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "One line per item: id, kind, category, and the start of its text.")
 
@@ -34,39 +34,39 @@ struct ContentCommand: ParsableCommand {
         @Option(help: ArgumentHelp("Only this category.", valueName: "category"))
         var category: String?
 
-        func run() throws {
-            try CommandSupport.run { context in
-                for item in try ContentCommand.library(context).items
-                    where (kind == nil || item.kind == kind) && (category == nil || item.category == category) {
-                    // One line per item: its breaks and tabs become spaces, other controls U+FFFD.
-                    let text = TerminalText.forScreen(item.title ?? item.text).replacingEvery("\n", with: " ")
-                    let category = TerminalText.forScreen(item.category)
-                    print("\(item.id)\t\(item.kind.rawValue)\t\(category)\t\(text.count > 60 ? String(text.prefix(59)) + "…" : text)")
-                }
+        func run() throws { try CommandSupport.run(run(_:)) }
+
+        func run(_ context: MigaContext) throws {
+            for item in try ContentCommand.library(context).items
+                where (kind == nil || item.kind == kind) && (category == nil || item.category == category) {
+                // One line per item: its breaks and tabs become spaces, other controls U+FFFD.
+                let text = TerminalText.forScreen(item.title ?? item.text).replacingEvery("\n", with: " ")
+                let category = TerminalText.forScreen(item.category)
+                try context.output.line("\(item.id)\t\(item.kind.rawValue)\t\(category)\t\(text.count > 60 ? String(text.prefix(59)) + "…" : text)")
             }
         }
     }
 
-    struct Show: ParsableCommand {
+    struct Show: ContextCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Print one item whole.")
 
         @Argument(help: ArgumentHelp("The item's id (see `miga content list`).", valueName: "id"))
         var id: String
 
-        func run() throws {
-            try CommandSupport.run { context in
-                guard let item = try ContentCommand.library(context).item(id: id) else {
-                    throw ValidationError("no item \"\(id)\"; see `miga content list`")
-                }
-                if let title = item.title { print(TerminalText.forScreen(title) + "\n") }
-                print(TerminalText.visible(item.text))
-                if let author = item.author { print("— \(TerminalText.forScreen(author))") }
-                print("\n(\(item.id), \(item.kind.rawValue), \(TerminalText.forScreen(item.category)))")
+        func run() throws { try CommandSupport.run(run(_:)) }
+
+        func run(_ context: MigaContext) throws {
+            guard let item = try ContentCommand.library(context).item(id: id) else {
+                throw ValidationError("no item \"\(id)\"; see `miga content list`")
             }
+            if let title = item.title { try context.output.line(TerminalText.forScreen(title) + "\n") }
+            try context.output.line(TerminalText.visible(item.text))
+            if let author = item.author { try context.output.line("— \(TerminalText.forScreen(author))") }
+            try context.output.line("\n(\(item.id), \(item.kind.rawValue), \(TerminalText.forScreen(item.category)))")
         }
     }
 
-    struct Validate: ParsableCommand {
+    struct Validate: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "validate",
             abstract: "Check content packs: every problem with its file and line (duplicate id, unknown kind or key, missing text, over-long quote).")
@@ -74,7 +74,9 @@ struct ContentCommand: ParsableCommand {
         @Argument(help: ArgumentHelp("The pack files.", valueName: "path"), completion: .file(extensions: ["toml"]))
         var paths: [String]
 
-        func run() throws {
+        func run() throws { try CommandSupport.run(run(_:)) }
+
+        func run(_ context: MigaContext) throws {
             var failed = false
             // Bundled ids are taken, except those of a bundled pack whose own source is checked.
             var ids: [String: String] = [:]
@@ -84,11 +86,11 @@ struct ContentCommand: ParsableCommand {
             for path in paths {
                 // Every problem at once, each with its line: one run shows all there is to fix.
                 let report = ContentLibrary.checkPack(path: path, knownIDs: &ids)
-                for warning in report.warnings { LinuxSystem.say("miga: warning: \(TerminalText.visible("\(warning)"))\n") }
-                for problem in report.problems { LinuxSystem.say("miga: \(TerminalText.visible("\(problem)"))\n") }
+                for warning in report.warnings { CommandSupport.warn("\(warning)", context) }
+                for problem in report.problems { context.messages.say("miga: \(problem)") }
                 if report.problems.isEmpty {
                     let count = report.items.count
-                    print("\(path): ok, \(count) item\(count == 1 ? "" : "s")\(report.warnings.isEmpty ? "" : " (\(report.warnings.count) warning\(report.warnings.count == 1 ? "" : "s"))")")
+                    try context.output.line("\(path): ok, \(count) item\(count == 1 ? "" : "s")\(report.warnings.isEmpty ? "" : " (\(report.warnings.count) warning\(report.warnings.count == 1 ? "" : "s"))")")
                 } else {
                     failed = true
                 }

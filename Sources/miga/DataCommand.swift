@@ -1,6 +1,5 @@
 import ArgumentParser
 import FoundationEssentials
-import Glibc
 import MigaCore
 
 struct DataCommand: ParsableCommand {
@@ -10,7 +9,7 @@ struct DataCommand: ParsableCommand {
         subcommands: [Delete.self]
     )
 
-    struct Delete: ParsableCommand {
+    struct Delete: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
             abstract: "Erase every event and the rotation state; config and licence stay.",
@@ -29,34 +28,34 @@ struct DataCommand: ParsableCommand {
         @Flag(help: "Do not ask.")
         var yes = false
 
-        func run() throws {
-            try CommandSupport.run { context in
-                guard let store = try EventStore.openExisting(paths: context.paths, lockWait: .patient) else {
-                    print("No events recorded; nothing to delete.")
-                    return
+        func run() throws { try CommandSupport.run(run(_:)) }
+
+        func run(_ context: MigaContext) throws {
+            guard let store = try EventStore.openExisting(paths: context.paths, lockWait: .patient) else {
+                try context.output.line("No events recorded; nothing to delete.")
+                return
+            }
+            let count = try store.eventCount()
+            if !yes {
+                guard LinuxSystem.isTerminal(LinuxSystem.standardInput) else {
+                    throw ValidationError("not deleting \(count) events without confirmation; add --yes")
                 }
-                let count = try store.eventCount()
-                if !yes {
-                    guard LinuxSystem.isTerminal(STDIN_FILENO) else {
-                        throw ValidationError("not deleting \(count) events without confirmation; add --yes")
-                    }
-                    Swift.print("Delete all \(count) events and the content rotation state? Config and licence stay. [y/N] ", terminator: "")
-                    let answer = (readLine() ?? "").trimming(.whitespaces).lowercased()
-                    guard answer == "y" || answer == "yes" else {
-                        print("Nothing deleted.")
-                        throw ExitCode.failure
-                    }
+                try context.output.write("Delete all \(count) events and the content rotation state? Config and licence stay. [y/N] ")
+                let answer = (readLine() ?? "").trimming(.whitespaces).lowercased()
+                guard answer == "y" || answer == "yes" else {
+                    try context.output.line("Nothing deleted.")
+                    throw ExitCode.failure
                 }
-                let deleted = try store.deleteAll()
-                print("Deleted \(deleted) event\(deleted == 1 ? "" : "s") and the rotation state.")
-                // With sync on, this machine's files in the folder go too; the other machines'
-                // events are theirs, and come back at the next fold.
-                let config = (try? ConfigInForce.load(context: context))?.config ?? MigaConfig()
-                if store.useSyncFolder(of: config, context: context) == nil, let journal = store.journal {
-                    let removed = store.removeOwnJournal()
-                    print("Removed this machine's \(removed) journal file\(removed == 1 ? "" : "s") from \(journal.folder). "
-                          + "The other machines' events come back from there; run `miga data delete` on each machine to erase them everywhere.")
-                }
+            }
+            let deleted = try store.deleteAll()
+            try context.output.line("Deleted \(deleted) event\(deleted == 1 ? "" : "s") and the rotation state.")
+            // With sync on, this machine's files in the folder go too; the other machines'
+            // events are theirs, and come back at the next fold.
+            let config = (try? ConfigInForce.load(context: context))?.config ?? MigaConfig()
+            if store.useSyncFolder(of: config, context: context) == nil, let journal = store.journal {
+                let removed = store.removeOwnJournal()
+                try context.output.line("Removed this machine's \(removed) journal file\(removed == 1 ? "" : "s") from \(journal.folder). "
+                                        + "The other machines' events come back from there; run `miga data delete` on each machine to erase them everywhere.")
             }
         }
     }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import MigaCore
 
-struct DoctorCommand: ParsableCommand {
+struct DoctorCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check PATH order, shims, the link handler, browsers and their profiles, the terminal, the database and config.",
@@ -13,10 +13,11 @@ struct DoctorCommand: ParsableCommand {
             """
     )
 
-    func run() throws {
-        let context = try CommandSupport.context()
+    func run() throws { try CommandSupport.run(run(_:)) }
+
+    func run(_ context: MigaContext) throws {
         let findings = Doctor(context: context).check()
-        let color = CommandSupport.useColor, palette = CommandSupport.palette
+        let color = CommandSupport.useColor(context), palette = CommandSupport.palette(context)
         for finding in findings {
             let mark: String
             switch finding.status {
@@ -26,8 +27,8 @@ struct DoctorCommand: ParsableCommand {
             }
             // A finding may quote what it found (a file name in the sync folder, a name from
             // another machine): every one goes through the sanitiser on its way out.
-            print("\(mark) \(TerminalText.field(finding.subject)): \(TerminalText.field(finding.message))")
-            if let fix = finding.fix, finding.status != .ok { print("         fix: \(TerminalText.field(fix))") }
+            try context.output.line("\(mark) \(TerminalText.field(finding.subject)): \(TerminalText.field(finding.message))")
+            if let fix = finding.fix, finding.status != .ok { try context.output.line("         fix: \(TerminalText.field(fix))") }
         }
         if findings.contains(where: { $0.status == .problem }) { throw ExitCode.failure }
     }

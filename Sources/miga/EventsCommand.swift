@@ -1,6 +1,5 @@
 import ArgumentParser
 import FoundationEssentials
-import Glibc
 import MigaCore
 
 extension EventStore.ExportFormat: ExpressibleByArgument {}
@@ -12,7 +11,7 @@ struct EventsCommand: ParsableCommand {
         subcommands: [Export.self, Import.self]
     )
 
-    struct Export: ParsableCommand {
+    struct Export: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "export",
             abstract: "Write every event, oldest first (JSONL: one JSON object per line; or CSV).",
@@ -33,29 +32,29 @@ struct EventsCommand: ParsableCommand {
                                                         valueName: "file"))
         var output: String?
 
-        func run() throws {
-            try CommandSupport.run { context in
-                // Every machine's events, with sync_folder: the others' folded in first.
-                let config = (try? ConfigInForce.load(context: context))?.config ?? MigaConfig()
-                guard let store = try EventStore.openForReading(config: config, context: context) else {
-                    if format == .csv { print(EventLine.csvHeader) }
-                    if let output { try AtomicFile.write(format == .csv ? EventLine.csvHeader + "\n" : "", to: output, mode: 0o600) }
-                    return
-                }
-                let report: StoredDataReport
-                if let output {
-                    var data = Data()
-                    report = try store.export(format: format) { data.append($0) }
-                    try AtomicFile.write(data, to: output, mode: 0o600)
-                } else {
-                    report = try store.export(format: format) { try LinuxSystem.write($0, to: STDOUT_FILENO, name: "standard output") }
-                }
-                if let summary = report.summary { CommandSupport.warn(summary) }
+        func run() throws { try CommandSupport.run(run(_:)) }
+
+        func run(_ context: MigaContext) throws {
+            // Every machine's events, with sync_folder: the others' folded in first.
+            let config = (try? ConfigInForce.load(context: context))?.config ?? MigaConfig()
+            guard let store = try EventStore.openForReading(config: config, context: context) else {
+                if format == .csv { try context.output.line(EventLine.csvHeader) }
+                if let output { try AtomicFile.write(format == .csv ? EventLine.csvHeader + "\n" : "", to: output, mode: 0o600) }
+                return
             }
+            let report: StoredDataReport
+            if let output {
+                var data = Data()
+                report = try store.export(format: format) { data.append($0) }
+                try AtomicFile.write(data, to: output, mode: 0o600)
+            } else {
+                report = try store.export(format: format) { try context.output.write($0) }
+            }
+            if let summary = report.summary { CommandSupport.warn(summary, context) }
         }
     }
 
-    struct Import: ParsableCommand {
+    struct Import: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract: "Read events exported by `miga events export` (JSONL or CSV); a bad line imports nothing.",
@@ -78,29 +77,22 @@ struct EventsCommand: ParsableCommand {
                   completion: .file(extensions: ["jsonl", "csv"]))
         var file: String
 
-        func run() throws {
-            try CommandSupport.run { context in
-                // Read as a stream (a pipe from another machine works too), one line in memory.
-                var fd = STDIN_FILENO
-                if file != "-" {
-                    var info = stat()
-                    guard stat(file, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else {
-                        throw ValidationError("\(file) is not a file; give the path of an exported .jsonl or .csv file")
-                    }
-                    fd = open(file, O_RDONLY | O_CLOEXEC)
-                    guard fd >= 0 else { throw LinuxError(operation: "open \(file)", code: errno) }
-                }
-                defer { if fd != STDIN_FILENO { close(fd) } }
-                let store = try EventStore(paths: context.paths, lockWait: .patient)
-                let result = try store.importLines(from: .descriptor(fd), name: file == "-" ? "stdin" : file)
-                // With sync_folder, what came in goes to this machine's journal now, not a
-                // batch per launch.
-                if let config = try? ConfigInForce.load(context: context).config, store.useSyncFolder(of: config, context: context) == nil {
-                    do { try store.catchUpJournal() } catch { context.messages.say("miga: the imported events wait to go to the sync folder: \(error)") }
-                }
-                print("Imported \(result.imported) event\(result.imported == 1 ? "" : "s")"
-                      + (result.alreadyPresent > 0 ? " (\(result.alreadyPresent) already present, skipped)." : "."))
+        func run() throws { try CommandSupport.run(run(_:)) }
+
+        func run(_ context: MigaContext) throws {
+            // Read as a stream (a pipe from another machine works too), one line in memory.
+            guard let input = try (file == "-" ? InputFile.standardInput : InputFile(path: file)) else {
+                throw ValidationError("\(file) is not a file; give the path of an exported .jsonl or .csv file")
             }
+            let store = try EventStore(paths: context.paths, lockWait: .patient)
+            let result = try store.importLines(from: .descriptor(input.descriptor), name: file == "-" ? "stdin" : file)
+            // With sync_folder, what came in goes to this machine's journal now, not a
+            // batch per launch.
+            if let config = try? ConfigInForce.load(context: context).config, store.useSyncFolder(of: config, context: context) == nil {
+                do { try store.catchUpJournal() } catch { context.messages.say("miga: the imported events wait to go to the sync folder: \(error)") }
+            }
+            try context.output.line("Imported \(result.imported) event\(result.imported == 1 ? "" : "s")"
+                                    + (result.alreadyPresent > 0 ? " (\(result.alreadyPresent) already present, skipped)." : "."))
         }
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import MigaCore
 
-struct Install: ParsableCommand {
+struct Install: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "install",
         abstract: "Put miga in front of your apps and links: shells, launchers, the link handler, browsers.",
@@ -23,22 +23,22 @@ struct Install: ParsableCommand {
             """
     )
 
-    func run() throws {
-        try CommandSupport.run { context in
-            let loaded = try ConfigInForce.load(context: context)
-            // An app whose table cannot be used (a name that is no file name, a command that is
-            // no program) is left out of the install: each says so in one line, the rest install.
-            loaded.warnings.forEach(CommandSupport.warn)
-            let installer = try Installer(context: context)
-            try installer.install(config: loaded.config)
-            // Apps whose removal waited out loosen_delay_minutes lose their shims now.
-            let retired = try GatedApps(context: context).removeRetiredShims()?.changes ?? []
-            if installer.changes.isEmpty && retired.isEmpty {
-                print("miga is installed; nothing needed changing.")
-            } else {
-                CommandSupport.print(installer.changes + retired)
-                print("Done. Open a new shell (or log in again) for the PATH change; `miga doctor` checks everything.")
-            }
+    func run() throws { try CommandSupport.run(run(_:)) }
+
+    func run(_ context: MigaContext) throws {
+        let loaded = try ConfigInForce.load(context: context)
+        // An app whose table cannot be used (a name that is no file name, a command that is
+        // no program) is left out of the install: each says so in one line, the rest install.
+        loaded.warnings.forEach { CommandSupport.warn($0, context) }
+        let installer = try Installer(context: context)
+        try installer.install(config: loaded.config)
+        // Apps whose removal waited out loosen_delay_minutes lose their shims now.
+        let retired = try GatedApps(context: context).removeRetiredShims()?.changes ?? []
+        if installer.changes.isEmpty && retired.isEmpty {
+            try context.output.line("miga is installed; nothing needed changing.")
+        } else {
+            try context.output.lines(installer.changes + retired)
+            try context.output.line("Done. Open a new shell (or log in again) for the PATH change; `miga doctor` checks everything.")
         }
     }
 }

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import MigaCore
 
 /// The argument lists miga writes into its own launchers — PATH shims
@@ -78,7 +77,7 @@ enum LauncherArguments: Equatable {
             case .gate(let request):
                 return GateWithoutHome.run(request, problem: "\(error)", environment: ProcessInfo.processInfo.environment)
             case .openURL, .nativeHost:
-                return CommandSupport.fail(error).rawValue
+                return CommandSupport.fail(error, messages: StandardErrorSink())
             }
         }
         switch self {
@@ -87,7 +86,7 @@ enum LauncherArguments: Equatable {
         case .openURL(let urls, let forward):
             return URLRouter(context: context).open(urls, forward: forward)
         case .nativeHost:
-            guard !LinuxSystem.isTerminal(STDIN_FILENO) else {
+            guard !LinuxSystem.isTerminal(LinuxSystem.standardInput) else {
                 context.messages.say("miga native-host: this is started by your browser's miga extension, not by hand; run `miga install` to register it, then `miga doctor` to check it")
                 return 64
             }

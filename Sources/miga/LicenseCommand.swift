@@ -18,21 +18,21 @@ struct LicenseCommand: ParsableCommand {
         defaultSubcommand: Status.self
     )
 
-    struct Status: ParsableCommand {
+    struct Status: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "status",
             abstract: "Say whether the trial runs, has ended, or a licence is active, and which file says so.")
 
-        func run() throws {
-            try CommandSupport.run { context in
-                let status = EntitlementStore(context: context).status()
-                print(status.summary)
-                print("(\(status.path))")
-            }
+        func run() throws { try CommandSupport.run(run(_:)) }
+
+        func run(_ context: MigaContext) throws {
+            let status = EntitlementStore(context: context).status()
+            try context.output.line(status.summary)
+            try context.output.line("(\(status.path))")
         }
     }
 
-    struct Activate: ParsableCommand {
+    struct Activate: ContextCommand {
         static let configuration = CommandConfiguration(
             commandName: "activate",
             abstract: "Check a licence file's signature and store it; anything wrong keeps the current entitlement.",
@@ -41,14 +41,14 @@ struct LicenseCommand: ParsableCommand {
         @Argument(help: ArgumentHelp("The licence file you received.", valueName: "file"), completion: .file())
         var file: String
 
-        func run() throws {
-            try CommandSupport.run { context in
-                let store = EntitlementStore(context: context)
-                try Installer(context: context).prepareConfigFolder()
-                let payload = try store.activate(licensePath: file)
-                print("Thank you, \(payload.licensee): licence \(payload.licenseID) is active.")
-                print("(\(store.path))")
-            }
+        func run() throws { try CommandSupport.run(run(_:)) }
+
+        func run(_ context: MigaContext) throws {
+            let store = EntitlementStore(context: context)
+            try Installer(context: context).prepareConfigFolder()
+            let payload = try store.activate(licensePath: file)
+            try context.output.line("Thank you, \(payload.licensee): licence \(payload.licenseID) is active.")
+            try context.output.line("(\(store.path))")
         }
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import FoundationEssentials
-import Glibc
 import MigaCore
 
 @main
@@ -35,10 +34,10 @@ struct Miga: ParsableCommand {
         // Browsers start the host by a manifest's `path`, which takes no arguments of its own:
         // a link named miga-native-host stands for `miga native-host`.
         if CommandLine.arguments.first.map({ $0.split(separator: "/").last == Substring(BrowserExtension.hostLinkName) }) == true {
-            Glibc.exit(LauncherArguments.nativeHost(Array(CommandLine.arguments.dropFirst())).run())
+            LinuxSystem.exit(LauncherArguments.nativeHost(Array(CommandLine.arguments.dropFirst())).run())
         }
         if let launch = LauncherArguments(Array(CommandLine.arguments.dropFirst())) {
-            Glibc.exit(launch.run())
+            LinuxSystem.exit(launch.run())
         }
         main(nil)
     }

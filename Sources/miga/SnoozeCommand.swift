@@ -2,7 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import MigaCore
 
-struct SnoozeCommand: ParsableCommand {
+struct SnoozeCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "snooze",
         abstract: "Let every gate (or the named apps' and sites') pass for a while, behind one pause.",
@@ -33,41 +33,41 @@ struct SnoozeCommand: ParsableCommand {
               completion: .custom(CommandSupport.configuredApps))
     var names: [String] = []
 
-    func run() throws {
-        try CommandSupport.run { context in
-            let now = context.clock.nowMilliseconds()
-            if off {
-                guard duration == nil else { throw ValidationError("--off takes no duration: miga snooze --off") }
-                print(try Snooze.end(paths: context.paths, nowMilliseconds: now) ? "The snooze is over: gates are back." : "No snooze is running.")
-                return
-            }
-            guard let duration else { throw ValidationError("give a duration: miga snooze 20m (or miga snooze --off)") }
-            let minutes = try Snooze.minutes(from: duration).get()
-            let apps = try snoozedApps(context)
-            if begin {
-                // A snooze loosens every gate it names: with loosen_delay_minutes it waits that long.
-                let delay = Int64((try? ConfigInForce.load(context: context).config.loosenDelayMinutes) ?? 0) * 60_000
-                let from = now + delay
-                let snooze = Snooze(until: from + Int64(minutes) * 60_000, apps: apps, from: delay > 0 ? from : nil,
-                                    requested: delay > 0 ? now : nil)
-                try snooze.save(paths: context.paths)
-                let offset = context.clock.utcOffsetMinutes(at: context.clock.now())
-                let end = LocalMoment(unixMilliseconds: snooze.until, offsetMinutes: offset)
-                let what = apps.isEmpty ? "every gate" : apps.joined(separator: ", ")
-                if delay > 0 {
-                    let start = LocalMoment(unixMilliseconds: from, offsetMinutes: offset)
-                    print("The snooze of \(what) waits \(delay / 60_000) min (loosen_delay_minutes): from \(Schedule.clock(start.minute)) "
-                          + "until \(Schedule.clock(end.minute)). `miga config pending --cancel` drops it.")
-                } else {
-                    print("Snoozed \(what) until \(Schedule.clock(end.minute)); `miga snooze --off` ends it sooner.")
-                }
-                return
-            }
-            // The snooze's own pause: Open starts it (this command again, with --begin).
-            let command = [context.executablePath, "snooze", "--begin", duration] + names
-            let status = Gatekeeper(context: context).run(GateRequest(app: Snooze.gateName, command: command))
-            if status != 0 { throw ExitCode(status) }
+    func run() throws { try CommandSupport.run(run(_:)) }
+
+    func run(_ context: MigaContext) throws {
+        let now = context.clock.nowMilliseconds()
+        if off {
+            guard duration == nil else { throw ValidationError("--off takes no duration: miga snooze --off") }
+            try context.output.line(try Snooze.end(paths: context.paths, nowMilliseconds: now) ? "The snooze is over: gates are back." : "No snooze is running.")
+            return
         }
+        guard let duration else { throw ValidationError("give a duration: miga snooze 20m (or miga snooze --off)") }
+        let minutes = try Snooze.minutes(from: duration).get()
+        let apps = try snoozedApps(context)
+        if begin {
+            // A snooze loosens every gate it names: with loosen_delay_minutes it waits that long.
+            let delay = Int64((try? ConfigInForce.load(context: context).config.loosenDelayMinutes) ?? 0) * 60_000
+            let from = now + delay
+            let snooze = Snooze(until: from + Int64(minutes) * 60_000, apps: apps, from: delay > 0 ? from : nil,
+                                requested: delay > 0 ? now : nil)
+            try snooze.save(paths: context.paths)
+            let offset = context.clock.utcOffsetMinutes(at: context.clock.now())
+            let end = LocalMoment(unixMilliseconds: snooze.until, offsetMinutes: offset)
+            let what = apps.isEmpty ? "every gate" : apps.joined(separator: ", ")
+            if delay > 0 {
+                let start = LocalMoment(unixMilliseconds: from, offsetMinutes: offset)
+                try context.output.line("The snooze of \(what) waits \(delay / 60_000) min (loosen_delay_minutes): from \(Schedule.clock(start.minute)) "
+                                        + "until \(Schedule.clock(end.minute)). `miga config pending --cancel` drops it.")
+            } else {
+                try context.output.line("Snoozed \(what) until \(Schedule.clock(end.minute)); `miga snooze --off` ends it sooner.")
+            }
+            return
+        }
+        // The snooze's own pause: Open starts it (this command again, with --begin).
+        let command = [context.executablePath, "snooze", "--begin", duration] + names
+        let status = Gatekeeper(context: context).run(GateRequest(app: Snooze.gateName, command: command))
+        if status != 0 { throw ExitCode(status) }
     }
 
     /// The names as app names (a site by its app name), each one miga gates.

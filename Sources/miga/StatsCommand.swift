@@ -1,9 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
-import Glibc
 import MigaCore
 
-struct StatsCommand: ParsableCommand {
+struct StatsCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
         abstract: "Exits, opens, reads, minutes waited, streaks, per day and per app.",
@@ -52,31 +51,31 @@ struct StatsCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try CommandSupport.run { context in
-            // A broken config still gives the numbers (of this machine, when it names no folder).
-            let config = (try? ConfigInForce.load(context: context))?.config ?? MigaConfig()
-            let store = try EventStore.openForReading(config: config, context: context)
-            let today = LocalMoment(clock: context.clock).day
-            if week {
-                let report = try WeekReport.build(store: store, weekOf: today, today: today)
-                print(json ? report.json : WeekView(color: CommandSupport.useColor, palette: CommandSupport.palette).render(report, today: today), terminator: json ? "\n" : "")
-                return
-            }
-            if let app {
-                let known = try store?.appsWithEvents() ?? []
-                guard known.contains(app) else { throw StatsError.noSuchApp(app, known: known) }
-            }
-            var report = try StatsReport.build(store: store, today: today, days: days, app: app)
-            if byMachine { try report.addMachines(store: store, device: store?.journal?.device, app: app) }
-            if json {
-                print(report.json)
-            } else {
-                print(StatsView(color: CommandSupport.useColor,
-                                columns: LinuxSystem.terminalSize(STDOUT_FILENO)?.columns ?? Int(context.environment["COLUMNS"] ?? "") ?? 80,
-                                palette: CommandSupport.palette)
-                    .render(report, app: app), terminator: "")
-            }
+    func run() throws { try CommandSupport.run(run(_:)) }
+
+    func run(_ context: MigaContext) throws {
+        // A broken config still gives the numbers (of this machine, when it names no folder).
+        let config = (try? ConfigInForce.load(context: context))?.config ?? MigaConfig()
+        let store = try EventStore.openForReading(config: config, context: context)
+        let today = LocalMoment(clock: context.clock).day
+        if week {
+            let report = try WeekReport.build(store: store, weekOf: today, today: today)
+            try context.output.write(json ? report.json + "\n" : WeekView(color: CommandSupport.useColor(context), palette: CommandSupport.palette(context)).render(report, today: today))
+            return
+        }
+        if let app {
+            let known = try store?.appsWithEvents() ?? []
+            guard known.contains(app) else { throw StatsError.noSuchApp(app, known: known) }
+        }
+        var report = try StatsReport.build(store: store, today: today, days: days, app: app)
+        if byMachine { try report.addMachines(store: store, device: store?.journal?.device, app: app) }
+        if json {
+            try context.output.line(report.json)
+        } else {
+            try context.output.write(StatsView(color: CommandSupport.useColor(context),
+                                               columns: context.output.columns ?? Int(context.environment["COLUMNS"] ?? "") ?? 80,
+                                               palette: CommandSupport.palette(context))
+                .render(report, app: app))
         }
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import MigaCore
 
-struct StatusCommand: ParsableCommand {
+struct StatusCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "One line for status bars: today's exits and opens, the streak, grace, the schedule.",
@@ -23,21 +23,21 @@ struct StatusCommand: ParsableCommand {
     @Flag(help: "Print {\"date\",\"exits\",\"opens\",\"streak\",\"grace\",\"schedule\",\"snooze\",\"timeboxes\",\"pending\"} as JSON.")
     var json = false
 
-    func run() throws {
-        try CommandSupport.run { context in
-            // A broken config still gives the day's numbers: a status bar should not go blank.
-            let inForce = try? ConfigInForce.load(context: context)
-            let config = inForce?.config ?? MigaConfig()
-            let store = try EventStore.openForReading(config: config, context: context)
-            let now = context.clock.now()
-            let report = try StatusReport.build(store: store, config: config,
-                                                nowMilliseconds: context.clock.milliseconds(now),
-                                                offsetMinutes: context.clock.utcOffsetMinutes(at: now),
-                                                snooze: Snooze.active(paths: context.paths, nowMilliseconds: context.clock.milliseconds(now))
-                                                    .map { StatusReport.Snoozed(until: $0.until, apps: $0.apps) },
-                                                pending: (inForce?.pending ?? [])
-                                                    + (Snooze.waiting(paths: context.paths, nowMilliseconds: context.clock.milliseconds(now))?.asPending.map { [$0] } ?? []))
-            print(json ? report.json : report.line)
-        }
+    func run() throws { try CommandSupport.run(run(_:)) }
+
+    func run(_ context: MigaContext) throws {
+        // A broken config still gives the day's numbers: a status bar should not go blank.
+        let inForce = try? ConfigInForce.load(context: context)
+        let config = inForce?.config ?? MigaConfig()
+        let store = try EventStore.openForReading(config: config, context: context)
+        let now = context.clock.now()
+        let report = try StatusReport.build(store: store, config: config,
+                                            nowMilliseconds: context.clock.milliseconds(now),
+                                            offsetMinutes: context.clock.utcOffsetMinutes(at: now),
+                                            snooze: Snooze.active(paths: context.paths, nowMilliseconds: context.clock.milliseconds(now))
+                                                .map { StatusReport.Snoozed(until: $0.until, apps: $0.apps) },
+                                            pending: (inForce?.pending ?? [])
+                                                + (Snooze.waiting(paths: context.paths, nowMilliseconds: context.clock.milliseconds(now))?.asPending.map { [$0] } ?? []))
+        try context.output.line(json ? report.json : report.line)
     }
 }

@@ -24,7 +24,7 @@ struct SyncCommand: ParsableCommand {
     )
 }
 
-struct SyncStatusCommand: ParsableCommand {
+struct SyncStatusCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "This machine's id, the machines seen, when each last wrote, and what could not be read.",
@@ -41,15 +41,15 @@ struct SyncStatusCommand: ParsableCommand {
     @Flag(help: "Print {\"device\",\"folder\",\"machines\":[{\"device\",\"host\",\"this_machine\",\"last_write\",\"events\"}],\"behind\",\"unwritten\",\"unread_bytes\",\"skipped\"} as JSON.")
     var json = false
 
-    func run() throws {
-        try CommandSupport.run { context in
-            let config = try ConfigInForce.load(context: context).config
-            let store = try EventStore.openForReading(config: config, context: context)
-            let device = config.syncFolder.isEmpty ? nil : store?.journal?.device
-            let report = try SyncReport.build(store: store, device: device,
-                                              offsetMinutes: context.clock.utcOffsetMinutes(at: context.clock.now()))
-            print(json ? report.json : report.text, terminator: json ? "\n" : "")
-            if let problem = store?.journalProblem { context.messages.say("miga: \(problem)") }
-        }
+    func run() throws { try CommandSupport.run(run(_:)) }
+
+    func run(_ context: MigaContext) throws {
+        let config = try ConfigInForce.load(context: context).config
+        let store = try EventStore.openForReading(config: config, context: context)
+        let device = config.syncFolder.isEmpty ? nil : store?.journal?.device
+        let report = try SyncReport.build(store: store, device: device,
+                                          offsetMinutes: context.clock.utcOffsetMinutes(at: context.clock.now()))
+        try context.output.write(json ? report.json + "\n" : report.text)
+        if let problem = store?.journalProblem { context.messages.say("miga: \(problem)") }
     }
 }

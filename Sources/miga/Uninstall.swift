@@ -1,9 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
-import Glibc
 import MigaCore
 
-struct Uninstall: ParsableCommand {
+struct Uninstall: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "uninstall",
         abstract: "Remove every file and line miga added, putting back what they replaced.",
@@ -31,36 +30,35 @@ struct Uninstall: ParsableCommand {
     @Flag(help: "With --purge: delete without asking.")
     var yes = false
 
-    func run() throws {
-        try CommandSupport.run { context in
-            let installer = try Installer(context: context)
-            if purge, !yes {
-                let doomed = installer.purgeList()
-                if !doomed.isEmpty {
-                    guard LinuxSystem.isTerminal(STDIN_FILENO) else {
-                        throw ValidationError("--purge would delete \(doomed.joined(separator: "; ")); add --yes to confirm, or run it on a terminal")
-                    }
-                    print("miga uninstall --purge deletes:")
-                    for line in doomed { print("  - \(line)") }
-                    let kept = installer.notOwnData()
-                    if !kept.isEmpty {
-                        print("It keeps what miga did not make in its data folder:")
-                        for path in kept { print("  - \(installer.layout.display(path))") }
-                    }
-                    print("Delete all of this? [y/N] ", terminator: "")
-                    fflush(stdout)
-                    let answer = (readLine() ?? "").trimming(.whitespaces).lowercased()
-                    guard answer == "y" || answer == "yes" else {
-                        print("Nothing was changed.")
-                        return
-                    }
+    func run() throws { try CommandSupport.run(run(_:)) }
+
+    func run(_ context: MigaContext) throws {
+        let installer = try Installer(context: context)
+        if purge, !yes {
+            let doomed = installer.purgeList()
+            if !doomed.isEmpty {
+                guard LinuxSystem.isTerminal(LinuxSystem.standardInput) else {
+                    throw ValidationError("--purge would delete \(doomed.joined(separator: "; ")); add --yes to confirm, or run it on a terminal")
+                }
+                try context.output.line("miga uninstall --purge deletes:")
+                for line in doomed { try context.output.line("  - \(line)") }
+                let kept = installer.notOwnData()
+                if !kept.isEmpty {
+                    try context.output.line("It keeps what miga did not make in its data folder:")
+                    for path in kept { try context.output.line("  - \(installer.layout.display(path))") }
+                }
+                try context.output.write("Delete all of this? [y/N] ")
+                let answer = (readLine() ?? "").trimming(.whitespaces).lowercased()
+                guard answer == "y" || answer == "yes" else {
+                    try context.output.line("Nothing was changed.")
+                    return
                 }
             }
-            try installer.uninstall(purge: purge)
-            CommandSupport.print(installer.changes)
-            print(purge ? "miga is uninstalled and its data deleted." : "miga is uninstalled; your config and events are kept (--purge deletes them).")
-            // bash remembers where it found a command: a shell open now still runs the removed shim.
-            print("Shells open now may still look for miga's shims (\"No such file or directory\"): run `hash -r` in each, or open a new shell.")
         }
+        try installer.uninstall(purge: purge)
+        try context.output.lines(installer.changes)
+        try context.output.line(purge ? "miga is uninstalled and its data deleted." : "miga is uninstalled; your config and events are kept (--purge deletes them).")
+        // bash remembers where it found a command: a shell open now still runs the removed shim.
+        try context.output.line("Shells open now may still look for miga's shims (\"No such file or directory\"): run `hash -r` in each, or open a new shell.")
     }
 }

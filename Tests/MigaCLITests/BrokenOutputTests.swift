@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// Output that cannot be written (a full disk, a closed pipe, standard input that is a folder)
 /// is a clear error, never a crash; and a gate whose messages cannot be written still opens

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// A database someone changed by hand (sqlite3) holding values no gate records: a text or
 /// NULL time, an offset of a billion minutes, a wait of 9.3e18 ms. Every command still runs,

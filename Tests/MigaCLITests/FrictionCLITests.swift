@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// DESIGN "Time and friction" through the built binary on a terminal: "Do this instead" by
 /// key (full screen and plain), the typed challenge (a typo, Backspace, Esc, plain mode), and

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// The full-screen gateway, driven through a real terminal (tmux) with the built binary.
 final class GateTUITests: XCTestCase {

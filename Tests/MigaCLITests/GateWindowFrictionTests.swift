@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// "Time and friction" in the gate window, for real (the same Xvfb, xdotool and screenshots
 /// as GateWindowTests): the person's own alternatives beside Exit, the typed challenge before

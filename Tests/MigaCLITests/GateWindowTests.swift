@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// The gate window for real: the built `miga` and `miga-gate-window` under Xvfb, no terminal,
 /// keys pressed through XTEST (xdotool), the close button pressed as a window manager presses

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// The built binary without a terminal: pass-through, grace, fail-open, hand-off to a
 /// terminal emulator, the recursion guard and --detach.

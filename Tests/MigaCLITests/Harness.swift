@@ -1,11 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
-
-/// Single quotes for sh, so any argument survives a generated script byte for byte.
-func shellQuote(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-}
+import MigaTestSupport
 
 /// Whether `pid` has ended (gone, or a zombie its parent has not reaped yet).
 func processEnded(_ pid: pid_t) -> Bool {
@@ -65,8 +61,7 @@ final class MigaHome {
     deinit { try? FileManager.default.removeItem(atPath: root) }
 
     /// The checkout this test file belongs to (for files such as shell/shim.sh).
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path
+    static let repository = Fixtures.repository
 
     var recorder: String { root + "/bin/recorder" }
     var database: String { home + "/.local/share/miga/miga.sqlite3" }

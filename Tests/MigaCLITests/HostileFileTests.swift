@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// Files that are not what their names say: a FIFO where a config, content pack, licence or
 /// desktop entry should be (a plain read would block for ever), and files far too large.

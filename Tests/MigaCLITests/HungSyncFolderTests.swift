@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// DESIGN "The sync folder is someone else's disk": the folder may hang (a dead network mount,
 /// a stalled stick), and no gate's frame, keys, countdown or launch waits on it; what could

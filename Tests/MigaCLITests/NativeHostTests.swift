@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// `miga native-host` as browsers run it: the built binary on pipes, started with the argv
 /// Chromium and Firefox give it (through the `miga-native-host` link that `miga install`

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// Plain mode (TERM=dumb or --plain): line-by-line output and a readline prompt, for screen
 /// readers and dumb terminals, in a real terminal.

@@ -1,4 +1,5 @@
 import Foundation
+import MigaTestSupport
 import XCTest
 
 /// Tab completion as a person uses it: the scripts `miga --generate-completion-script` writes

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// The `shell/` init snippets and the PATH shim template, in the real shells: the shim folder
 /// ends up first on PATH exactly once, and a gated command reaches the real program with its

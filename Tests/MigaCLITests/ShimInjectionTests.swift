@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// What a name or a command can do once miga has written it into a shim (DESIGN "Never in the
 /// way, never a way in"): nothing but name a file and a program. Probed as issue 28 probed the

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// DESIGN "State files are input too", through the built binary: snooze.json and
 /// loosening.json with numbers no clock wrote, a loosening record deleted or garbled, a

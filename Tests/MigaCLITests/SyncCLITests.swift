@@ -1,10 +1,12 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// DESIGN "One history across a person's machines" through the built binary: two homes as
 /// two machines, their sync folders kept level by copying (as a person with a USB stick
 /// would); `SyncthingTests` does the same through real Syncthing.
+/// The cases that need no process of their own run in-process in MigaCommandTests' SyncCommandTests.
 final class SyncCLITests: XCTestCase {
     var laptop: MigaHome!
     var desktop: MigaHome!
@@ -131,42 +133,6 @@ final class SyncCLITests: XCTestCase {
         XCTAssertEqual(try FileManager.default.subpathsOfDirectory(atPath: Self.folder(of: desktop)).sorted()
             .map { try? String(contentsOfFile: Self.folder(of: desktop) + "/" + $0, encoding: .utf8) }, before)
         XCTAssertEqual(try desktop.miga(["sync", "status"]).stdout.hasPrefix("Sync is off"), true)
-    }
-
-    /// `sync_config = true`: the newest copy wins whole, one that would cut a machine off is
-    /// not taken, and a conflict copy is `doctor`'s to report.
-    func testTheSharedConfigNewestWinsAndConflictCopiesAreReported() throws {
-        for home in [laptop!, desktop!] {
-            XCTAssertEqual(try home.miga(["config", "set", "sync_folder", "~/Sync/miga"]).status, 0)
-            let shared = try home.miga(["config", "set", "sync_config", "true"])
-            XCTAssertEqual(shared.status, 0, shared.stderr)
-        }
-        XCTAssertTrue(FileManager.default.fileExists(atPath: Self.folder(of: desktop) + "/config.toml"))
-        let set = try laptop.miga(["config", "set", "timer_seconds", "40"])
-        XCTAssertEqual(set.status, 0, set.stderr)
-        XCTAssertEqual(try laptop.miga(["config", "get", "timer_seconds"]).stdout, "40\n") // and shares it
-        // The folder carried across, times kept (as a sync tool keeps them).
-        let copy = try laptop.run("/bin/cp", ["-p", Self.folder(of: laptop) + "/config.toml", Self.folder(of: desktop) + "/config.toml"])
-        XCTAssertEqual(copy.status, 0, copy.stderr)
-        XCTAssertEqual(try desktop.miga(["config", "get", "timer_seconds"]).stdout, "40\n", "the newer copy applies on the desktop")
-        XCTAssertEqual(try String(contentsOfFile: desktop.configFile, encoding: .utf8),
-                       try String(contentsOfFile: laptop.configFile, encoding: .utf8))
-
-        // A newer shared copy that would turn sharing off here is not taken.
-        // (Each as miga writes it, first line and all: a file without that line is never taken.)
-        let cutOff = Self.folder(of: desktop) + "/config.toml"
-        let header = String(try String(contentsOfFile: cutOff, encoding: .utf8).prefix { $0 != "\n" }) + "\n"
-        XCTAssertTrue(header.hasPrefix("# miga sync_config "), header)
-        try (header + "timer_seconds = 20\nsync_folder = \"\"\n").write(toFile: cutOff, atomically: true, encoding: .utf8)
-        XCTAssertEqual(try desktop.miga(["config", "get", "timer_seconds"]).stdout, "40\n")
-        try (header + "timer_seconds = \"soon\"\nsync_folder = \"~/Sync/miga\"\nsync_config = true\n").write(toFile: cutOff, atomically: true, encoding: .utf8)
-        XCTAssertEqual(try desktop.miga(["config", "get", "timer_seconds"]).stdout, "40\n", "nor one with problems")
-
-        try "timer_seconds = 25\n".write(toFile: Self.folder(of: desktop) + "/config.sync-conflict-20261127-101010-ABCDEFG.toml",
-                                         atomically: true, encoding: .utf8)
-        let doctor = try desktop.miga(["doctor"])
-        XCTAssertTrue(doctor.stdout.contains("config.sync-conflict-20261127-101010-ABCDEFG.toml is a conflict copy of the shared config"), doctor.stdout)
-        XCTAssertTrue(doctor.stdout.contains("sharing through ~/Sync/miga as \(try Self.device(of: desktop)); 0 other machines seen"), doctor.stdout)
     }
 
     /// What cannot be used is said, once, and never keeps an app from opening: a bad folder,

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MigaCore
 @testable import miga
+import MigaTestSupport
 import XCTest
 
 /// The launchers' argument lists skip ArgumentParser. These tests hold that shortcut to two
@@ -53,8 +54,7 @@ final class LauncherArgumentsTests: XCTestCase {
     }
 
     func testEveryDesktopShimTakesIt() throws {
-        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/desktop").path
+        let fixtures = Fixtures.path("desktop")
         let files = try FileManager.default.contentsOfDirectory(atPath: fixtures).filter { $0.hasSuffix(".desktop") }.sorted()
         XCTAssertGreaterThanOrEqual(files.count, 10)
         let urls = ["https://www.debian.org/", "irc://irc.oftc.net/debian"]

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// The line after an Exit varies among things that are true of the person's own history.
 final class CelebrationTests: XCTestCase {
@@ -11,9 +11,7 @@ final class CelebrationTests: XCTestCase {
     func testExitsInARowHearDifferentTrueLines() throws {
         let folder = try TemporaryDirectory()
         let clock = FakeClock()
-        let environment = ["HOME": folder.path + "/home", "PATH": "/usr/bin:/bin"]
-        let context = MigaContext(clock: clock, environment: environment, paths: try MigaPaths(environment: environment),
-                                  launcher: FakeLauncher(), executablePath: "/opt/miga/bin/miga", messages: CollectingSink(), hasTerminal: false)
+        let context = try TestContext.make(root: folder, clock: clock)
         let store = try EventStore(paths: context.paths)
         var said: [String] = []
         var exits = 0

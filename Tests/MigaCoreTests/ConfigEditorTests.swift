@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// `config apps`/`config sites` change one table or key and leave the rest of the person's
 /// file alone: comments, spacing, order. Each edit is read back by the real TOML parser.

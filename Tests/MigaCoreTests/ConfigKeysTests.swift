@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// `config set` and the editor: values checked before anything is written, one value changed
 /// in place, everything else in the file left as the person wrote it.

@@ -1,4 +1,5 @@
 import Foundation
+import MigaTestSupport
 import XCTest
 @testable import MigaCore
 

@@ -1,13 +1,12 @@
 import Foundation
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// Desktop Entry Specification 1.5 parsing and the shims built from it, against real entries
 /// from Debian packages (Tests/Fixtures/desktop) and hand-written ones for each Exec rule.
 final class DesktopEntryTests: XCTestCase {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures/desktop").path
+    static let fixtures = Fixtures.path("desktop")
 
     func fixtureNames() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: Self.fixtures).filter { $0.hasSuffix(".desktop") }.sorted()

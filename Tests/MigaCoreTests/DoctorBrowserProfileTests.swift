@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import MigaCore
 import JSON
-import TestSupport
+import MigaTestSupport
 
 /// `miga doctor` per browser and profile: whether miga's extension is installed, on, and
 /// allowed in private windows there, read from the files Firefox 128 and Chromium write, in a
@@ -82,10 +82,9 @@ final class DoctorBrowserProfileTests: XCTestCase {
     /// The check as doctor runs it, with `bin/` (fake browsers) alone on PATH.
     func findings(commands: [String], packaged: Bool = false) throws -> [Doctor.Finding] {
         for command in commands { _ = try folder.write("#!/bin/sh\n", to: "bin/\(command)", mode: 0o755) }
-        let environment = ["HOME": home, "PATH": folder.path + "/bin", "XDG_DATA_DIRS": folder.path + "/share"]
         let miga = try folder.write("#!/bin/sh\n", to: "opt/miga/bin/miga", mode: 0o755)
-        let context = MigaContext(clock: FakeClock(), environment: environment, paths: try MigaPaths(environment: environment),
-                                  launcher: FakeLauncher(), executablePath: miga, messages: CollectingSink(), hasTerminal: false)
+        let context = try TestContext.make(root: folder, environment: ["HOME": home, "PATH": folder.path + "/bin", "XDG_DATA_DIRS": folder.path + "/share"],
+                                           executablePath: miga)
         if packaged {
             try write(systemRoot + BrowserExtension.packagedForFirefox + "/manifest.json", "{}")
             try write(systemRoot + BrowserExtension.packagedForChromium + "/manifest.json", "{}")

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// DESIGN "Entitlement": the trial's exact 72 h, licences checked by signature against this
 /// build's keys, and every refusal leaving the current entitlement as it was.
@@ -13,8 +13,7 @@ final class EntitlementTests: XCTestCase {
     var store: EntitlementStore { EntitlementStore(path: path, clock: clock) }
 
     static let testKey: Curve25519.Signing.PrivateKey = {
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/license/test-signing-key")
+        let file = Fixtures.url("license/test-signing-key")
         let text = try! String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         return try! Curve25519.Signing.PrivateKey(rawRepresentation: Data(base64Encoded: text)!)
     }()

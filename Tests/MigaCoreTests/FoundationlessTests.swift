@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 import JSON
 
 /// What miga wrote itself when it stopped loading Foundation (docs/PERFORMANCE.md): each piece

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// DESIGN "Time and friction": "Do this instead", the typed challenge and loosening that
 /// waits, as the session, the loader, the editor and `ConfigInForce` decide them.
@@ -257,9 +257,7 @@ final class FrictionTests: XCTestCase {
     // MARK: - The config in force, through a temporary home and a fake clock
 
     func context(_ root: TemporaryDirectory, clock: FakeClock) throws -> MigaContext {
-        let environment = ["HOME": root.path + "/home", "PATH": "/usr/bin:/bin", "TERM": "dumb"]
-        return MigaContext(clock: clock, environment: environment, paths: try MigaPaths(environment: environment),
-                           launcher: FakeLauncher(), executablePath: "/opt/miga/bin/miga", messages: CollectingSink(), hasTerminal: false)
+        try TestContext.make(root: root, environment: ["TERM": "dumb"], clock: clock)
     }
 
     func write(_ text: String, _ context: MigaContext) throws {

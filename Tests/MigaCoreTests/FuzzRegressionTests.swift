@@ -1,4 +1,5 @@
 import Foundation
+import MigaTestSupport
 import XCTest
 @testable import MigaCore
 
@@ -6,8 +7,7 @@ import XCTest
 /// hand-made nasty ones) goes through the same calls as fuzz/DesktopEntryFuzz.swift, so an
 /// old crash comes back as a failing test, not only in a fuzzing run.
 final class FuzzRegressionTests: XCTestCase {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/fuzz/desktop-entry").path
+    static let folder = Fixtures.path("fuzz/desktop-entry")
 
     func testEveryKeptDesktopEntryInputIsReadOrRefused() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.folder).sorted()

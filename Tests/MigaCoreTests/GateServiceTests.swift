@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// The one place a gate's rules live (`GateService`), and proof that both kinds of front end
 /// use it: the terminal's `Gatekeeper` and the browser's `NativeHostService` answer the same
@@ -16,9 +16,7 @@ final class GateServiceTests: XCTestCase {
         root = try TemporaryDirectory()
         clock = FakeClock()
         launcher = FakeLauncher()
-        let environment = ["HOME": root.path + "/home", "PATH": "/usr/bin:/bin", "TERM": "dumb"]
-        context = MigaContext(clock: clock, environment: environment, paths: try MigaPaths(environment: environment),
-                              launcher: launcher, executablePath: "/opt/miga/bin/miga", messages: CollectingSink(), hasTerminal: false)
+        context = try TestContext.make(root: root, environment: ["TERM": "dumb"], clock: clock, launcher: launcher)
     }
 
     func service(_ config: MigaConfig = MigaConfig()) throws -> GateService {

@@ -1,3 +1,4 @@
+import MigaTestSupport
 import XCTest
 @testable import MigaCore
 

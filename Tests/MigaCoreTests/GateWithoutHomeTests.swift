@@ -1,6 +1,6 @@
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// `miga gate` when miga has no home for its files: the app opens anyway, never through a shim.
 final class GateWithoutHomeTests: XCTestCase {

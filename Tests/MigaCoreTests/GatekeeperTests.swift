@@ -1,6 +1,6 @@
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// The gate's decisions (pass-through, grace, fail-open, hand-off) with a fake launcher and
 /// clock in a temporary XDG tree. The interactive front ends are covered by MigaCLITests.
@@ -20,12 +20,9 @@ final class GatekeeperTests: XCTestCase {
     }
 
     func gatekeeper(environment extra: [String: String] = [:], hasTerminal: Bool = false) -> (Gatekeeper, MigaPaths) {
-        var environment = ["HOME": root.path + "/home", "PATH": root.path + "/usr/bin"]
-        environment.merge(extra) { $1 }
-        let paths = try! MigaPaths(environment: environment)
-        let context = MigaContext(clock: clock, environment: environment, paths: paths, launcher: launcher,
-                                  executablePath: "/opt/miga/bin/miga", messages: messages, hasTerminal: hasTerminal)
-        return (Gatekeeper(context: context), paths)
+        let context = try! TestContext.make(root: root, environment: ["PATH": root.path + "/usr/bin"].merging(extra) { $1 }, clock: clock,
+                                            launcher: launcher, messages: messages, hasTerminal: hasTerminal)
+        return (Gatekeeper(context: context), context.paths)
     }
 
     func events(_ paths: MigaPaths) throws -> [Event] { try EventStore(path: paths.database).allEvents() }

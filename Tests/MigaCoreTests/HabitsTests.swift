@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// DESIGN "Habits beyond the pause": schedules, the timer rule, escalation, how often today,
 /// intentions, the week and the status line — with a fake clock and real SQLite.

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// How `events import` stays out of the gates' way: its look at who else has the database
 /// open, which decides whether it leaves the write lock free between batches.

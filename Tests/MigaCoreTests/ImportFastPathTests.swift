@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// `events import` reads the export's own shape straight from the bytes; every other line
 /// goes through the full JSON parser. The fast path must never accept a line the full parser

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 final class MimeAppsListTests: XCTestCase {
     let handler = "miga-url-handler.desktop"

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// What `miga native-host` answers, with a fake clock in a temporary home: the whole gate
 /// (countdown, Read Next, Open, Exit, grace) without waiting. The framing and the process
@@ -17,11 +17,9 @@ final class NativeHostServiceTests: XCTestCase {
     override func setUpWithError() throws {
         root = try TemporaryDirectory()
         clock = FakeClock()
-        let environment = ["HOME": root.path + "/home", "PATH": "/usr/bin:/bin"]
-        paths = try MigaPaths(environment: environment)
         launcher = FakeLauncher()
-        let context = MigaContext(clock: clock, environment: environment, paths: paths, launcher: launcher,
-                                  executablePath: "/opt/miga/bin/miga", messages: CollectingSink(), hasTerminal: false)
+        let context = try TestContext.make(root: root, clock: clock, launcher: launcher)
+        paths = context.paths
         self.context = context
         service = NativeHostService(context: context)
         restartHost = { [unowned self] in service = NativeHostService(context: context) }

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import GateWindowProtocol
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// One rule for the size of an item's picture, the gate window's and the browser page's
 /// (issue 44: the host inlined a picture without the window's pixel check).

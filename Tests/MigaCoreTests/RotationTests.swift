@@ -1,6 +1,6 @@
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 final class RotationTests: XCTestCase {
     func testShuffleBagPropertyOverManySeeds() {

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// `miga snooze`'s rules: what a duration may be, and that a snooze file can only ever mean
 /// a gate passes until a near time, never for ever.

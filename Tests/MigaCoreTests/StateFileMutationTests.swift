@@ -1,6 +1,6 @@
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// The real readers of miga's state files (`Snooze`, `Loosening.State`, and `ConfigInForce`
 /// over both), fed seeded mutations of real files: bytes changed, numbers swapped for the
@@ -20,9 +20,7 @@ final class StateFileMutationTests: XCTestCase {
     override func setUpWithError() throws {
         root = try TemporaryDirectory()
         clock = FakeClock()
-        let environment = ["HOME": root.path + "/home", "PATH": "/usr/bin:/bin"]
-        context = MigaContext(clock: clock, environment: environment, paths: try MigaPaths(environment: environment),
-                              launcher: FakeLauncher(), executablePath: "/opt/miga/bin/miga", messages: CollectingSink(), hasTerminal: false)
+        context = try TestContext.make(root: root, clock: clock)
         try FileManager.default.createDirectory(atPath: context.paths.stateDirectory, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: context.paths.configDirectory, withIntermediateDirectories: true)
         try "timer_seconds = 30\nloosen_delay_minutes = 60\n[[schedule]]\ndays = [\"sat\"]\nfrom = \"09:00\"\nto = \"12:00\"\ngate = false\n"

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// A clock whose wall time can jump while the time since boot goes on as it would: NTP,
 /// `date -s` or faketime moving the one and never the other.
@@ -37,9 +37,7 @@ final class StateFileTests: XCTestCase {
     override func setUpWithError() throws {
         root = try TemporaryDirectory()
         clock = JumpingClock()
-        let environment = ["HOME": root.path + "/home", "PATH": "/usr/bin:/bin", "TERM": "dumb"]
-        context = MigaContext(clock: clock, environment: environment, paths: try MigaPaths(environment: environment),
-                              launcher: FakeLauncher(), executablePath: "/opt/miga/bin/miga", messages: CollectingSink(), hasTerminal: false)
+        context = try TestContext.make(root: root, environment: ["TERM": "dumb"], clock: clock)
     }
 
     func write(_ text: String) throws {

@@ -1,14 +1,13 @@
 import Foundation
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// DESIGN "Stats definitions" against hand-computed fixtures (Tests/Fixtures/stats), imported
 /// through the real import into a real SQLite file. Each test compares the whole JSON, so
 /// every key is checked.
 final class StatsTests: XCTestCase {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/stats").path
+    static let fixtures = Fixtures.path("stats")
 
     var folder: TemporaryDirectory!
 

@@ -1,6 +1,6 @@
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// The journal and the fold (`SyncJournal`, `EventStore+Journal`, `EventStore+JournalFold`):
 /// two machines as two databases beside one shared folder, and files as a sync tool, a

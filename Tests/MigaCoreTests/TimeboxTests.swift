@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// "For how long?" (DESIGN "Time and friction"): the question in the session, the minutes in
 /// the Open's detail, the grace they give, and the soft end's one rule (`endTimebox`), with a
@@ -16,10 +16,7 @@ final class TimeboxTests: XCTestCase {
     override func setUpWithError() throws {
         root = try TemporaryDirectory()
         clock = FakeClock()
-        let environment = ["HOME": root.path + "/home", "PATH": "/usr/bin:/bin"]
-        context = MigaContext(clock: clock, environment: environment, paths: try MigaPaths(environment: environment),
-                              launcher: FakeLauncher(), executablePath: "/opt/miga/bin/miga", messages: CollectingSink(),
-                              hasTerminal: false)
+        context = try TestContext.make(root: root, clock: clock)
     }
 
     func session(intention: Bool = false, defaultMinutes: Int = 10, overAllowance: Bool = false) -> GateSession {

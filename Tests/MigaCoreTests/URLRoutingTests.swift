@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import MigaCore
-import TestSupport
+import MigaTestSupport
 
 /// The pieces `open-url` is built from: how a browser entry's Exec becomes command lines, how
 /// the default browser is found, and the routing itself with a fake launcher.
@@ -36,14 +36,13 @@ final class URLRoutingTests: XCTestCase {
         _ = try folder.write("[Desktop Entry]\nType=Application\nName=Other\nExec=/usr/bin/env other %U\n", to: "sys/applications/vendor/other.desktop")
         _ = try folder.write("[Default Applications]\nx-scheme-handler/https=miga-url-handler.desktop;missing.desktop;web.desktop\n",
                              to: "home/.config/mimeapps.list")
-        let environment = ["HOME": folder.path + "/home", "XDG_DATA_DIRS": folder.path + "/sys", "XDG_CONFIG_DIRS": folder.path + "/etc",
-                           "PATH": "/usr/bin:/bin", Gatekeeper.gatedVariable: "1"]
         let launcher = FakeLauncher()
         let sink = CollectingSink()
         // A file that can run: the gate checks its command before anything else.
         let miga = try folder.write("#!/bin/sh\n", to: "opt/miga/bin/miga", mode: 0o755)
-        let context = MigaContext(clock: FakeClock(), environment: environment, paths: try MigaPaths(environment: environment),
-                                  launcher: launcher, executablePath: miga, messages: sink, hasTerminal: false)
+        let context = try TestContext.make(root: folder, environment: ["XDG_DATA_DIRS": folder.path + "/sys", "XDG_CONFIG_DIRS": folder.path + "/etc",
+                                                                       Gatekeeper.gatedVariable: "1"],
+                                           launcher: launcher, messages: sink, executablePath: miga)
         return (folder, context, launcher, sink)
     }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GateWindowProtocol
+import MigaTestSupport
 import XCTest
 @testable import MigaCore
 

@@ -1,4 +1,5 @@
 import Foundation
+import MigaTestSupport
 import XCTest
 import TOML
 
@@ -6,8 +7,7 @@ import TOML
 /// crash the fuzzer finds) is refused with a position or parsed, as fuzz/TOMLFuzz.swift calls it.
 final class KeptFuzzInputTests: XCTestCase {
     func testEveryKeptInputIsReadOrRefusedWithAPosition() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/fuzz/toml").path
+        let folder = Fixtures.path("fuzz/toml")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         XCTAssertGreaterThanOrEqual(names.count, 10)
         for name in names {

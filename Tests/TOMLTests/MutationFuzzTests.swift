@@ -1,4 +1,4 @@
-import TestSupport
+import MigaTestSupport
 import TOML
 import XCTest
 

@@ -1,5 +1,6 @@
 import Foundation
 import TOML
+import MigaTestSupport
 import XCTest
 
 /// Whole documents: the TOML 1.0.0 README example and a miga-style config.
@@ -42,8 +43,7 @@ final class SpecExampleTests: XCTestCase {
 
     /// miga's typical config.toml, as `make bench` (toml-bench) times it.
     static let migaConfig: String = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/toml/typical-config.toml")
+        let url = Fixtures.url("toml/typical-config.toml")
         return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
     }()
 

@@ -1,4 +1,4 @@
-import TestSupport
+import MigaTestSupport
 import XCTest
 @testable import WHATWGURL
 
@@ -97,8 +97,7 @@ final class HostileInputTests: XCTestCase {
     /// Inputs kept in Tests/Fixtures/fuzz/url (crashes the fuzzer found, hand-made nasty
     /// ones) parse or fail, as fuzz/URLFuzz.swift calls them.
     func testEveryKeptFuzzInputParsesOrFails() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/fuzz/url").path
+        let folder = Fixtures.path("fuzz/url")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         XCTAssertFalse(names.isEmpty)
         for name in names {

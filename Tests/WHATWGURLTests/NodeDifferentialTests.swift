@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import MigaTestSupport
 import XCTest
 @testable import WHATWGURL
 

@@ -11,6 +11,8 @@ public struct MigaContext {
     public var executablePath: String
     /// Where one-line messages for the person go (stderr in the real thing).
     public var messages: any MessageSink
+    /// Where a command's output goes (standard output in the real thing).
+    public var output: any TextOutput
     /// Standard input and output are both a terminal, so the gateway can be shown in place.
     public var hasTerminal: Bool
     /// When the gate must draw on the controlling terminal by its own path (`/dev/tty`) because
@@ -40,7 +42,8 @@ public struct MigaContext {
         terminal: any TerminalService = SystemTerminal(),
         processes: any ProcessService = SystemProcesses(),
         signals: any SignalService = SystemSignals(),
-        notifications: any NotificationService = NotifySend()
+        notifications: any NotificationService = NotifySend(),
+        output: any TextOutput = StandardOutput()
     ) {
         self.clock = clock
         self.environment = environment
@@ -54,6 +57,7 @@ public struct MigaContext {
         self.processes = processes
         self.signals = signals
         self.notifications = notifications
+        self.output = output
     }
 
     /// The context of the running process.

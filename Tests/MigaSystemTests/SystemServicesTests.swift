@@ -1,5 +1,5 @@
 import XCTest
-@testable import MigaCore
+@testable import MigaSystem
 
 /// The typed descriptors and errno values the services speak, and the live services on a
 /// context built without them.

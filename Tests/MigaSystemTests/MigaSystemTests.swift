@@ -3,7 +3,7 @@ import Glibc
 #endif
 import XCTest
 @testable import MigaSystem
-import TestSupport
+import MigaTestSupport
 
 /// The APIs MigaSystem gives MigaCore in place of the C library, on real files, pipes and
 /// folders in a temporary folder.

@@ -2,14 +2,14 @@ import Foundation
 import XCTest
 import MigaCore
 
-/// Issue 44's edges, through the built binary: uninstall gives back what the person has now,
-/// a purge takes this machine's journal from the sync folder, and text from that folder
-/// reaches the terminal only through the sanitiser.
-final class EdgeProbeTests: XCTestCase {
-    var home: MigaHome!
+/// Issue 44's edges in-process: uninstall gives back what the person has now, a purge takes
+/// this machine's journal from the sync folder, and text from that folder reaches the output
+/// only through the sanitiser (moved from MigaCLITests' EdgeProbeTests).
+final class EdgeProbeCommandTests: XCTestCase {
+    var home: CommandHome!
 
     override func setUpWithError() throws {
-        home = try MigaHome()
+        home = try CommandHome()
         // Two browsers installed system-wide; the distribution's default is web.desktop.
         for (id, name) in [("web", "Web"), ("chromium", "Chromium")] {
             try home.writeFile("sys/applications/\(id).desktop", """
@@ -30,7 +30,7 @@ final class EdgeProbeTests: XCTestCase {
     }
 
     @discardableResult
-    func miga(_ arguments: String..., file: StaticString = #filePath, line: UInt = #line) throws -> MigaHome.Output {
+    func miga(_ arguments: String..., file: StaticString = #filePath, line: UInt = #line) throws -> CommandHome.Output {
         try home.miga(arguments, environment: environment())
     }
 
@@ -71,8 +71,6 @@ final class EdgeProbeTests: XCTestCase {
         }
         try lines.joined(separator: "\n").write(toFile: mimeApps, atomically: true, encoding: .utf8)
     }
-
-    // MARK: - Item 5: uninstall gives back the browser the person chose most recently
 
     func testUninstallKeepsTheBrowserThePersonChoseWhileMigaWasInstalled() throws {
         let mine = """
@@ -127,8 +125,6 @@ final class EdgeProbeTests: XCTestCase {
         XCTAssertTrue(uninstall.stdout.contains("web links go to web.desktop"), uninstall.stdout)
     }
 
-    // MARK: - Item 6: a purge takes this machine's journal with it
-
     func testPurgeNamesAndRemovesThisMachinesJournalAndTheHistoryStaysGone() throws {
         let folder = home.home + "/Sync/miga"
         let other = folder + "/cccccccccccccccc"
@@ -169,8 +165,6 @@ final class EdgeProbeTests: XCTestCase {
         XCTAssertEqual(totals["exits"] as? Int, 1, stats.stdout)
     }
 
-    // MARK: - Item 13: text from the sync folder only through the sanitiser
-
     func testNamesFromTheSyncFolderReachTheTerminalOnlySanitised() throws {
         XCTAssertEqual(try miga("config", "set", "sync_folder", "~/Sync/miga").status, 0)
         let folder = home.home + "/Sync/miga"
@@ -193,7 +187,7 @@ final class EdgeProbeTests: XCTestCase {
         try "{\"miga_journal\":1,\"device\":\"dddddddddddddddd\"}\n{\"ts\": garbage\n".write(toFile: other + "/" + skippedName, atomically: true, encoding: .utf8)
         try "timer_seconds = 25\n".write(toFile: folder + "/config.sync-conflict-\u{1B}[2J.toml", atomically: true, encoding: .utf8)
 
-        func assertClean(_ output: MigaHome.Output, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        func assertClean(_ output: CommandHome.Output, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
             for text in [output.stdout, output.stderr] {
                 let controls = text.unicodeScalars.filter { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) }
                 XCTAssertTrue(controls.isEmpty, "\(what) wrote \(controls.map { String($0.value, radix: 16) }) raw:\n\(text.debugDescription)", file: file, line: line)

@@ -1,6 +1,6 @@
 import XCTest
-@testable import MigaCore
-import TestSupport
+@testable import MigaSystem
+import MigaTestSupport
 
 final class CommandResolverTests: XCTestCase {
     func testSkipsTheShimFolderByRealPath() throws {
