@@ -38,10 +38,10 @@ struct Config: ContextCommand {
     func run() throws { try CommandSupport.run(run(_:)) }
 
     func run(_ context: MigaContext) throws {
-        if LinuxSystem.isTerminal(LinuxSystem.standardInput) && context.output.isTerminal {
+        if context.terminal.isTerminal(.standardInput) && context.output.isTerminal {
             let session = ConfigShellSession(context: context)
             let status = session.run()
-            if let signal = session.stoppedBy { LinuxSystem.dieBySignal(signal) }
+            if let signal = session.stoppedBy { context.signals.dieBySignal(signal) }
             if status != 0 { throw ExitCode(status) }
         } else {
             try Show().run(context)

@@ -37,7 +37,7 @@ struct DataCommand: ParsableCommand {
             }
             let count = try store.eventCount()
             if !yes {
-                guard LinuxSystem.isTerminal(LinuxSystem.standardInput) else {
+                guard context.terminal.isTerminal(.standardInput) else {
                     throw ValidationError("not deleting \(count) events without confirmation; add --yes")
                 }
                 try context.output.write("Delete all \(count) events and the content rotation state? Config and licence stay. [y/N] ")

@@ -86,7 +86,7 @@ enum LauncherArguments: Equatable {
         case .openURL(let urls, let forward):
             return URLRouter(context: context).open(urls, forward: forward)
         case .nativeHost:
-            guard !LinuxSystem.isTerminal(LinuxSystem.standardInput) else {
+            guard !context.terminal.isTerminal(.standardInput) else {
                 context.messages.say("miga native-host: this is started by your browser's miga extension, not by hand; run `miga install` to register it, then `miga doctor` to check it")
                 return 64
             }

@@ -37,7 +37,7 @@ struct Uninstall: ContextCommand {
         if purge, !yes {
             let doomed = installer.purgeList()
             if !doomed.isEmpty {
-                guard LinuxSystem.isTerminal(LinuxSystem.standardInput) else {
+                guard context.terminal.isTerminal(.standardInput) else {
                     throw ValidationError("--purge would delete \(doomed.joined(separator: "; ")); add --yes to confirm, or run it on a terminal")
                 }
                 try context.output.line("miga uninstall --purge deletes:")
