@@ -8,3 +8,24 @@ miga="$PWD/.build/release/miga"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p bench/results
+
+# first_frame_ab TITLE OLD HOME_A NEW HOME_B: exec to the first frame and the gate's peak
+# memory of two builds on a real pty, alternating in $rounds rounds of $runs/4 (both scripts'
+# A/B: the machine's drift falls on both alike).
+first_frame_ab() {
+    echo "== first frame and peak memory$1, $rounds alternating rounds of $((runs / 4))"
+    for round in $(seq "$rounds"); do
+        python3 bench/first_frame.py "$2" "$3" $((runs / 4)) > "$work/frame-old-$round.json"
+        python3 bench/first_frame.py "$4" "$5" $((runs / 4)) > "$work/frame-new-$round.json"
+    done
+    python3 - "$work" "$rounds" <<'FRAMES'
+import json, statistics, sys
+work, rounds = sys.argv[1], int(sys.argv[2])
+for name in ("old", "new"):
+    frames = [json.load(open(f"{work}/frame-{name}-{r}.json")) for r in range(1, rounds + 1)]
+    medians = [f["first_frame_ms"]["median"] for f in frames]
+    peaks = [f["peak_rss_mib"]["max"] for f in frames]
+    print(f"{name}: first frame median of rounds {statistics.median(medians):.2f} ms ({min(medians):.2f}-{max(medians):.2f}), "
+          f"peak RSS max {max(peaks):.2f} MiB")
+FRAMES
+}

@@ -50,21 +50,7 @@ hyperfine -N --warmup 20 --runs "$runs" \
     -n new "env HOME=$b $new gate --app grace -- /bin/true" | grep -E "±|faster|old|new" || true
 compare "open-url, a link that is not gated" open-url https://www.debian.org/
 
-echo "== first frame and peak memory, $rounds alternating rounds of $((runs / 4))"
-for round in $(seq "$rounds"); do
-    python3 bench/first_frame.py "$old" "$a" $((runs / 4)) > "$work/frame-old-$round.json"
-    python3 bench/first_frame.py "$new" "$b" $((runs / 4)) > "$work/frame-new-$round.json"
-done
-python3 - "$work" "$rounds" <<'FRAMES'
-import json, statistics, sys
-work, rounds = sys.argv[1], int(sys.argv[2])
-for name in ("old", "new"):
-    frames = [json.load(open(f"{work}/frame-{name}-{r}.json")) for r in range(1, rounds + 1)]
-    medians = [f["first_frame_ms"]["median"] for f in frames]
-    peaks = [f["peak_rss_mib"]["max"] for f in frames]
-    print(f"{name}: first frame median of rounds {statistics.median(medians):.2f} ms ({min(medians):.2f}-{max(medians):.2f}), "
-          f"peak RSS max {max(peaks):.2f} MiB")
-FRAMES
+first_frame_ab "" "$old" "$a" "$new" "$b"
 
 echo "== instructions up to the exec of the app (callgrind)"
 command -v valgrind >/dev/null || { echo "(valgrind not installed: skipped)"; exit 0; }

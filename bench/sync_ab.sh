@@ -44,21 +44,7 @@ hyperfine -N --warmup 20 --runs "$runs" --export-json "$work/grace.json" \
     -n old "env HOME=$a $old gate --app grace -- /bin/true" \
     -n new "env HOME=$b $new gate --app grace -- /bin/true" | grep -E "±|faster|old|new" || true
 
-echo "== first frame and peak memory with sync_folder, $rounds alternating rounds of $((runs / 4))"
-for round in $(seq "$rounds"); do
-    python3 bench/first_frame.py "$old" "$a" $((runs / 4)) > "$work/frame-old-$round.json"
-    python3 bench/first_frame.py "$new" "$b" $((runs / 4)) > "$work/frame-new-$round.json"
-done
-python3 - "$work" "$rounds" <<'FRAMES'
-import json, statistics, sys
-work, rounds = sys.argv[1], int(sys.argv[2])
-for name in ("old", "new"):
-    frames = [json.load(open(f"{work}/frame-{name}-{r}.json")) for r in range(1, rounds + 1)]
-    medians = [f["first_frame_ms"]["median"] for f in frames]
-    peaks = [f["peak_rss_mib"]["max"] for f in frames]
-    print(f"{name}: first frame median of rounds {statistics.median(medians):.2f} ms ({min(medians):.2f}-{max(medians):.2f}), "
-          f"peak RSS max {max(peaks):.2f} MiB")
-FRAMES
+first_frame_ab " with sync_folder" "$old" "$a" "$new" "$b"
 
 echo "== grace pass with sync_folder once the other machine's events are all in: old against new"
 env -i HOME="$a" PATH=/usr/bin:/bin "$old" sync status >/dev/null
