@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import MigaCore
 
-/// Issue 44's edges, through the built binary: uninstall gives back what the person has now,
+/// Edges of uninstall, the purge and the sync folder, through the built binary: uninstall gives back what the person has now,
 /// a purge takes this machine's journal from the sync folder, and text from that folder
 /// reaches the terminal only through the sanitiser.
 final class EdgeProbeTests: XCTestCase {
