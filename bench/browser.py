@@ -18,7 +18,7 @@
 
 Usage: python3 bench/browser.py [--runs-nav 50] [--runs-gate 20] [--runs-host 30] [--json FILE]
 miga: $MIGA_BIN, else .build/release/miga when built, else .build/debug/miga (debug builds are
-much slower to start; the README's figures are for release).
+much slower to start; docs/PERFORMANCE.md's figures are for release).
 """
 import argparse, json, os, statistics, struct, subprocess, sys, time
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # `miga events import` of 1M events against bench/import_python.py (json + sqlite3 from the
 # standard library, one transaction, the same schema and indexes) on the same file, in the
-# same run, alternating (issue 19's target: miga <= 0.3x the script's time). Also counts
+# same run, alternating (the target: miga <= 0.3x the script's time). Also counts
 # miga's instructions with callgrind when asked (CALLGRIND=1; slow).
 . "$(dirname "$0")/common.sh"
 n=${EVENTS:-1000000}

@@ -1,13 +1,13 @@
 #!/bin/sh
-# miga's performance targets, measured on the release build (see README "Performance"):
+# miga's performance targets, measured on the release build (see docs/PERFORMANCE.md):
 #   1. pass-through (MIGA_GATED naming the app, and a grace pass) adds <= 10 ms median over exec'ing the app;
-#      through the PATH shim, which passes through by itself, <= 2 ms (issue 19)
-#   2. exec to the first full gateway frame <= 50 ms median (DESIGN); <= 5 ms (issue 19)
-#   3. peak memory of a gate run <= 30 MiB (DESIGN); <= 15 MiB (issue 19)
+#      through the PATH shim, which passes through by itself, <= 2 ms (the tighter target)
+#   2. exec to the first full gateway frame <= 50 ms median (the design); <= 5 ms (the tighter target)
+#   3. peak memory of a gate run <= 30 MiB (the design); <= 15 MiB (the tighter target)
 #   4. `miga open-url` on a link that is not gated adds <= 10 ms median over launching the
-#      browser's command directly (DESIGN); <= 3 ms (issue 19)
-#   5. the first frame with 1M events in the database (issue 17's habits read it) <= 15 ms median
-#   6. with sync_folder (issue 34): a grace pass <= 10 ms added, and the first frame <= 5 ms while
+#      browser's command directly (the design); <= 3 ms (the tighter target)
+#   5. the first frame with 1M events in the database (the habits read it) <= 15 ms median
+#   6. with sync_folder: a grace pass <= 10 ms added, and the first frame <= 5 ms while
 #      another machine's journal waits (folding comes after the frame), with the fold's own speed
 # Needs hyperfine (installed from Debian when missing) and python3.
 . "$(dirname "$0")/common.sh"

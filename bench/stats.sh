@@ -1,5 +1,5 @@
 #!/bin/sh
-# `miga stats` and `miga events import` at 10k, 100k and 1M events (issue targets at 1M:
+# `miga stats` and `miga events import` at 10k, 100k and 1M events (the targets at 1M:
 # stats and stats --json <= 1 s median and <= 3x the plain sqlite3 query
 # `SELECT type, count(*) FROM events GROUP BY type`; import <= 20 s).
 # Events are a heavy user's: ~500 a day (about 100 gates) ending today, several apps.

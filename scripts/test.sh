@@ -7,6 +7,8 @@ set -eu
 cd "$(dirname "$0")/.."
 # The code layout's rules (which target may use what), in a second, before anything is built.
 python3 scripts/check-layers.py
+# Files and functions of a size a reader can hold (its allow-list says what is larger, and why).
+python3 scripts/check-sizes.py
 scripts/swift-build.sh --build-tests
 status=0
 # Syncthing (deps.sh installs it) is the sync tests' other machine, and FUSE their sync folder

@@ -39,33 +39,8 @@ enum IPv6 {
 
             if at(pointer) == "." {
                 // An embedded IPv4 address fills the last two pieces.
-                guard length != 0 else { return nil }
-                pointer -= length
-                guard pieceIndex <= 6 else { return nil }
-                var numbersSeen = 0
-                while at(pointer) != nil {
-                    var ipv4Piece: UInt32? = nil
-                    if numbersSeen > 0 {
-                        guard at(pointer) == ".", numbersSeen < 4 else { return nil }
-                        pointer += 1
-                    }
-                    guard let first = at(pointer), first.isASCIIDigit else { return nil }
-                    while let d = at(pointer), d.isASCIIDigit {
-                        let number = d.value - 0x30
-                        if let piece = ipv4Piece {
-                            guard piece != 0 else { return nil }  // no leading zeros
-                            ipv4Piece = piece * 10 + number
-                        } else {
-                            ipv4Piece = number
-                        }
-                        guard let piece = ipv4Piece, piece <= 255 else { return nil }
-                        pointer += 1
-                    }
-                    address[pieceIndex] = address[pieceIndex] &* 0x100 &+ UInt16(ipv4Piece ?? 0)
-                    numbersSeen += 1
-                    if numbersSeen == 2 || numbersSeen == 4 { pieceIndex += 1 }
-                }
-                guard numbersSeen == 4 else { return nil }
+                guard length != 0, pieceIndex <= 6,
+                      parseIPv4Pieces(chars, from: pointer - length, into: &address, pieceIndex: &pieceIndex) else { return nil }
                 break
             } else if at(pointer) == ":" {
                 pointer += 1
@@ -89,6 +64,38 @@ enum IPv6 {
             return nil
         }
         return address
+    }
+
+    /// The standard's IPv4-in-IPv6 steps: the rest of the input from `start`, four decimal
+    /// numbers, into the two pieces from `pieceIndex`; false means failure.
+    private static func parseIPv4Pieces(_ chars: [Unicode.Scalar], from start: Int, into address: inout [UInt16],
+                                        pieceIndex: inout Int) -> Bool {
+        var pointer = start
+        func at(_ i: Int) -> Unicode.Scalar? { i < chars.count ? chars[i] : nil }
+        var numbersSeen = 0
+        while at(pointer) != nil {
+            var ipv4Piece: UInt32? = nil
+            if numbersSeen > 0 {
+                guard at(pointer) == ".", numbersSeen < 4 else { return false }
+                pointer += 1
+            }
+            guard let first = at(pointer), first.isASCIIDigit else { return false }
+            while let d = at(pointer), d.isASCIIDigit {
+                let number = d.value - 0x30
+                if let piece = ipv4Piece {
+                    guard piece != 0 else { return false }  // no leading zeros
+                    ipv4Piece = piece * 10 + number
+                } else {
+                    ipv4Piece = number
+                }
+                guard let piece = ipv4Piece, piece <= 255 else { return false }
+                pointer += 1
+            }
+            address[pieceIndex] = address[pieceIndex] &* 0x100 &+ UInt16(ipv4Piece ?? 0)
+            numbersSeen += 1
+            if numbersSeen == 2 || numbersSeen == 4 { pieceIndex += 1 }
+        }
+        return numbersSeen == 4
     }
 
     /// Serializes without brackets; the first longest run of two or more zero pieces becomes "::".

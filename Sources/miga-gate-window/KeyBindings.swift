@@ -26,29 +26,7 @@ enum KeyBindings {
         let modifiers = GDK_CONTROL_MASK.rawValue | GDK_ALT_MASK.rawValue | GDK_SUPER_MASK.rawValue | GDK_META_MASK.rawValue
         guard state.rawValue & modifiers == 0 else { return false }
         if gate.celebrating { return true }
-        // The typed challenge: each key is one character of the sentence, taken here and
-        // nowhere else (there is no text field, so a paste has nowhere to go). Ctrl+V and
-        // the like were turned away above; Shift+Insert has no character.
-        if gate.challenging {
-            switch Int32(keyval) {
-            case GDK_KEY_Escape: gate.goBack()
-            case GDK_KEY_BackSpace: gate.eraseChallenge()
-            case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter:
-                // Enter opens, unless the person moved onto a button with Tab: that button.
-                if gate.navigated, let focus = gtk_window_get_focus(miga_window(gate.window)), gate.buttons.contains(focus) {
-                    return false
-                }
-                gate.submitChallenge()
-            case GDK_KEY_Tab, GDK_KEY_ISO_Left_Tab, GDK_KEY_KP_Tab, GDK_KEY_Left, GDK_KEY_Right, GDK_KEY_KP_Left, GDK_KEY_KP_Right:
-                gate.navigated = true
-                return false
-            default:
-                let code = gdk_keyval_to_unicode(keyval)
-                guard code >= 0x20, code != 0x7F, !(0x80..<0xA0).contains(code), let scalar = Unicode.Scalar(code) else { break }
-                gate.typeChallenge(Character(scalar))
-            }
-            return true
-        }
+        if gate.challenging { return challengeKey(keyval, gate: gate) }
         // The question is a text field: every key is typing (e, n, o, q and Space are letters
         // of the answer, Return is the field's own Enter), but Esc, which goes back.
         if gate.asking {
@@ -56,46 +34,98 @@ enum KeyBindings {
             gate.goBack()
             return true
         }
-        if gate.softEnding {
-            switch Int32(keyval) {
-            case GDK_KEY_c, GDK_KEY_C: gate.send(.softEndChoice("close"))
-            case GDK_KEY_m, GDK_KEY_M: gate.choose(button: UnsafeMutableRawPointer(gate.nextButton))
-            case GDK_KEY_k, GDK_KEY_K, GDK_KEY_Escape: gate.send(.softEndChoice("keep"))
-            case GDK_KEY_Tab, GDK_KEY_ISO_Left_Tab, GDK_KEY_KP_Tab, GDK_KEY_Left, GDK_KEY_Right, GDK_KEY_KP_Left, GDK_KEY_KP_Right:
-                gate.navigated = true
-                return false
-            case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter, GDK_KEY_space:
-                return false // the focused button
-            default: break
-            }
-            return true
-        }
-        if gate.askingMinutes {
-            switch Int32(keyval) {
-            case GDK_KEY_Escape: gate.goBack()
-            case GDK_KEY_1...GDK_KEY_9: gate.chooseMinutes(index: Int(Int32(keyval) - GDK_KEY_1))
-            case GDK_KEY_KP_1...GDK_KEY_KP_9: gate.chooseMinutes(index: Int(Int32(keyval) - GDK_KEY_KP_1))
-            case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter:
-                // Enter is the default, unless the person moved onto a button with Tab.
-                guard gate.navigated else { gate.chooseMinutes(nil); return true }
-                return false
-            case GDK_KEY_Tab, GDK_KEY_ISO_Left_Tab, GDK_KEY_KP_Tab, GDK_KEY_Left, GDK_KEY_Right, GDK_KEY_KP_Left, GDK_KEY_KP_Right:
-                gate.navigated = true
-                return false
-            default: break
-            }
-            return true
-        }
-        // "Do this instead": 1…3 at the choices (an Exit, so never locked).
+        if gate.softEnding { return softEndKey(keyval, gate: gate) }
+        if gate.askingMinutes { return minutesKey(keyval, gate: gate) }
+        if alternativeKey(keyval, gate: gate) { return true }
+        return choiceKey(keyval, gate: gate)
+    }
+
+    /// Tab, the arrows: the person moves the focus between buttons, GTK's own way.
+    static func isNavigation(_ keyval: guint) -> Bool {
         switch Int32(keyval) {
-        case GDK_KEY_1...GDK_KEY_3 where !gate.alternativeButtons.isEmpty:
-            gate.chooseAlternative(index: Int(Int32(keyval) - GDK_KEY_1))
+        case GDK_KEY_Tab, GDK_KEY_ISO_Left_Tab, GDK_KEY_KP_Tab, GDK_KEY_Left, GDK_KEY_Right, GDK_KEY_KP_Left, GDK_KEY_KP_Right:
             return true
-        case GDK_KEY_KP_1...GDK_KEY_KP_3 where !gate.alternativeButtons.isEmpty:
-            gate.chooseAlternative(index: Int(Int32(keyval) - GDK_KEY_KP_1))
-            return true
+        default: return false
+        }
+    }
+
+    /// The typed challenge: each key is one character of the sentence, taken here and nowhere
+    /// else (there is no text field, so a paste has nowhere to go). Ctrl+V and the like were
+    /// turned away before; Shift+Insert has no character.
+    private static func challengeKey(_ keyval: guint, gate: GateWindow) -> Bool {
+        if isNavigation(keyval) {
+            gate.navigated = true
+            return false
+        }
+        switch Int32(keyval) {
+        case GDK_KEY_Escape: gate.goBack()
+        case GDK_KEY_BackSpace: gate.eraseChallenge()
+        case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter:
+            // Enter opens, unless the person moved onto a button with Tab: that button.
+            if gate.navigated, let focus = gtk_window_get_focus(miga_window(gate.window)), gate.buttons.contains(focus) {
+                return false
+            }
+            gate.submitChallenge()
+        default:
+            let code = gdk_keyval_to_unicode(keyval)
+            guard code >= 0x20, code != 0x7F, !(0x80..<0xA0).contains(code), let scalar = Unicode.Scalar(code) else { break }
+            gate.typeChallenge(Character(scalar))
+        }
+        return true
+    }
+
+    /// A timebox's soft end: c closes the app, m extends, k (or Esc) keeps going.
+    private static func softEndKey(_ keyval: guint, gate: GateWindow) -> Bool {
+        if isNavigation(keyval) {
+            gate.navigated = true
+            return false
+        }
+        switch Int32(keyval) {
+        case GDK_KEY_c, GDK_KEY_C: gate.send(.softEndChoice("close"))
+        case GDK_KEY_m, GDK_KEY_M: gate.choose(button: UnsafeMutableRawPointer(gate.nextButton))
+        case GDK_KEY_k, GDK_KEY_K, GDK_KEY_Escape: gate.send(.softEndChoice("keep"))
+        case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter, GDK_KEY_space:
+            return false // the focused button
         default: break
         }
+        return true
+    }
+
+    /// "For how long?": 1…9 pick an answer, Enter the default, Esc goes back.
+    private static func minutesKey(_ keyval: guint, gate: GateWindow) -> Bool {
+        if isNavigation(keyval) {
+            gate.navigated = true
+            return false
+        }
+        switch Int32(keyval) {
+        case GDK_KEY_Escape: gate.goBack()
+        case GDK_KEY_1...GDK_KEY_9: gate.chooseMinutes(index: Int(Int32(keyval) - GDK_KEY_1))
+        case GDK_KEY_KP_1...GDK_KEY_KP_9: gate.chooseMinutes(index: Int(Int32(keyval) - GDK_KEY_KP_1))
+        case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter:
+            // Enter is the default, unless the person moved onto a button with Tab.
+            guard gate.navigated else { gate.chooseMinutes(nil); return true }
+            return false
+        default: break
+        }
+        return true
+    }
+
+    /// "Do this instead": 1…3 at the choices (an Exit, so never locked); true if it was one.
+    private static func alternativeKey(_ keyval: guint, gate: GateWindow) -> Bool {
+        guard !gate.alternativeButtons.isEmpty else { return false }
+        switch Int32(keyval) {
+        case GDK_KEY_1...GDK_KEY_3:
+            gate.chooseAlternative(index: Int(Int32(keyval) - GDK_KEY_1))
+            return true
+        case GDK_KEY_KP_1...GDK_KEY_KP_3:
+            gate.chooseAlternative(index: Int(Int32(keyval) - GDK_KEY_KP_1))
+            return true
+        default: return false
+        }
+    }
+
+    /// The countdown's choices: Exit, Read Next, Open, scrolling and moving the focus.
+    private static func choiceKey(_ keyval: guint, gate: GateWindow) -> Bool {
         switch action(for: keyval, navigated: gate.navigated) {
         case .send(let message):
             gate.send(message)
@@ -126,9 +156,7 @@ enum KeyBindings {
         case GDK_KEY_Page_Up, GDK_KEY_KP_Page_Up: return .scroll(pages: -1, lines: 0)
         case GDK_KEY_Down, GDK_KEY_KP_Down: return .scroll(pages: 0, lines: 1)
         case GDK_KEY_Up, GDK_KEY_KP_Up: return .scroll(pages: 0, lines: -1)
-        case GDK_KEY_Tab, GDK_KEY_ISO_Left_Tab, GDK_KEY_KP_Tab, GDK_KEY_Left, GDK_KEY_Right, GDK_KEY_KP_Left, GDK_KEY_KP_Right:
-            return .navigate
-        default: return .pass
+        default: return isNavigation(keyval) ? .navigate : .pass
         }
     }
 }

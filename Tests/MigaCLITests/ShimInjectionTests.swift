@@ -4,7 +4,7 @@ import MigaCore
 import MigaTestSupport
 
 /// What a name or a command can do once miga has written it into a shim (DESIGN "Never in the
-/// way, never a way in"): nothing but name a file and a program. Probed as issue 28 probed the
+/// way, never a way in"): nothing but name a file and a program. Probed through the
 /// built binary: a line break in a command, `.` and `..` as names, hand-edited shims, and
 /// `MIGA_GATED` passing every gate inside a gated terminal.
 final class ShimInjectionTests: XCTestCase {

@@ -2,9 +2,9 @@ import Foundation
 import XCTest
 import MigaCore
 
-/// Issue 44's edges in-process: uninstall gives back what the person has now, a purge takes
-/// this machine's journal from the sync folder, and text from that folder reaches the output
-/// only through the sanitiser (moved from MigaCLITests' EdgeProbeTests).
+/// Edges of uninstall, the purge and the sync folder, in-process: uninstall gives back what
+/// the person has now, a purge takes this machine's journal from the sync folder, and text
+/// from that folder reaches the output only through the sanitiser (moved from MigaCLITests).
 final class EdgeProbeCommandTests: XCTestCase {
     var home: CommandHome!
 

@@ -295,4 +295,22 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertEqual(shell.completions(before: ["site", "remove"], word: "red", installedNames: installed), ["reddit.com"])
         XCTAssertEqual(shell.completions(before: ["breathing"], word: "", installedNames: installed), ["box", "off"])
     }
+
+    /// `set KEY <Tab>` offers the values the key table gives the key, for every key: a flag's
+    /// true and false (sync_config's too: a hand-written list once left it out), a choice's
+    /// choices, nothing to a number or text.
+    func testCompletionOfValuesComesFromTheKeyTable() throws {
+        let shell = try ConfigShell(text: file, path: "config.toml", commandExists: { _ in true })
+        XCTAssertEqual(shell.completions(before: ["set"], word: "sync_c", installedNames: { [] }), ["sync_config"])
+        XCTAssertEqual(shell.completions(before: ["set", "sync_config"], word: "", installedNames: { [] }), ["false", "true"])
+        XCTAssertEqual(shell.completions(before: ["set", "apps.signal.ask_minutes"], word: "t", installedNames: { [] }), ["true"])
+        for key in ConfigKeys.table {
+            let offered = shell.completions(before: ["set", key.name], word: "", installedNames: { [] })
+            switch key.kind {
+            case .flag: XCTAssertEqual(offered, ["false", "true"], key.name)
+            case .choice(let choices): XCTAssertEqual(offered, choices.sorted(), key.name)
+            default: XCTAssertEqual(offered, [], key.name)
+            }
+        }
+    }
 }

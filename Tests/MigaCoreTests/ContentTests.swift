@@ -35,7 +35,7 @@ final class ContentTests: XCTestCase {
         XCTAssertEqual(library.item(id: "famous-learn-to-surf")?.author, "Jon Kabat-Zinn")
     }
 
-    /// The sources are all there: Nuvin's three tones of quotes, its affirmations and
+    /// The sources the library was asked to draw on are all there: Nuvin's three tones of quotes, its affirmations and
     /// reframing, Grounded's 5-4-3-2-1 and box breathing, MIGA's own voice.
     func testBundledLibraryCoversEverySource() throws {
         let library = try ContentLibrary.bundled()

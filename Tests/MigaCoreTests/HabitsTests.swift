@@ -440,7 +440,7 @@ final class HabitsTests: XCTestCase {
 
     // MARK: - Hostile input
 
-    /// A few thousand random inputs through each small parser of this issue: nothing traps,
+    /// A few thousand random inputs through each small parser of the habits: nothing traps,
     /// and what comes out keeps its promises (no control characters, at most 120 characters).
     func testRandomInputKeepsThePromises() {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15

@@ -5,7 +5,7 @@ import GateWindowProtocol
 import MigaTestSupport
 
 /// One rule for the size of an item's picture, the gate window's and the browser page's
-/// (issue 44: the host inlined a picture without the window's pixel check).
+/// (the host once inlined a picture without the window's pixel check).
 final class PictureSizeTests: XCTestCase {
     /// The first bytes of 321×123 pictures ImageMagick wrote (up to a JPEG's SOF0), in each
     /// format the page takes.

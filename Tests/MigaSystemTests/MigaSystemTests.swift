@@ -289,7 +289,7 @@ final class ByteSearchTests: XCTestCase {
 }
 
 /// `AppProcessGroup`: `timebox-watch` signals the app's group, never whatever has its number
-/// once the app is gone (issue 44).
+/// once the app is gone.
 final class AppProcessGroupTests: XCTestCase {
     /// `command` run by sh in a process group of its own; its pid (the group's number).
     func startInOwnGroup(_ command: String) throws -> pid_t {

@@ -268,14 +268,7 @@ public final class ConfigShell {
         case "set" where before.count == 1: candidates = ConfigKeys.all(in: config)
         case "breathing" where before.count == 1: candidates = MigaConfig.Breathing.allCases.map(\.rawValue)
         case "animations" where before.count == 1: candidates = ["on", "off"]
-        case "set" where before.count == 2:
-            // The values a yes/no key takes.
-            let key = before[1].split(separator: ".").last.map(String.init) ?? before[1]
-            if key == "challenge" {
-                candidates = MigaConfig.Challenge.allCases.map(\.rawValue)
-            } else {
-                candidates = ["intention", "weekly_summary", "animations", "ask_minutes"].contains(key) ? ["true", "false"] : []
-            }
+        case "set" where before.count == 2: candidates = Self.values(ofKey: before[1])
         case "categories": candidates = ContentKind.allCases.map(\.categoryName)
         case "site" where before.count == 1, "sites" where before.count == 1, "alternative" where before.count == 1:
             candidates = ["add", "remove"]
@@ -289,5 +282,16 @@ public final class ConfigShell {
         default: candidates = []
         }
         return candidates.filter { $0.hasPrefix(word) }.sorted()
+    }
+
+    /// The values `set KEY` completes, as the key table says the key takes them: a flag's
+    /// true and false, a choice's choices; nothing for numbers and text.
+    static func values(ofKey name: String) -> [String] {
+        let key = name.split(separator: ".").last.map(String.init) ?? name
+        switch ConfigKeys.key(named: key)?.kind {
+        case .flag?: return ["true", "false"]
+        case .choice(let choices)?: return choices
+        default: return []
+        }
     }
 }

@@ -83,39 +83,71 @@ public struct GateScreen {
     }
 
     private func layout(for session: GateSession, at now: UInt64, columns: Int, rows: Int, answer: String? = nil) -> Layout {
-        let width = max(8, min(Self.maxTextWidth, columns >= 24 ? columns - 4 : columns - 1))
         var layout = Layout()
-        layout.width = width
-        func add(_ part: inout [(String, Int)], _ plain: String, styled: String? = nil) {
-            part.append((styled ?? plain, DisplayWidth.of(plain)))
+        layout.width = max(8, min(Self.maxTextWidth, columns >= 24 ? columns - 4 : columns - 1))
+        addHeader(to: &layout, session: session)
+        addItem(to: &layout, session.item)
+        addCountdown(to: &layout, session: session, at: now)
+        if let answer, session.askingChallenge, let sentence = session.challenge {
+            // The sentence takes the choices' place, as a question does.
+            addChallenge(to: &layout, sentence: sentence, answer: answer)
+            return finishLayout(&layout, session: session, now: now, rows: rows, answer: answer)
         }
+        if let answer, session.askingIntention {
+            // The question takes the choices' place until it is answered or withdrawn.
+            addIntentionQuestion(to: &layout, answer: answer)
+            return finishLayout(&layout, session: session, now: now, rows: rows, answer: answer)
+        }
+        if session.askingMinutes {
+            addMinutesQuestion(to: &layout, defaultMinutes: session.defaultMinutes)
+            return finishLayout(&layout, session: session, now: now, rows: rows, answer: nil)
+        }
+        addChoices(to: &layout, session: session, secondsLeft: session.secondsLeft(at: now))
+        addAlternatives(to: &layout, session.alternatives)
+        if let notice = session.notice(at: now) {
+            add(&layout.bottom, "")
+            for line in TextLayout.wrap(notice, width: layout.width) { add(&layout.bottom, line, styled: tint(style.palette.notice, line)) }
+        }
+        return finishLayout(&layout, session: session, now: now, rows: rows, answer: nil)
+    }
 
+    private func add(_ part: inout [(String, Int)], _ plain: String, styled: String? = nil) {
+        part.append((styled ?? plain, DisplayWidth.of(plain)))
+    }
+
+    /// "miga · app", then what the gate knows about today.
+    private func addHeader(to layout: inout Layout, session: GateSession) {
         let header = "miga · \(TerminalText.forScreen(session.app))"
         add(&layout.top, header, styled: dim(header))
         // "3rd time today", "Last time: …", why the wait is longer: a line each.
         for note in session.notes {
-            for line in TextLayout.wrap(TerminalText.forScreen(note), width: width) {
+            for line in TextLayout.wrap(TerminalText.forScreen(note), width: layout.width) {
                 add(&layout.top, line, styled: tint(style.palette.notice, line))
             }
         }
         add(&layout.top, "")
+    }
 
-        let item = session.item
+    /// The item: its title above (fixed), its text (the part that scrolls), its author below.
+    private func addItem(to layout: inout Layout, _ item: ContentItem) {
         if let title = item.title {
-            for line in TextLayout.wrap(TerminalText.forScreen(title), width: width) { add(&layout.top, line, styled: bold(line)) }
+            for line in TextLayout.wrap(TerminalText.forScreen(title), width: layout.width) { add(&layout.top, line, styled: bold(line)) }
             add(&layout.top, "")
         }
         let text = TerminalText.forScreen(item.text)
-        layout.body = TextLayout.wrap(item.kind == .quote ? "“\(text)”" : text, width: width)
+        layout.body = TextLayout.wrap(item.kind == .quote ? "“\(text)”" : text, width: layout.width)
         if let author = item.author {
             let attribution = "— \(TerminalText.forScreen(author))"
             add(&layout.bottom, "")
             add(&layout.bottom, attribution, styled: dim(attribution))
         }
         add(&layout.bottom, "")
+    }
 
+    /// The bar and the seconds left, and under it the breathing cue.
+    private func addCountdown(to layout: inout Layout, session: GateSession, at now: UInt64) {
         let left = session.secondsLeft(at: now)
-        let barWidth = max(10, min(width, 60) - 8)
+        let barWidth = max(10, min(layout.width, 60) - 8)
         let filled = Int((session.progress(at: now) * Double(barWidth)).rounded(.down))
         let bar = String(repeating: "━", count: filled) + String(repeating: "─", count: barWidth - filled)
         let countdown = left > 0 ? "\(left) s" : "ready"
@@ -127,48 +159,54 @@ public struct GateScreen {
             add(&layout.bottom, cue, styled: tint("2;" + style.palette.accent, cue))
         }
         add(&layout.bottom, "")
+    }
 
-        if let answer, session.askingChallenge, let sentence = session.challenge {
-            // The sentence takes the choices' place, as a question does.
-            add(&layout.bottom, Self.challengePrompt, styled: bold(Self.challengePrompt))
-            for line in TextLayout.wrap(TerminalText.forScreen(sentence), width: width) {
-                add(&layout.bottom, line, styled: tint(style.palette.notice, line))
-            }
-            let field = "> " + TextLayout.tail(TerminalText.forScreen(answer), width: width - 3) + "_"
-            add(&layout.bottom, field, styled: tint(style.palette.accent, field))
-            let hint = challengeCleared ? Self.challengeCleared : "Enter open · Esc back · Ctrl-C exit"
-            for line in TextLayout.wrap(hint, width: width) { add(&layout.bottom, line, styled: dim(line)) }
-            return finishLayout(&layout, session: session, now: now, rows: rows, answer: answer)
+    /// "Type this to open:", the sentence, what has been typed so far and the keys.
+    private func addChallenge(to layout: inout Layout, sentence: String, answer: String) {
+        let width = layout.width
+        add(&layout.bottom, Self.challengePrompt, styled: bold(Self.challengePrompt))
+        for line in TextLayout.wrap(TerminalText.forScreen(sentence), width: width) {
+            add(&layout.bottom, line, styled: tint(style.palette.notice, line))
         }
-        if let answer, session.askingIntention {
-            // The question takes the choices' place until it is answered or withdrawn.
-            add(&layout.bottom, Intention.question, styled: bold(Intention.question))
-            let field = "> " + TextLayout.tail(TerminalText.forScreen(answer), width: width - 3) + "_"
-            add(&layout.bottom, field, styled: tint(style.palette.accent, field))
-            let hint = "Enter open · Esc back · Ctrl-C exit"
-            add(&layout.bottom, hint, styled: dim(hint))
-            return finishLayout(&layout, session: session, now: now, rows: rows, answer: answer)
+        let field = "> " + TextLayout.tail(TerminalText.forScreen(answer), width: width - 3) + "_"
+        add(&layout.bottom, field, styled: tint(style.palette.accent, field))
+        let hint = challengeCleared ? Self.challengeCleared : "Enter open · Esc back · Ctrl-C exit"
+        for line in TextLayout.wrap(hint, width: width) { add(&layout.bottom, line, styled: dim(line)) }
+    }
+
+    /// "What are you here to do?" and the answer so far.
+    private func addIntentionQuestion(to layout: inout Layout, answer: String) {
+        add(&layout.bottom, Intention.question, styled: bold(Intention.question))
+        let field = "> " + TextLayout.tail(TerminalText.forScreen(answer), width: layout.width - 3) + "_"
+        add(&layout.bottom, field, styled: tint(style.palette.accent, field))
+        let hint = "Enter open · Esc back · Ctrl-C exit"
+        add(&layout.bottom, hint, styled: dim(hint))
+    }
+
+    /// "For how long?" and its numbered answers, on one line if they fit.
+    private func addMinutesQuestion(to layout: inout Layout, defaultMinutes: Int) {
+        let width = layout.width
+        add(&layout.bottom, TimeboxQuestion.text, styled: bold(TimeboxQuestion.text))
+        let choices = TimeboxQuestion.choices.enumerated().map { "[\($0.offset + 1)] \($0.element) min" }
+        if DisplayWidth.of(choices.joined(separator: "   ")) <= width {
+            let line = choices.joined(separator: "   ")
+            add(&layout.bottom, line, styled: tint(style.palette.accent, line))
+        } else {
+            for choice in choices { add(&layout.bottom, choice, styled: tint(style.palette.accent, choice)) }
         }
-        if session.askingMinutes {
-            add(&layout.bottom, TimeboxQuestion.text, styled: bold(TimeboxQuestion.text))
-            let choices = TimeboxQuestion.choices.enumerated().map { "[\($0.offset + 1)] \($0.element) min" }
-            if DisplayWidth.of(choices.joined(separator: "   ")) <= width {
-                let line = choices.joined(separator: "   ")
-                add(&layout.bottom, line, styled: tint(style.palette.accent, line))
-            } else {
-                for choice in choices { add(&layout.bottom, choice, styled: tint(style.palette.accent, choice)) }
-            }
-            let hint = "Enter \(session.defaultMinutes) min · Esc back · Ctrl-C exit"
-            for line in TextLayout.wrap(hint, width: width) { add(&layout.bottom, line, styled: dim(line)) }
-            return finishLayout(&layout, session: session, now: now, rows: rows, answer: nil)
-        }
+        let hint = "Enter \(defaultMinutes) min · Esc back · Ctrl-C exit"
+        for line in TextLayout.wrap(hint, width: width) { add(&layout.bottom, line, styled: dim(line)) }
+    }
+
+    /// Exit, Read Next and Open (locked while seconds are left), on one line if they fit.
+    private func addChoices(to layout: inout Layout, session: GateSession, secondsLeft left: Int) {
         let open = left > 0 ? "\(session.openLabel) in \(left) s" : session.openLabel
         let exitKey = "[e] Exit"
         let nextKey = "[n] Read Next"
         let openKey = "[o] \(open)"
         let styledOpen = left > 0 ? dim(openKey) : bold(openKey)
         let choices = "\(exitKey)   \(nextKey)   \(openKey)"
-        if DisplayWidth.of(choices) <= width {
+        if DisplayWidth.of(choices) <= layout.width {
             add(&layout.bottom, choices, styled: tint("1;" + style.palette.good, exitKey) + "   " + nextKey + "   " + styledOpen)
         } else {
             // A narrow terminal: one choice per line rather than running off the edge.
@@ -176,21 +214,18 @@ public struct GateScreen {
             add(&layout.bottom, nextKey)
             add(&layout.bottom, openKey, styled: styledOpen)
         }
-        if !session.alternatives.isEmpty {
-            // The person's own "Do this instead", each an Exit that opens it.
-            let items = session.alternatives.enumerated().map { "[\($0.offset + 1)] \(TerminalText.forScreen($0.element))" }
-            let line = "Instead: " + items.joined(separator: "   ")
-            if DisplayWidth.of(line) <= width {
-                add(&layout.bottom, line, styled: tint(style.palette.good, line))
-            } else {
-                for item in items { add(&layout.bottom, item, styled: tint(style.palette.good, item)) }
-            }
+    }
+
+    /// The person's own "Do this instead", each an Exit that opens it.
+    private func addAlternatives(to layout: inout Layout, _ alternatives: [String]) {
+        guard !alternatives.isEmpty else { return }
+        let items = alternatives.enumerated().map { "[\($0.offset + 1)] \(TerminalText.forScreen($0.element))" }
+        let line = "Instead: " + items.joined(separator: "   ")
+        if DisplayWidth.of(line) <= layout.width {
+            add(&layout.bottom, line, styled: tint(style.palette.good, line))
+        } else {
+            for item in items { add(&layout.bottom, item, styled: tint(style.palette.good, item)) }
         }
-        if let notice = session.notice(at: now) {
-            add(&layout.bottom, "")
-            for line in TextLayout.wrap(notice, width: width) { add(&layout.bottom, line, styled: tint(style.palette.notice, line)) }
-        }
-        return finishLayout(&layout, session: session, now: now, rows: rows, answer: nil)
     }
 
     private func finishLayout(_ layout: inout Layout, session: GateSession, now: UInt64, rows: Int, answer: String?) -> Layout {

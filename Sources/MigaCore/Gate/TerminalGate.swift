@@ -116,67 +116,77 @@ public final class TerminalGate {
             let intoSecond = driver.session.elapsedMilliseconds(at: now) % 1000
             let wakeup = terminal.wait(signalFD: signals.readFD, timeoutMilliseconds: Int32(max(10, 1000 - intoSecond)))
             let at = clock.monotonicNanoseconds()
-            if wakeup.signalReady {
-                for signal in signals.drain() where driver.outcome == nil {
-                    switch signal {
-                    case Signal.interrupt:
-                        driver.choose(.exit, at: at)
-                    case Signal.hangUp, Signal.terminate, Signal.quit:
-                        abandon(signal)
-                    case Signal.suspend:
-                        if !suspend() { abandon(Signal.hangUp) }
-                    case Signal.resume:
-                        // Stopped and continued by someone else: the shell may have reset the
-                        // tty. On a hang-up the kernel sends SIGCONT too, and this fails. After
-                        // our own Ctrl-Z, `suspend` has already taken the terminal back.
-                        if !terminal.isRaw, (try? terminal.enter()) == nil { abandon(Signal.hangUp) }
-                    default:
-                        break // SIGWINCH: the redraw below re-lays out for the new size.
-                    }
-                }
-            }
+            if wakeup.signalReady { handleSignals(at: at, abandon: abandon) }
             if wakeup.hungUp, driver.outcome == nil { abandon(Signal.hangUp) }
-            var bytes = wakeup.bytes[...]
-            while !bytes.isEmpty, driver.outcome == nil {
-                if driver.session.askingChallenge {
-                    bytes = typeChallenge(bytes, at: at, abandon: abandon)
-                    continue
-                }
-                if driver.session.askingIntention {
-                    bytes = answer(bytes, at: at, abandon: abandon)
-                    continue
-                }
-                if driver.session.askingMinutes {
-                    bytes = answerMinutes(bytes, at: at, abandon: abandon)
-                    continue
-                }
-                var rest: ArraySlice<UInt8> = []
-                for (key, end) in Self.keysWithEnds(from: Array(bytes)) where driver.outcome == nil {
-                    switch key {
-                    case .choice(let choice):
-                        let shown = driver.session.item.id
-                        driver.choose(choice, at: at)
-                        if driver.session.item.id != shown { scrollOffset = 0 }
-                    case .alternative(let number): driver.chooseAlternative(number, at: at)
-                    case .scroll(let step): scroll(step, at: at)
-                    case .suspend: if !suspend() { abandon(Signal.hangUp) }
-                    case .redraw: break
-                    }
-                    if driver.session.isAsking {
-                        // What was typed after Open in the same read belongs to the answer.
-                        rest = bytes.dropFirst(end)
-                        field = IntentionField()
-                        break
-                    }
-                }
-                bytes = rest
-            }
+            handleKeys(wakeup.bytes[...], at: at, abandon: abandon)
             if driver.outcome == nil { draw() }
         }
         if driver.outcome == .exit, let message = celebration?() {
             celebrate(message: message)
         }
         return GateEnding(outcome: driver.outcome ?? .abandoned, signal: abandonSignal)
+    }
+
+    /// The signals that arrived: Ctrl-C is an Exit, a hang-up or kill an abandon, Ctrl-Z a
+    /// suspend, and a resume takes the terminal back.
+    private func handleSignals(at now: UInt64, abandon: (Int32) -> Void) {
+        for signal in signals.drain() where driver.outcome == nil {
+            switch signal {
+            case Signal.interrupt:
+                driver.choose(.exit, at: now)
+            case Signal.hangUp, Signal.terminate, Signal.quit:
+                abandon(signal)
+            case Signal.suspend:
+                if !suspend() { abandon(Signal.hangUp) }
+            case Signal.resume:
+                // Stopped and continued by someone else: the shell may have reset the
+                // tty. On a hang-up the kernel sends SIGCONT too, and this fails. After
+                // our own Ctrl-Z, `suspend` has already taken the terminal back.
+                if !terminal.isRaw, (try? terminal.enter()) == nil { abandon(Signal.hangUp) }
+            default:
+                break // SIGWINCH: the redraw after re-lays out for the new size.
+            }
+        }
+    }
+
+    /// The bytes read from the terminal: the gate's keys, or typing into whichever question
+    /// is asked (a read may hold both: Open, then the first letters of the answer).
+    private func handleKeys(_ bytes: ArraySlice<UInt8>, at: UInt64, abandon: (Int32) -> Void) {
+        var bytes = bytes
+        while !bytes.isEmpty, driver.outcome == nil {
+            if driver.session.askingChallenge {
+                bytes = typeChallenge(bytes, at: at, abandon: abandon)
+            } else if driver.session.askingIntention {
+                bytes = answer(bytes, at: at, abandon: abandon)
+            } else if driver.session.askingMinutes {
+                bytes = answerMinutes(bytes, at: at, abandon: abandon)
+            } else {
+                bytes = chooseByKeys(bytes, at: at, abandon: abandon)
+            }
+        }
+    }
+
+    /// The countdown's keys; what is left of `bytes` once a question starts (its answer), or
+    /// nothing.
+    private func chooseByKeys(_ bytes: ArraySlice<UInt8>, at: UInt64, abandon: (Int32) -> Void) -> ArraySlice<UInt8> {
+        for (key, end) in Self.keysWithEnds(from: Array(bytes)) where driver.outcome == nil {
+            switch key {
+            case .choice(let choice):
+                let shown = driver.session.item.id
+                driver.choose(choice, at: at)
+                if driver.session.item.id != shown { scrollOffset = 0 }
+            case .alternative(let number): driver.chooseAlternative(number, at: at)
+            case .scroll(let step): scroll(step, at: at)
+            case .suspend: if !suspend() { abandon(Signal.hangUp) }
+            case .redraw: break
+            }
+            if driver.session.isAsking {
+                // What was typed after Open in the same read belongs to the answer.
+                field = IntentionField()
+                return bytes.dropFirst(end)
+            }
+        }
+        return []
     }
 
     /// Typing the answer to "What are you here to do?"; what is left of `bytes` once the

@@ -26,7 +26,19 @@ public struct StatsView {
 
                 """
         }
-        let green = TextColumns.paint(palette.good, color: color), dim = TextColumns.paint("2", color: color), bold = TextColumns.paint("1", color: color)
+        var lines = summaryLines(report, app: app)
+        lines += chartLines(report)
+        lines += appLines(report)
+        lines += machineLines(report)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private var green: (String) -> String { TextColumns.paint(palette.good, color: color) }
+    private var dim: (String) -> String { TextColumns.paint("2", color: color) }
+    private var bold: (String) -> String { TextColumns.paint("1", color: color) }
+
+    /// The title and range, the totals (as many to a line as fit) and the streak.
+    private func summaryLines(_ report: StatsReport, app: String?) -> [String] {
         let days = report.days.count
         var lines: [String] = []
         let title = "miga · last \(days) day\(days == 1 ? "" : "s")"
@@ -57,14 +69,18 @@ public struct StatsView {
         lines.append("  Streak " + green("\(current) day\(current == 1 ? "" : "s")") + " (longest \(report.streak.longest))"
                      + (current == 0 ? dim("  — one Exit starts a new one") : ""))
         lines.append("")
+        return lines
+    }
 
-        // The last fortnight at most, and no day before the first pause: a first day's chart
-        // is one row, not thirteen of 0/0.
+    /// The last fortnight at most, and no day before the first pause: a first day's chart
+    /// is one row, not thirteen of 0/0.
+    private func chartLines(_ report: StatsReport) -> [String] {
         let recent = report.days.suffix(14)
         let chartDays = recent.filter { day in report.firstDay.map { day.date >= $0 } ?? true }
         let peak = max(1, chartDays.map { $0.exits + $0.opens }.max() ?? 1)
-        let heading = chartDays.count < recent.count ? "since your first pause" : chartDays.count < days ? "last \(chartDays.count) days" : "per day"
-        lines.append("  " + heading + "        " + green("█ exits") + "  " + dim("░ opens"))
+        let heading = chartDays.count < recent.count ? "since your first pause"
+            : chartDays.count < report.days.count ? "last \(chartDays.count) days" : "per day"
+        var lines = ["  " + heading + "        " + green("█ exits") + "  " + dim("░ opens")]
         let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
         for day in chartDays {
             let scale = Double(chartWidth) / Double(peak)
@@ -74,32 +90,37 @@ public struct StatsView {
             let padding = String(repeating: " ", count: max(0, chartWidth + 1 - exits - opens))
             lines.append("  \(day.date) \(names[day.date.weekday]) \(bar)\(padding)\(day.exits)/\(day.opens)")
         }
-        if !report.apps.isEmpty {
-            lines.append("")
-            // Narrow terminals drop the sessions column, then shorten long names.
-            // Names may come from another machine's journal: shown only through the sanitiser.
-            let appNames = report.apps.map { TerminalText.field($0.app) }
-            let longest = max(3, appNames.map(\.count).max() ?? 3)
-            let sessions = 2 + longest + 33 <= columns
-            let width = min(longest, max(3, columns - 2 - (sessions ? 33 : 23)))
-            lines.append("  " + bold(TextColumns.pad("app", width) + (sessions ? "  sessions" : "") + "  exits  opens  reads"))
-            for (appName, row) in zip(appNames, report.apps) {
-                let name = appName.count > width ? appName.prefix(width - 1) + "…" : appName
-                lines.append("  \(TextColumns.pad(name, width))" + (sessions ? "  \(TextColumns.right(row.sessions, 8))" : "")
-                             + "  \(TextColumns.right(row.exits, 5))  \(TextColumns.right(row.opens, 5))  \(TextColumns.right(row.reads, 5))")
-            }
+        return lines
+    }
+
+    /// The per-app table. Narrow terminals drop the sessions column, then shorten long names.
+    private func appLines(_ report: StatsReport) -> [String] {
+        guard !report.apps.isEmpty else { return [] }
+        // Names may come from another machine's journal: shown only through the sanitiser.
+        let appNames = report.apps.map { TerminalText.field($0.app) }
+        let longest = max(3, appNames.map(\.count).max() ?? 3)
+        let sessions = 2 + longest + 33 <= columns
+        let width = min(longest, max(3, columns - 2 - (sessions ? 33 : 23)))
+        var lines = ["", "  " + bold(TextColumns.pad("app", width) + (sessions ? "  sessions" : "") + "  exits  opens  reads")]
+        for (appName, row) in zip(appNames, report.apps) {
+            let name = appName.count > width ? appName.prefix(width - 1) + "…" : appName
+            lines.append("  \(TextColumns.pad(name, width))" + (sessions ? "  \(TextColumns.right(row.sessions, 8))" : "")
+                         + "  \(TextColumns.right(row.exits, 5))  \(TextColumns.right(row.opens, 5))  \(TextColumns.right(row.reads, 5))")
         }
-        if let machines = report.machines {
-            lines.append("")
-            let names = machines.map { TerminalText.field($0.host ?? String($0.device.prefix(8))) + ($0.thisMachine ? " (this)" : "") }
-            let width = min(max(7, names.map(\.count).max() ?? 7), max(7, columns - 2 - 33))
-            lines.append("  " + bold(TextColumns.pad("machine", width) + "  sessions  exits  opens  reads"))
-            for (name, row) in zip(names, machines) {
-                let shown = name.count > width ? name.prefix(width - 1) + "…" : name
-                lines.append("  \(TextColumns.pad(shown, width))  \(TextColumns.right(row.sessions, 8))"
-                             + "  \(TextColumns.right(row.exits, 5))  \(TextColumns.right(row.opens, 5))  \(TextColumns.right(row.reads, 5))")
-            }
+        return lines
+    }
+
+    /// The per-machine table, when the history is synced.
+    private func machineLines(_ report: StatsReport) -> [String] {
+        guard let machines = report.machines else { return [] }
+        let names = machines.map { TerminalText.field($0.host ?? String($0.device.prefix(8))) + ($0.thisMachine ? " (this)" : "") }
+        let width = min(max(7, names.map(\.count).max() ?? 7), max(7, columns - 2 - 33))
+        var lines = ["", "  " + bold(TextColumns.pad("machine", width) + "  sessions  exits  opens  reads")]
+        for (name, row) in zip(names, machines) {
+            let shown = name.count > width ? name.prefix(width - 1) + "…" : name
+            lines.append("  \(TextColumns.pad(shown, width))  \(TextColumns.right(row.sessions, 8))"
+                         + "  \(TextColumns.right(row.exits, 5))  \(TextColumns.right(row.opens, 5))  \(TextColumns.right(row.reads, 5))")
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines
     }
 }

@@ -47,68 +47,90 @@ extension EventStore {
         guard let journal else { return FoldResult() }
         var result = FoldResult()
         guard let states = try? readStates(journal) else { return result }
-        var reads: [FileRead] = []
-        var folderProblem: String?
-        var listed: [String: Set<String>] = [:] // machines listed whole: their files seen
-        var machinesListed: Set<String>? // every machine, when the folder was listed whole
-        if let folder = try? SharedFolder(opening: journal.folder) {
-            var looked = Self.entryLimit, left = budget, files = 0
-            // Newest months first within each machine: what counts today arrives first. A folder
-            // filled with more entries than people have machines and months is read in part
-            // (the first the folder lists), and said so: entries *looked at* are bounded, not
-            // the ones that match, so a million other files cost no more than a few thousand.
-            let (devices, allListed, inFolder) = folder.names(lookingAt: Self.entryLimit / 10, where: SyncJournal.isDeviceID)
-            looked -= inFolder
-            if !allListed { folderProblem = "it holds more than \(Self.entryLimit / 10) entries; only the first listed are read" }
-            if allListed, devices.count <= Self.machineLimit { machinesListed = Set(devices) }
-            machines: for device in devices.sorted().prefix(Self.machineLimit) where device != journal.device {
-                // A link or a file in a machine's place is nobody's journal: nothing is followed.
-                guard let machine = try? folder.subfolder(device) else { continue }
-                let (names, whole, inMachine) = machine.names(lookingAt: max(0, min(looked, Self.fileLimit * 2)), where: SyncJournal.isJournalFileName)
-                looked -= inMachine
-                if whole { listed[device] = Set(names.map { device + "/" + $0 }) }
-                for name in names.sorted(by: >) {
-                    files += 1
-                    guard files <= Self.fileLimit else {
-                        folderProblem = "it holds more than \(Self.fileLimit) journal files; only \(Self.fileLimit) are read"
-                        listed[device] = nil
-                        break machines
-                    }
-                    let file = device + "/" + name
-                    let read = readJournalFile(in: machine, name: name, file: file, device: device,
-                                               state: states[file] ?? SyncReadState(), budget: &left)
-                    result.unread += read.unread
-                    reads.append(read)
-                }
-                if !whole, folderProblem == nil {
-                    folderProblem = "it holds more than \(Self.fileLimit * 2) entries in \(device); only the first listed are read"
-                }
-            }
-        } else {
-            folderProblem = FileStatus.at(journal.folder) == nil
-                ? "the folder is not there or cannot be read (is the sync tool set up, the drive mounted?)"
-                : "it is not a folder"
-        }
+        let folder = readOtherMachines(journal, states: states, budget: budget)
+        result.unread = folder.reads.reduce(0) { $0 + $1.unread }
         // The record of files that are gone (conflict copies a person removed, a machine's
         // folder deleted) goes with them, so it never grows past what the folder holds.
         let gone = states.keys.filter { file in
             guard file != Self.folderRow, let device = file.split(separator: "/").first.map(String.init) else { return false }
-            if let machinesListed, !machinesListed.contains(device) { return true }
-            return listed[device].map { !$0.contains(file) } ?? false
+            if let machinesListed = folder.machinesListed, !machinesListed.contains(device) { return true }
+            return folder.listed[device].map { !$0.contains(file) } ?? false
         }
         // Nothing new anywhere (the usual case): no transaction, so no lock taken.
-        let changed = reads.filter { $0.state != states[$0.file] || !$0.events.isEmpty }
-        guard !changed.isEmpty || !gone.isEmpty || folderProblem != states[Self.folderRow]?.problem else { return result }
-        // In short transactions (`foldTransaction` events each), each file's place saved with
-        // its last: a gate recording meanwhile waits for one of them at most, never for the
-        // whole fold. What a failed one left out is read again by the next fold, and the
-        // identity rule drops what the ones before it kept.
+        let changed = folder.reads.filter { $0.state != states[$0.file] || !$0.events.isEmpty }
+        guard !changed.isEmpty || !gone.isEmpty || folder.problem != states[Self.folderRow]?.problem else { return result }
+        result.events = saveFold(changed, gone: gone, problem: folder.problem, states: states, in: journal)
+        return result
+    }
+
+    /// What a fold found in the shared folder: the files it read, what it could not, and
+    /// which files and machines it saw (listed whole, so a record of one not seen is gone).
+    private struct FolderRead {
+        var reads: [FileRead] = []
+        var problem: String?
+        /// Machines listed whole: their files seen.
+        var listed: [String: Set<String>] = [:]
+        /// Every machine, when the folder was listed whole.
+        var machinesListed: Set<String>?
+    }
+
+    /// Reads what is new in the other machines' files, within `budget` bytes.
+    private func readOtherMachines(_ journal: SyncJournal, states: [String: SyncReadState], budget: Int) -> FolderRead {
+        var found = FolderRead()
+        guard let folder = try? SharedFolder(opening: journal.folder) else {
+            found.problem = FileStatus.at(journal.folder) == nil
+                ? "the folder is not there or cannot be read (is the sync tool set up, the drive mounted?)"
+                : "it is not a folder"
+            return found
+        }
+        var looked = Self.entryLimit, left = budget, files = 0
+        // Newest months first within each machine: what counts today arrives first. A folder
+        // filled with more entries than people have machines and months is read in part
+        // (the first the folder lists), and said so: entries *looked at* are bounded, not
+        // the ones that match, so a million other files cost no more than a few thousand.
+        let (devices, allListed, inFolder) = folder.names(lookingAt: Self.entryLimit / 10, where: SyncJournal.isDeviceID)
+        looked -= inFolder
+        if !allListed { found.problem = "it holds more than \(Self.entryLimit / 10) entries; only the first listed are read" }
+        if allListed, devices.count <= Self.machineLimit { found.machinesListed = Set(devices) }
+        machines: for device in devices.sorted().prefix(Self.machineLimit) where device != journal.device {
+            // A link or a file in a machine's place is nobody's journal: nothing is followed.
+            guard let machine = try? folder.subfolder(device) else { continue }
+            let (names, whole, inMachine) = machine.names(lookingAt: max(0, min(looked, Self.fileLimit * 2)), where: SyncJournal.isJournalFileName)
+            looked -= inMachine
+            if whole { found.listed[device] = Set(names.map { device + "/" + $0 }) }
+            for name in names.sorted(by: >) {
+                files += 1
+                guard files <= Self.fileLimit else {
+                    found.problem = "it holds more than \(Self.fileLimit) journal files; only \(Self.fileLimit) are read"
+                    found.listed[device] = nil
+                    break machines
+                }
+                let file = device + "/" + name
+                found.reads.append(readJournalFile(in: machine, name: name, file: file, device: device,
+                                                   state: states[file] ?? SyncReadState(), budget: &left))
+            }
+            if !whole, found.problem == nil {
+                found.problem = "it holds more than \(Self.fileLimit * 2) entries in \(device); only the first listed are read"
+            }
+        }
+        return found
+    }
+
+    /// Saves a fold: the records of files gone, the folder's problem, then each changed file's
+    /// events and place. Returns the events added. In short transactions (`foldTransaction`
+    /// events each), each file's place saved with its last: a gate recording meanwhile waits
+    /// for one of them at most, never for the whole fold. What a failed one left out is read
+    /// again by the next fold (by the next process), and the identity rule drops what the
+    /// ones before it kept.
+    private func saveFold(_ changed: [FileRead], gone: [String], problem: String?, states: [String: SyncReadState],
+                          in journal: SyncJournal) -> Int {
+        var events = 0
         do {
             try db.transaction(immediate: true) {
                 for file in gone {
                     try db.execute("DELETE FROM sync_read WHERE folder = ? AND file = ?", [.text(journal.folder), .text(file)])
                 }
-                try save(problem: folderProblem, of: Self.folderRow, device: "", in: journal, previous: states[Self.folderRow])
+                try save(problem: problem, of: Self.folderRow, device: "", in: journal, previous: states[Self.folderRow])
             }
             for read in changed {
                 let sorted = read.events.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }.map(\.element)
@@ -124,12 +146,12 @@ extension EventStore {
                     }
                     start = end
                 } while start < sorted.count
-                result.events += added
+                events += added
             }
         } catch {
-            return FoldResult(events: result.events, unread: result.unread) // the rest is left for the next process
+            return events // the rest is left for the next process
         }
-        return result
+        return events
     }
 
     /// Events one fold transaction inserts at most (a few milliseconds of the write lock).

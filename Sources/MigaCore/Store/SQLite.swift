@@ -2,7 +2,7 @@ import CSQLite
 
 /// The few things miga asks of SQLite, over its C API. GRDB did this before; it imports all
 /// of Foundation, whose ICU data was most of the static binary (64 MiB, 10 ms to start) —
-/// see DESIGN "Code layout" and README "Performance". Everything here is synchronous, on
+/// see the design's "Code layout" and docs/PERFORMANCE.md. Everything here is synchronous, on
 /// one connection, from one thread.
 final class SQLiteConnection {
     let handle: OpaquePointer
