@@ -156,9 +156,15 @@ extension GateWindowTests {
                                    environment: environment)
             XCTAssertEqual(put.status, 0, put.stderr)
         }
-        let clipboard = try home.run(tool, tool.hasSuffix("xclip") ? ["-selection", "clipboard", "-o"] : ["--clipboard", "-o"],
-                                     environment: environment)
-        XCTAssertEqual(clipboard.stdout, Self.sentence, "the sentence is on the clipboard")
+        // The tool serves the selection from a child it forks, which takes the selection a
+        // moment after the command returns: read it back until it is there.
+        var clipboard = ""
+        try eventually(timeout: 10, "the sentence on the clipboard") {
+            clipboard = try self.home.run(tool, tool.hasSuffix("xclip") ? ["-selection", "clipboard", "-o"] : ["--clipboard", "-o"],
+                                          environment: self.environment).stdout
+            return clipboard == Self.sentence
+        }
+        XCTAssertEqual(clipboard, Self.sentence, "the sentence is on the clipboard")
         try press("ctrl+v", in: id)
         try press("shift+Insert", in: id)
         try middleClick(id, x: 0.5, y: 0.79) // on the typed text, above the hint and the buttons
