@@ -164,3 +164,13 @@ public final class SpawnAttributes {
 
     deinit { posix_spawnattr_destroy(&raw) }
 }
+
+extension TestHome {
+    /// The folder the sync tests give `sync_folder` (`~/Sync/miga`), as a path.
+    public var syncFolder: String { home + "/Sync/miga" }
+
+    /// The id miga gave this machine (`~/.local/state/miga/device`).
+    public func deviceID() throws -> String {
+        try String(contentsOfFile: home + "/.local/state/miga/device", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
