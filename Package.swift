@@ -109,7 +109,8 @@ let package = Package(
         ),
         // What every test target shares: a test context (fake clock, launcher and home; output
         // and messages kept), temporary folders, a seeded generator.
-        .target(name: "MigaTestSupport", dependencies: ["MigaSystem", "MigaContent"], path: "Tests/MigaTestSupport"),
+        // MigaCore for the homes' helpers (a home's events, fixtures of exported events).
+        .target(name: "MigaTestSupport", dependencies: ["MigaCore", "MigaSystem", "MigaContent"], path: "Tests/MigaTestSupport"),
         .testTarget(name: "MigaCoreTests", dependencies: [
             "MigaCore", "MigaSystem", "JSON", "GateWindowProtocol", "MigaTestSupport", .product(name: "Crypto", package: "swift-crypto"),
         ]),

@@ -6,33 +6,16 @@ import MigaTestSupport
 /// `miga config show/get/set` and the interactive editor, as the built binary in a temp HOME;
 /// the editor driven through tmux as a person types.
 /// The cases that need no process of their own run in-process in MigaCommandTests' ConfigCommandTests.
-final class ConfigCLITests: XCTestCase {
+final class ConfigCLITests: XCTestCase, ConfigCase {
     var home: MigaHome!
-    let text = """
-        # my settings
-        timer_seconds = 25  # short
-
-        [apps.signal]
-        command = "signal"
-        """ + "\n"
 
     override func setUpWithError() throws {
         home = try MigaHome()
-        try home.writeFile("bin/hexchat", mode: 0o755, "#!/bin/sh\n")
-    }
-
-    func environment(_ extra: [String: String] = [:]) -> [String: String] {
-        home.environment(["PATH": "\(home.root)/bin:/usr/bin:/bin", "XDG_DATA_DIRS": home.root + "/sys"].merging(extra) { $1 })
-    }
-
-    func miga(_ arguments: String...) throws -> MigaHome.Output {
-        try home.miga(arguments, environment: environment())
+        try writeHexchat()
     }
 
     /// The end of the editor's prompt, "miga config (timer 25 s, …)> ".
     static let prompt = "> "
-
-    var configText: String? { try? String(contentsOfFile: home.configFile, encoding: .utf8) }
 
     /// The editor follows the same site rules as the verbs.
     func testTheEditorRefusesALoneLabelAndSaysWhatSetSitesDropped() throws {
@@ -212,13 +195,8 @@ final class ConfigCLITests: XCTestCase {
         XCTAssertFalse(screen.contains("grace_minutes = 7"), "the interrupted line did nothing:\n\(screen)")
 
         terminal.waitForPrompt(Self.prompt)
-        try terminal.type("tim")
-        try terminal.press("C-z")
-        terminal.waitFor("Stopped")
-        terminal.waitForPrompt("$ ")
-        try terminal.enter("fg")
-        // Back at its prompt, with the half-typed line drawn again.
-        terminal.waitForInput(endingWith: Self.prompt + "tim")
+        // Back at its prompt after Ctrl-Z and `fg`, with the half-typed line drawn again.
+        try terminal.suspendAndResume(at: Self.prompt, typed: "tim")
         try terminal.type("er 30")
         try terminal.press("Enter")
         terminal.waitFor("timer_seconds = 30")

@@ -301,18 +301,25 @@ extension GateWindowTests {
         XCTAssertEqual(gate.wait().status, 0)
     }
 
+    /// Pictures that cannot be shown safely, named .png: a header claiming 30000×30000 pixels,
+    /// a file of 2 GB (sparse), a text file and a FIFO.
+    func writeHostilePictures(file: StaticString = #filePath, line: UInt = #line) throws -> (huge: String, big: String, text: String, fifo: String) {
+        let huge = home.root + "/huge.png"
+        try hugePNGHeader().write(to: URL(fileURLWithPath: huge))
+        let big = home.root + "/big.png"
+        XCTAssertTrue(FileManager.default.createFile(atPath: big, contents: nil), file: file, line: line)
+        XCTAssertEqual(truncate(big, 2 << 30), 0, file: file, line: line)
+        let text = try home.writeFile("text.png", "not a picture\n")
+        let fifo = home.root + "/fifo.png"
+        XCTAssertEqual(mkfifo(fifo, 0o644), 0, file: file, line: line)
+        return (huge, big, text, fifo)
+    }
+
     /// Pictures that cannot be shown safely: a header claiming 30000×30000 pixels, a file of
     /// 2 GB, a text file, a FIFO (opening one for reading waits for a writer). Each item is
     /// still shown, text alone, the window answers keys all along, and Open works after.
     func testPicturesThatCannotBeShownLeaveTheTextAndOpenWorking() throws {
-        let huge = home.root + "/huge.png"
-        try hugePNGHeader().write(to: URL(fileURLWithPath: huge))
-        let big = home.root + "/big.png"
-        XCTAssertTrue(FileManager.default.createFile(atPath: big, contents: nil))
-        XCTAssertEqual(truncate(big, 2 << 30), 0)
-        let text = try home.writeFile("text.png", "not a picture\n")
-        let fifo = home.root + "/fifo.png"
-        XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+        let (huge, big, text, fifo) = try writeHostilePictures()
         let items = [("mine-huge", huge), ("mine-big", big), ("mine-text", text), ("mine-fifo", fifo)]
         try writePicturePack(items)
         let gate = try startGate()
@@ -364,14 +371,7 @@ extension GateWindowTests {
     /// shows the good picture, and the next item takes it away.
     func testTheBareWindowSkipsPicturesItCannotShowSafely() throws {
         let real = URL(fileURLWithPath: home.binary).deletingLastPathComponent().appendingPathComponent("miga-gate-window").path
-        let huge = home.root + "/huge.png"
-        try hugePNGHeader().write(to: URL(fileURLWithPath: huge))
-        let big = home.root + "/big.png"
-        XCTAssertTrue(FileManager.default.createFile(atPath: big, contents: nil))
-        XCTAssertEqual(truncate(big, 2 << 30), 0)
-        let text = try home.writeFile("text.png", "not a picture\n")
-        let fifo = home.root + "/fifo.png"
-        XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+        let (huge, big, text, fifo) = try writeHostilePictures()
         let good = try writePicture("good.png", width: 100, height: 400, colour: "#00ff7f")
         let input = home.root + "/window-in"
         XCTAssertEqual(mkfifo(input, 0o600), 0)

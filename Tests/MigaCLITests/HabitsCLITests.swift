@@ -7,27 +7,11 @@ import MigaTestSupport
 /// intention and a longer wait on screen, the question before Open (full screen and plain),
 /// `status`, `stats --week` and the config's schedule checks.
 /// The cases that need no process of their own run in-process in MigaCommandTests' HabitsCommandTests.
-final class HabitsCLITests: XCTestCase {
+final class HabitsCLITests: XCTestCase, HabitsCase {
     var home: MigaHome!
 
     override func setUpWithError() throws {
         home = try MigaHome()
-    }
-
-    /// Today's earlier gates of `app`, imported as a person's export would be (UTC, so the
-    /// binary's local day is the test's).
-    func importToday(_ lines: [(EventType, String, Int, String?)]) throws {
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
-        // Never across midnight: a test run at 00:00:30 counts from 00:00:00.
-        let startOfDay = now - now % 86_400_000
-        let text = lines.enumerated().map { index, line in
-            let ts = max(startOfDay, now - Int64(line.2) * 1000)
-            return "{\"ts\":\"\(EventTimestamp.format(unixMilliseconds: ts, offsetMinutes: 0))\",\"type\":\"\(line.0.rawValue)\","
-                + "\"app\":\"\(line.1)\",\"session\":\"s\(index)\",\"content_id\":null,\"wait_ms\":null,\"detail\":\(line.3 ?? "null")}"
-        }.joined(separator: "\n") + "\n"
-        let file = try home.writeFile("today.jsonl", text)
-        let imported = try home.miga(["events", "import", file])
-        XCTAssertEqual(imported.status, 0, imported.stderr)
     }
 
     func gate(_ app: String = "discord", plain: Bool = false) throws -> TmuxTerminal {

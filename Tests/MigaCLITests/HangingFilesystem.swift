@@ -1,4 +1,5 @@
 import Foundation
+import MigaTestSupport
 import XCTest
 
 /// A folder on a filesystem that can be told to stop answering, as a dead network mount or a

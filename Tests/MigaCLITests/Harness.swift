@@ -24,23 +24,18 @@ func eventually(timeout: Double = 30, _ what: @autoclosure () -> String = "condi
     XCTFail("timed out after \(timeout) s waiting for \(what())", file: file, line: line)
 }
 
-/// A throwaway HOME with its own XDG tree, the built `miga`, and a fake app that records
+/// A throwaway HOME (see `TestHome`) with the built `miga`, and a fake app that records
 /// exactly the argv it was given. Nothing here touches the real $HOME.
-final class MigaHome {
-    let root: String
-    let home: String
+final class MigaHome: TestHome, MigaRunning {
     let binary: String
 
     init() throws {
-        root = NSTemporaryDirectory() + "miga-cli-" + UUID().uuidString.prefix(8)
-        home = root + "/home"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        let built = ProcessInfo.processInfo.environment["MIGA_TEST_BINARY"]
-            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("miga").path
+        let built = Self.builtBinary
         guard FileManager.default.isExecutableFile(atPath: built) else {
             throw XCTSkip("miga binary not found at \(built); run `swift build` first")
         }
         binary = built
+        try super.init(prefix: "miga-cli-")
         try writeFile("bin/recorder", mode: 0o755, """
             #!/bin/sh
             # Records argv NUL-separated, plus what the app inherited, then optionally lingers.
@@ -56,36 +51,6 @@ final class MigaHome {
             [ -n "$RECORDER_SLEEP" ] && sleep "$RECORDER_SLEEP"
             exit 0
             """)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: root) }
-
-    /// The checkout this test file belongs to (for files such as shell/shim.sh).
-    static let repository = Fixtures.repository
-
-    var recorder: String { root + "/bin/recorder" }
-    var database: String { home + "/.local/share/miga/miga.sqlite3" }
-    var configFile: String { home + "/.config/miga/config.toml" }
-
-    /// The environment a person's shell would give miga: HOME, a plain PATH, UTF-8.
-    func environment(_ extra: [String: String] = [:]) -> [String: String] {
-        var environment = ["HOME": home, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color"]
-        environment.merge(extra) { $1 }
-        return environment.filter { !$0.value.isEmpty }
-    }
-
-    @discardableResult
-    func writeFile(_ relative: String, mode: Int = 0o644, _ text: String) throws -> String {
-        let path = root + "/" + relative
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
-        return path
-    }
-
-    func writeConfig(_ text: String) throws {
-        try FileManager.default.createDirectory(atPath: home + "/.config/miga", withIntermediateDirectories: true)
-        try text.write(toFile: configFile, atomically: true, encoding: .utf8)
     }
 
     /// The argv the fake app received, or nil if it never ran.
@@ -105,82 +70,11 @@ final class MigaHome {
         (try? String(contentsOfFile: root + "/recorded.info", encoding: .utf8))?.trimmingCharacters(in: .newlines)
     }
 
-    func events() throws -> [Event] {
-        guard FileManager.default.fileExists(atPath: database) else { return [] }
-        return try EventStore(path: database).allEvents()
-    }
-
-    func sqlite(_ sql: String) throws -> String {
-        try run("/usr/bin/sqlite3", [database, sql]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    struct Output { var status: Int32; var stdout: String; var stderr: String }
-
-    /// A started program. posix_spawn and waitpid rather than Foundation's Process, whose
-    /// exit monitoring on Linux can miss a child that started a daemon (tmux's server).
-    struct Child {
-        let pid: pid_t
-        let stdoutPath: String
-        let stderrPath: String
-
-        /// Waits for the exit: the exit status, or 128 + the signal that ended it.
-        func wait() -> Output {
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-            defer { unlink(stdoutPath); unlink(stderrPath) }
-            return Output(status: code, stdout: Self.read(stdoutPath), stderr: Self.read(stderrPath))
-        }
-
-        private static func read(_ path: String) -> String {
-            String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
-        }
-    }
-
-    /// Runs a program without a terminal (stdin /dev/null, output captured) and waits for it.
-    @discardableResult
-    func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Output {
-        try start(executable, arguments, environment: environment).wait()
-    }
-
     /// `run`, but started inside the throwaway folder, where a relative HOME or XDG path then
     /// points (and whatever a program creates there is thrown away with it).
     @discardableResult
     func runInRoot(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Output {
         try run("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", root, executable] + arguments, environment: environment)
-    }
-
-    /// Starts a program without a terminal. `ownGroup` puts it in a process group of its own,
-    /// so `kill(-pid, …)` also ends whatever it started. `stderrReaderGone` makes its standard
-    /// error a pipe whose reading end is already closed, as when a log reader has quit.
-    func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-               ownGroup: Bool = false, stderrReaderGone: Bool = false) throws -> Child {
-        let child = Child(pid: 0, stdoutPath: root + "/out-" + UUID().uuidString, stderrPath: root + "/err-" + UUID().uuidString)
-        let attributes = SpawnAttributes(ownGroup: ownGroup)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, child.stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        var pipeEnds: [Int32] = [-1, -1]
-        defer { pipeEnds.filter { $0 >= 0 }.forEach { close($0) } }
-        if stderrReaderGone {
-            guard pipe(&pipeEnds) == 0 else { throw NSError(domain: "pipe", code: Int(errno)) }
-            close(pipeEnds[0])
-            pipeEnds[0] = -1
-            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 2, child.stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = (environment ?? self.environment()).map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid = pid_t()
-        let status = posix_spawn(&pid, executable, &actions, &attributes.raw, argv, envp)
-        guard status == 0 else {
-            throw NSError(domain: "spawn", code: Int(status), userInfo: [NSLocalizedDescriptionKey: "cannot run \(executable): \(String(cString: strerror(status)))"])
-        }
-        return Child(pid: pid, stdoutPath: child.stdoutPath, stderrPath: child.stderrPath)
     }
 
     /// sqlite3 holding miga's database locked: `sql` takes the lock, held for `seconds`, then
@@ -199,25 +93,6 @@ final class MigaHome {
     func miga(_ arguments: [String], environment: [String: String]? = nil) throws -> Output {
         try run(binary, arguments, environment: environment)
     }
-}
-
-/// Spawn attributes for a test's child: every signal at its default and none blocked, as a
-/// person's shell starts a program, whatever the test runner itself ignores.
-final class SpawnAttributes {
-    var raw = posix_spawnattr_t()
-
-    init(ownGroup: Bool = false) {
-        posix_spawnattr_init(&raw)
-        var all = sigset_t(), none = sigset_t()
-        sigfillset(&all)
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&raw, &all)
-        posix_spawnattr_setsigmask(&raw, &none)
-        posix_spawnattr_setflags(&raw, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | (ownGroup ? POSIX_SPAWN_SETPGROUP : 0)))
-        if ownGroup { posix_spawnattr_setpgroup(&raw, 0) }
-    }
-
-    deinit { posix_spawnattr_destroy(&raw) }
 }
 
 /// A real terminal: a private tmux server running one script, read with capture-pane and
@@ -277,6 +152,19 @@ final class TmuxTerminal {
     func enter(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws {
         try type(text, file: file, line: line)
         try press("Enter")
+    }
+
+    /// At `prompt`, started from an interactive bash: types `typed`, suspends with Ctrl-Z (the
+    /// shell says "Stopped" and prompts) and brings the program back with `fg`, which must
+    /// draw its prompt again with the half-typed line. Ctrl-Z only once `typed` was read
+    /// (echoed): the kernel discards unread input with it.
+    func suspendAndResume(at prompt: String, typed: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        try type(typed, file: file, line: line)
+        try press("C-z")
+        waitFor("Stopped", file: file, line: line)
+        waitForPrompt("$ ", file: file, line: line)
+        try enter("fg", file: file, line: line)
+        waitForInput(endingWith: prompt + typed, file: file, line: line)
     }
 
     /// An interactive bash (no rc files, prompt "$ ") ready for input.

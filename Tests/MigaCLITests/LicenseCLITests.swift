@@ -1,32 +1,18 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// The trial and licence as a person meets them, on the built binaries: `miga-license` signs
 /// with the test key (trusted by debug builds only), `miga license activate` stores it, and an
 /// ended trial turns the pause off without ever keeping the app closed.
 /// The cases that need no process of their own run in-process in MigaCommandTests' LicenseCommandTests.
-final class LicenseCLITests: XCTestCase {
+final class LicenseCLITests: XCTestCase, LicenseCase {
     var home: MigaHome!
-    var entitlement: String { home.home + "/.config/miga/entitlement.json" }
-    var seller: String { (home.binary as NSString).deletingLastPathComponent + "/miga-license" }
-    let testKey = MigaHome.repository + "/Tests/Fixtures/license/test-signing-key"
 
     override func setUpWithError() throws {
         home = try MigaHome()
-        guard FileManager.default.isExecutableFile(atPath: seller) else { throw XCTSkip("miga-license not built") }
-    }
-
-    func sign(_ extra: [String] = []) throws -> String {
-        let output = try home.run(seller, ["sign", "--private-key", testKey, "--licensee", "Ada Lovelace", "--license-id", "L-42"] + extra)
-        XCTAssertEqual(output.status, 0, output.stderr)
-        return try home.writeFile("licence-\(UUID().uuidString).json", output.stdout)
-    }
-
-    func endTheTrial() throws {
-        let started = Date().addingTimeInterval(-(72 * 3600 + 60))
-        let stamp = EventTimestamp.format(unixMilliseconds: Int64(started.timeIntervalSince1970 * 1000), offsetMinutes: 0)
-        try home.writeFile("home/.config/miga/entitlement.json", "{\"kind\":\"trial\",\"trial_started\":\"\(stamp.dropLast(6))Z\"}\n")
+        try requireTheSellersTool()
     }
 
     func testAfterTheTrialTheAppStillOpensTheEventIsRecordedAndTheNoticeComesOnceADay() throws {

@@ -6,30 +6,11 @@ import MigaTestSupport
 /// `miga stats`, `events export/import` and `data delete` as the built binary, in a temp HOME
 /// with TZ=UTC, on events dated relative to today.
 /// The cases that need no process of their own run in-process in MigaCommandTests' StatsCommandTests.
-final class StatsCLITests: XCTestCase {
+final class StatsCLITests: XCTestCase, StatsCase {
     var home: MigaHome!
 
     override func setUpWithError() throws {
         home = try MigaHome()
-    }
-
-    func miga(_ arguments: String..., extra: [String: String] = [:]) throws -> MigaHome.Output {
-        try home.miga(arguments, environment: home.environment(["TZ": "UTC"].merging(extra) { $1 }))
-    }
-
-    /// An exported line for an event `daysAgo` local days before today, at `hour` UTC.
-    func line(_ type: EventType, daysAgo: Int, hour: Int = 12, app: String = "chat", session: String = UUID().uuidString,
-              wait: Int? = nil) -> String {
-        let today = CivilDay(unixMilliseconds: Int64(Date().timeIntervalSince1970 * 1000), offsetMinutes: 0)
-        let ms = Int64(today.adding(days: -daysAgo).daysSinceEpoch) * 86_400_000 + Int64(hour) * 3_600_000
-        return EventLine.jsonl(Event(timestamp: ms, utcOffsetMinutes: 0, session: session, type: type, app: app,
-                                     waitMilliseconds: wait))
-    }
-
-    func importEvents(_ lines: [String]) throws {
-        let file = try home.writeFile("events.jsonl", lines.joined(separator: "\n") + "\n")
-        let output = try miga("events", "import", file)
-        XCTAssertEqual(output.status, 0, output.stderr)
     }
 
     func testStatsJSONAndViewOnTheBinary() throws {

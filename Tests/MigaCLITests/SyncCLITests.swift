@@ -17,12 +17,6 @@ final class SyncCLITests: XCTestCase {
         for home in [laptop!, desktop!] { try home.writeConfig("timer_seconds = 15\ngrace_minutes = 0\n") }
     }
 
-    static func folder(of home: MigaHome) -> String { home.home + "/Sync/miga" }
-
-    static func device(of home: MigaHome) throws -> String {
-        try String(contentsOfFile: home.home + "/.local/state/miga/device", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
     /// A gate of discord on `home`'s terminal, left by Exit; returns the first screen, and
     /// waits for `then` (a line the gate shows once it has folded the other machines in).
     @discardableResult
@@ -40,7 +34,7 @@ final class SyncCLITests: XCTestCase {
     /// A gate appends to its journal after it ends, by a process of its own (`miga sync
     /// push`), never on its way out: waits for that, as a person copying a stick later would.
     static func waitForJournal(of home: MigaHome, toEndWith type: String) throws {
-        let own = folder(of: home) + "/" + (try device(of: home))
+        let own = home.syncFolder + "/" + (try home.deviceID())
         eventually(timeout: 10, "\(type) at the end of \(own)'s journal") {
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: own)) ?? []).filter { $0.hasPrefix("events-") }.sorted()
             guard let last = names.last, let text = try? String(contentsOfFile: own + "/" + last, encoding: .utf8) else { return false }
@@ -51,8 +45,8 @@ final class SyncCLITests: XCTestCase {
     /// What a person does with a stick: each machine's own subfolder copied to the other
     /// machine's folder, never over the other machine's own.
     static func carry(from source: MigaHome, to target: MigaHome) throws {
-        let id = try device(of: source)
-        let copy = try source.run("/bin/cp", ["-a", folder(of: source) + "/" + id, folder(of: target) + "/"])
+        let id = try source.deviceID()
+        let copy = try source.run("/bin/cp", ["-a", source.syncFolder + "/" + id, target.syncFolder + "/"])
         XCTAssertEqual(copy.status, 0, copy.stderr)
     }
 
@@ -75,10 +69,10 @@ final class SyncCLITests: XCTestCase {
         XCTAssertEqual(try laptop.miga(["events", "import", history]).status, 0)
         let on = try laptop.miga(["config", "set", "sync_folder", "~/Sync/miga"])
         XCTAssertEqual(on.status, 0, on.stderr)
-        let laptopID = try Self.device(of: laptop)
-        XCTAssertTrue(on.stdout.contains("This machine is \(laptopID): 2 events written to \(Self.folder(of: laptop))/\(laptopID)."), on.stdout)
+        let laptopID = try laptop.deviceID()
+        XCTAssertTrue(on.stdout.contains("This machine is \(laptopID): 2 events written to \(laptop.syncFolder)/\(laptopID)."), on.stdout)
         XCTAssertTrue(try desktop.miga(["config", "set", "sync_folder", "~/Sync/miga"]).stdout.contains(": 0 events written"))
-        XCTAssertNotEqual(try Self.device(of: desktop), laptopID)
+        XCTAssertNotEqual(try desktop.deviceID(), laptopID)
 
         // The desktop's gate before any copy knows only its own day.
         XCTAssertFalse(try Self.exitAGate(on: desktop).contains("time today"))
@@ -102,7 +96,7 @@ final class SyncCLITests: XCTestCase {
         XCTAssertEqual(try laptop.events().count, try desktop.events().count)
 
         let byMachine = try stats(desktop, ["--by-machine"])
-        XCTAssertTrue(byMachine.contains("\"machines\":[{\"device\":\"\(try Self.device(of: desktop))\""), byMachine)
+        XCTAssertTrue(byMachine.contains("\"machines\":[{\"device\":\"\(try desktop.deviceID())\""), byMachine)
         XCTAssertTrue(byMachine.contains("\"this_machine\":true,\"sessions\":1,\"exits\":1"), byMachine)
         XCTAssertTrue(byMachine.contains("{\"device\":\"\(laptopID)\""), byMachine)
         XCTAssertTrue(byMachine.contains("\"this_machine\":false,\"sessions\":2,\"exits\":2"), byMachine)
@@ -112,8 +106,8 @@ final class SyncCLITests: XCTestCase {
         let status = try desktop.miga(["sync", "status", "--json"])
         XCTAssertEqual(status.status, 0, status.stderr)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
-        XCTAssertEqual(json["device"] as? String, try Self.device(of: desktop))
-        XCTAssertEqual(json["folder"] as? String, Self.folder(of: desktop))
+        XCTAssertEqual(json["device"] as? String, try desktop.deviceID())
+        XCTAssertEqual(json["folder"] as? String, desktop.syncFolder)
         let machines = try XCTUnwrap(json["machines"] as? [[String: Any]])
         XCTAssertEqual(machines.count, 2)
         XCTAssertEqual(machines.compactMap { $0["events"] as? Int }.reduce(0, +), try desktop.events().count)
@@ -125,13 +119,13 @@ final class SyncCLITests: XCTestCase {
         // Turning sync off writes no more and leaves the folder as it is.
         let off = try desktop.miga(["config", "set", "sync_folder", ""])
         XCTAssertTrue(off.stdout.contains("Sync is off"), off.stdout)
-        let desktopJournal = Self.folder(of: desktop) + "/" + (try Self.device(of: desktop))
-        let before = try FileManager.default.subpathsOfDirectory(atPath: Self.folder(of: desktop)).sorted()
-            .map { try? String(contentsOfFile: Self.folder(of: desktop) + "/" + $0, encoding: .utf8) }
+        let desktopJournal = desktop.syncFolder + "/" + (try desktop.deviceID())
+        let before = try FileManager.default.subpathsOfDirectory(atPath: desktop.syncFolder).sorted()
+            .map { try? String(contentsOfFile: desktop.syncFolder + "/" + $0, encoding: .utf8) }
         XCTAssertFalse(try String(contentsOfFile: desktopJournal + "/" + FilePathName.month(), encoding: .utf8).isEmpty)
         try Self.exitAGate(on: desktop)
-        XCTAssertEqual(try FileManager.default.subpathsOfDirectory(atPath: Self.folder(of: desktop)).sorted()
-            .map { try? String(contentsOfFile: Self.folder(of: desktop) + "/" + $0, encoding: .utf8) }, before)
+        XCTAssertEqual(try FileManager.default.subpathsOfDirectory(atPath: desktop.syncFolder).sorted()
+            .map { try? String(contentsOfFile: desktop.syncFolder + "/" + $0, encoding: .utf8) }, before)
         XCTAssertEqual(try desktop.miga(["sync", "status"]).stdout.hasPrefix("Sync is off"), true)
     }
 
@@ -146,7 +140,7 @@ final class SyncCLITests: XCTestCase {
         XCTAssertEqual(try laptop.miga(["config", "set", "sync_folder", "~/Sync/miga"]).status, 0)
         try Self.exitAGate(on: laptop)
         // Another machine's file, with a damaged line in the middle.
-        let other = Self.folder(of: laptop) + "/cccccccccccccccc"
+        let other = laptop.syncFolder + "/cccccccccccccccc"
         try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         let line = { (session: String) in
@@ -157,7 +151,7 @@ final class SyncCLITests: XCTestCase {
         let first = try laptop.miga(["status"])
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertTrue(first.stdout.hasPrefix("miga 3 exits"), first.stdout)
-        XCTAssertEqual(first.stderr, "miga: sync: \(Self.folder(of: laptop))/cccccccccccccccc/\(FilePathName.month()) 1 line could not be read (damaged, or events of a newer miga)\n")
+        XCTAssertEqual(first.stderr, "miga: sync: \(laptop.syncFolder)/cccccccccccccccc/\(FilePathName.month()) 1 line could not be read (damaged, or events of a newer miga)\n")
         XCTAssertEqual(try laptop.miga(["status"]).stderr, "", "said once")
         let status = try laptop.miga(["sync", "status"]).stdout
         XCTAssertTrue(status.contains("den") && status.contains("2 events") && status.contains("Skipped:"), status)
@@ -191,13 +185,13 @@ final class SyncCLITests: XCTestCase {
         try terminal.enter("save")
         let id = try { () throws -> String in
             terminal.waitFor("written to")
-            return try Self.device(of: laptop)
+            return try laptop.deviceID()
         }()
-        XCTAssertTrue(terminal.screen().contains("This machine is \(id): 1 event written to \(Self.folder(of: laptop))/\(id)."), terminal.screen())
+        XCTAssertTrue(terminal.screen().contains("This machine is \(id): 1 event written to \(laptop.syncFolder)/\(id)."), terminal.screen())
         terminal.waitForPrompt("> ")
         try terminal.enter("quit")
         terminal.waitFor("STATUS=0")
-        let journal = try String(contentsOfFile: Self.folder(of: laptop) + "/\(id)/" + FilePathName.month(), encoding: .utf8)
+        let journal = try String(contentsOfFile: laptop.syncFolder + "/\(id)/" + FilePathName.month(), encoding: .utf8)
         XCTAssertTrue(journal.contains("\"type\":\"gateway_skipped\""), journal)
     }
 }

@@ -19,7 +19,7 @@ final class SyncFolderProbeTests: XCTestCase {
     }
 
     private var device: String {
-        get throws { try SyncCLITests.device(of: home) }
+        get throws { try home.deviceID() }
     }
 
     private func read(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }

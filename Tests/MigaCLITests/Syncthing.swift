@@ -1,4 +1,5 @@
 import Foundation
+import MigaTestSupport
 import XCTest
 
 /// Two real Syncthing instances on this machine, as two people's machines sharing one folder

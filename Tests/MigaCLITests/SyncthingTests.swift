@@ -15,7 +15,7 @@ final class SyncthingTests: XCTestCase {
     func testTwoMachinesThroughSyncthingConvergeOnOneHistory() throws {
         let laptop = try MigaHome(), desktop = try MigaHome()
         for home in [laptop, desktop] { try home.writeConfig("timer_seconds = 15\ngrace_minutes = 0\n") }
-        let pair = try SyncthingPair(folderA: SyncCLITests.folder(of: laptop), folderB: SyncCLITests.folder(of: desktop),
+        let pair = try SyncthingPair(folderA: laptop.syncFolder, folderB: desktop.syncFolder,
                                      scratch: laptop.root + "/syncthing")
         defer { pair.stop() }
         for home in [laptop, desktop] {
@@ -66,7 +66,7 @@ final class SyncthingTests: XCTestCase {
 
         // One writer per file: Syncthing never had to make a conflict copy.
         for home in [laptop, desktop] {
-            let names = try FileManager.default.subpathsOfDirectory(atPath: SyncCLITests.folder(of: home))
+            let names = try FileManager.default.subpathsOfDirectory(atPath: home.syncFolder)
             XCTAssertFalse(names.contains { $0.contains("sync-conflict") }, "\(names)")
             let status = try home.miga(["sync", "status", "--json"])
             XCTAssertTrue(status.stdout.contains("\"behind\":false") && status.stdout.contains("\"skipped\":[]"), status.stdout)
@@ -79,7 +79,7 @@ final class SyncthingTests: XCTestCase {
     func testTheSharedConfigThroughSyncthingAndItsConflictCopy() throws {
         let laptop = try MigaHome(), desktop = try MigaHome()
         for home in [laptop, desktop] { try home.writeConfig("timer_seconds = 15\nsync_folder = \"~/Sync/miga\"\n") }
-        let pair = try SyncthingPair(folderA: SyncCLITests.folder(of: laptop), folderB: SyncCLITests.folder(of: desktop),
+        let pair = try SyncthingPair(folderA: laptop.syncFolder, folderB: desktop.syncFolder,
                                      scratch: laptop.root + "/syncthing")
         defer { pair.stop() }
         XCTAssertEqual(try laptop.miga(["config", "set", "sync_config", "true"]).status, 0)
@@ -109,8 +109,8 @@ final class SyncthingTests: XCTestCase {
         var copies: [String] = []
         eventually(timeout: Self.convergenceBound, "a conflict copy of config.toml\n\(pair.logTails())") {
             copies = [laptop, desktop].flatMap { home in
-                ((try? FileManager.default.contentsOfDirectory(atPath: SyncCLITests.folder(of: home))) ?? [])
-                    .filter { $0.hasPrefix("config.sync-conflict-") }.map { SyncCLITests.folder(of: home) + "/" + $0 }
+                ((try? FileManager.default.contentsOfDirectory(atPath: home.syncFolder)) ?? [])
+                    .filter { $0.hasPrefix("config.sync-conflict-") }.map { home.syncFolder + "/" + $0 }
             }
             return !copies.isEmpty
         }

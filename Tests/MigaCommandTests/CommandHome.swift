@@ -5,90 +5,21 @@ import MigaTestSupport
 @testable import miga
 import XCTest
 
-/// A throwaway HOME, as MigaCLITests' `MigaHome` makes for the built binary, in which
+/// A throwaway HOME (see `TestHome`), as MigaCLITests' `MigaHome` has for the built binary, in which
 /// `miga(_:)` runs a command in this process: parsed by ArgumentParser as the binary parses
 /// it, run on a test context (this home, output and messages kept), with the binary's exit
 /// status and the text its standard output and error would have shown. No process starts, so
 /// a case runs in milliseconds; terminals, signals, exec and shells stay with the binary.
-final class CommandHome {
-    let root: String
-    let home: String
+final class CommandHome: TestHome, MigaRunning {
     /// The path the binary would have (shims and manifests name it); nothing runs it here.
-    let binary: String
+    let binary = CommandHome.builtBinary
     /// The real clock by default, as the binary has; a test may give a `FakeClock`.
     var clock: any MigaClock = SystemClock()
 
     init() throws {
-        root = NSTemporaryDirectory() + "miga-command-" + UUID().uuidString.prefix(8)
-        home = root + "/home"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        binary = ProcessInfo.processInfo.environment["MIGA_TEST_BINARY"]
-            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("miga").path
+        try super.init(prefix: "miga-command-")
         // An app to gate: a program that does nothing (commands check that an app's command runs).
         try writeFile("bin/recorder", mode: 0o755, "#!/bin/sh\nexit 0\n")
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: root) }
-
-    /// The checkout this test file belongs to (for fixtures).
-    static let repository = Fixtures.repository
-
-    /// An app to gate, where MigaCLITests' fake app is: commands check it, nothing runs it.
-    var recorder: String { root + "/bin/recorder" }
-
-    var database: String { home + "/.local/share/miga/miga.sqlite3" }
-    var configFile: String { home + "/.config/miga/config.toml" }
-
-    /// The environment a person's shell would give miga: HOME, a plain PATH, UTF-8.
-    func environment(_ extra: [String: String] = [:]) -> [String: String] {
-        var environment = ["HOME": home, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color"]
-        environment.merge(extra) { $1 }
-        return environment.filter { !$0.value.isEmpty }
-    }
-
-    @discardableResult
-    func writeFile(_ relative: String, mode: Int = 0o644, _ text: String) throws -> String {
-        let path = root + "/" + relative
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
-        return path
-    }
-
-    func writeConfig(_ text: String) throws {
-        try FileManager.default.createDirectory(atPath: home + "/.config/miga", withIntermediateDirectories: true)
-        try text.write(toFile: configFile, atomically: true, encoding: .utf8)
-    }
-
-    func events() throws -> [Event] {
-        guard FileManager.default.fileExists(atPath: database) else { return [] }
-        return try EventStore(path: database).allEvents()
-    }
-
-    struct Output { var status: Int32; var stdout: String; var stderr: String }
-
-    func sqlite(_ sql: String) throws -> String {
-        try run("/usr/bin/sqlite3", [database, sql]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// Runs a helper program (the seller's tool, sqlite3), not miga, and waits for it.
-    @discardableResult
-    func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment ?? self.environment()
-        process.standardInput = FileHandle.nullDevice
-        let out = root + "/out-" + UUID().uuidString, err = root + "/err-" + UUID().uuidString
-        _ = FileManager.default.createFile(atPath: out, contents: nil)
-        _ = FileManager.default.createFile(atPath: err, contents: nil)
-        defer { try? FileManager.default.removeItem(atPath: out); try? FileManager.default.removeItem(atPath: err) }
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
-        try process.run()
-        process.waitUntilExit()
-        func read(_ path: String) -> String { String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self) }
-        return Output(status: process.terminationStatus, stdout: read(out), stderr: read(err))
     }
 
     /// `miga ARGUMENTS` in this process, with `environment` (default: `environment()`).

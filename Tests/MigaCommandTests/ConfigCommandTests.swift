@@ -1,33 +1,17 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// `miga config show/get/set` in-process (moved from MigaCLITests' ConfigCLITests, which keeps
 /// the editor, concurrent edits and the gate).
-final class ConfigCommandTests: XCTestCase {
+final class ConfigCommandTests: XCTestCase, ConfigCase {
     var home: CommandHome!
-    let text = """
-        # my settings
-        timer_seconds = 25  # short
-
-        [apps.signal]
-        command = "signal"
-        """ + "\n"
 
     override func setUpWithError() throws {
         home = try CommandHome()
-        try home.writeFile("bin/hexchat", mode: 0o755, "#!/bin/sh\n")
+        try writeHexchat()
     }
-
-    func environment(_ extra: [String: String] = [:]) -> [String: String] {
-        home.environment(["PATH": "\(home.root)/bin:/usr/bin:/bin", "XDG_DATA_DIRS": home.root + "/sys"].merging(extra) { $1 })
-    }
-
-    func miga(_ arguments: String...) throws -> CommandHome.Output {
-        try home.miga(arguments, environment: environment())
-    }
-
-    var configText: String? { try? String(contentsOfFile: home.configFile, encoding: .utf8) }
 
     func testShowAndGetPrintTheEffectiveSettings() throws {
         let defaults = try miga("config", "show")

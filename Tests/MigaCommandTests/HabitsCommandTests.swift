@@ -1,31 +1,16 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// DESIGN "Habits beyond the pause" in-process: a site's own settings, `status`, `stats
 /// --week` and the config's schedule checks (moved from MigaCLITests' HabitsCLITests, which
 /// keeps what the gate shows on a terminal).
-final class HabitsCommandTests: XCTestCase {
+final class HabitsCommandTests: XCTestCase, HabitsCase {
     var home: CommandHome!
 
     override func setUpWithError() throws {
         home = try CommandHome()
-    }
-
-    /// Today's earlier gates of `app`, imported as a person's export would be (UTC, so the
-    /// binary's local day is the test's).
-    func importToday(_ lines: [(EventType, String, Int, String?)]) throws {
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
-        // Never across midnight: a test run at 00:00:30 counts from 00:00:00.
-        let startOfDay = now - now % 86_400_000
-        let text = lines.enumerated().map { index, line in
-            let ts = max(startOfDay, now - Int64(line.2) * 1000)
-            return "{\"ts\":\"\(EventTimestamp.format(unixMilliseconds: ts, offsetMinutes: 0))\",\"type\":\"\(line.0.rawValue)\","
-                + "\"app\":\"\(line.1)\",\"session\":\"s\(index)\",\"content_id\":null,\"wait_ms\":null,\"detail\":\(line.3 ?? "null")}"
-        }.joined(separator: "\n") + "\n"
-        let file = try home.writeFile("today.jsonl", text)
-        let imported = try home.miga(["events", "import", file])
-        XCTAssertEqual(imported.status, 0, imported.stderr)
     }
 
     /// `config set site.NAME.KEY`: the table is made, `get` and `show` read it, and a site

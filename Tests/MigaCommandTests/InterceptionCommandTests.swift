@@ -6,79 +6,12 @@ import MigaTestSupport
 /// `miga config apps/sites`, `install`, `uninstall` and `doctor` in-process, in a temp HOME
 /// whose "system" desktop entries live in a temp XDG_DATA_DIRS (moved from MigaCLITests'
 /// InterceptionTests, which keeps what runs the shims and links: gio, shells, the browser).
-final class InterceptionCommandTests: XCTestCase {
+final class InterceptionCommandTests: XCTestCase, DesktopSystemCase {
     var home: CommandHome!
-    var system: String { home.root + "/sys" }
-    var applications: String { home.home + "/.local/share/applications" }
-    var shims: String { home.home + "/.local/share/miga/bin" }
-    var manifest: String { home.home + "/.local/state/miga/installed.json" }
 
     override func setUpWithError() throws {
         home = try CommandHome()
-        // The app: a command on PATH that records its argv.
-        try home.writeFile("bin/chat", mode: 0o755, "#!/bin/sh\nexec \(shellQuote(home.recorder)) \"$@\"\n")
-        try home.writeFile("sys/applications/chat.desktop", """
-            [Desktop Entry]
-            Type=Application
-            Name=Chat
-            Name[de]=Plaudern
-            # a comment that must survive
-            Exec=chat %U
-            Icon=chat
-            MimeType=x-scheme-handler/chat;
-            Actions=new;
-
-            [Desktop Action new]
-            Name=New window
-            Exec=chat --new-window
-
-            """)
-        try home.writeFile("sys/applications/vendor/chat-beta.desktop",
-                           "[Desktop Entry]\nType=Application\nName=Chat Beta\nExec=\(home.root)/bin/chat -- %u\nDBusActivatable=true\n")
-        try home.writeFile("sys/applications/other.desktop", "[Desktop Entry]\nType=Application\nName=Other\nExec=other %f\n")
-        try home.writeFile("sys/applications/web.desktop", """
-            [Desktop Entry]
-            Type=Application
-            Name=Web
-            Exec=\(home.recorder) --new-window %u
-            MimeType=x-scheme-handler/http;x-scheme-handler/https;
-
-            """)
-        // The system-wide default browser, as a distribution sets it.
-        try home.writeFile("etc/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=web.desktop\n")
-    }
-
-    /// A person's environment with the system folders pointed at the temp tree.
-    func environment(_ extra: [String: String] = [:]) -> [String: String] {
-        home.environment(["XDG_DATA_DIRS": system, "XDG_CONFIG_DIRS": home.root + "/etc",
-                          "PATH": "\(home.root)/bin:/usr/bin:/bin"].merging(extra) { $1 })
-    }
-
-    @discardableResult
-    func miga(_ arguments: String..., environment extra: [String: String] = [:],
-              file: StaticString = #filePath, line: UInt = #line) throws -> CommandHome.Output {
-        try home.miga(arguments, environment: environment(extra))
-    }
-
-    func read(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
-
-    func snapshot(excludingMigaFolders: Bool = true) throws -> [String: String] {
-        var result: [String: String] = [:]
-        let skipped = [".config/miga", ".local/share/miga", ".local/state/miga"]
-        guard let walker = FileManager.default.enumerator(atPath: home.home) else { return result }
-        while let relative = walker.nextObject() as? String {
-            if excludingMigaFolders, skipped.contains(where: { relative == $0 || relative.hasPrefix($0 + "/") }) { continue }
-            let path = home.home + "/" + relative
-            var info = stat()
-            lstat(path, &info)
-            let mode = String(info.st_mode, radix: 8)
-            switch info.st_mode & S_IFMT {
-            case S_IFLNK: result[relative] = "link \(mode) " + ((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "")
-            case S_IFDIR: result[relative] = "dir \(mode)"
-            default: result[relative] = "file \(mode) " + AtomicFile.sha256(AtomicFile.read(path) ?? Data())
-            }
-        }
-        return result
+        try Fixtures.writeDesktopSystem(into: home)
     }
 
     /// Two gated apps whose commands one entry runs: it belongs to the first that claimed it,

@@ -15,12 +15,6 @@ final class SyncCommandTests: XCTestCase {
         for home in [laptop!, desktop!] { try home.writeConfig("timer_seconds = 15\ngrace_minutes = 0\n") }
     }
 
-    static func folder(of home: CommandHome) -> String { home.home + "/Sync/miga" }
-
-    static func device(of home: CommandHome) throws -> String {
-        try String(contentsOfFile: home.home + "/.local/state/miga/device", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
     /// `sync_config = true`: the newest copy wins whole, one that would cut a machine off is
     /// not taken, and a conflict copy is `doctor`'s to report.
     func testTheSharedConfigNewestWinsAndConflictCopiesAreReported() throws {
@@ -29,12 +23,12 @@ final class SyncCommandTests: XCTestCase {
             let shared = try home.miga(["config", "set", "sync_config", "true"])
             XCTAssertEqual(shared.status, 0, shared.stderr)
         }
-        XCTAssertTrue(FileManager.default.fileExists(atPath: Self.folder(of: desktop) + "/config.toml"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: desktop.syncFolder + "/config.toml"))
         let set = try laptop.miga(["config", "set", "timer_seconds", "40"])
         XCTAssertEqual(set.status, 0, set.stderr)
         XCTAssertEqual(try laptop.miga(["config", "get", "timer_seconds"]).stdout, "40\n") // and shares it
         // The folder carried across, times kept (as a sync tool keeps them).
-        let copy = try laptop.run("/bin/cp", ["-p", Self.folder(of: laptop) + "/config.toml", Self.folder(of: desktop) + "/config.toml"])
+        let copy = try laptop.run("/bin/cp", ["-p", laptop.syncFolder + "/config.toml", desktop.syncFolder + "/config.toml"])
         XCTAssertEqual(copy.status, 0, copy.stderr)
         XCTAssertEqual(try desktop.miga(["config", "get", "timer_seconds"]).stdout, "40\n", "the newer copy applies on the desktop")
         XCTAssertEqual(try String(contentsOfFile: desktop.configFile, encoding: .utf8),
@@ -42,7 +36,7 @@ final class SyncCommandTests: XCTestCase {
 
         // A newer shared copy that would turn sharing off here is not taken.
         // (Each as miga writes it, first line and all: a file without that line is never taken.)
-        let cutOff = Self.folder(of: desktop) + "/config.toml"
+        let cutOff = desktop.syncFolder + "/config.toml"
         let header = String(try String(contentsOfFile: cutOff, encoding: .utf8).prefix { $0 != "\n" }) + "\n"
         XCTAssertTrue(header.hasPrefix("# miga sync_config "), header)
         try (header + "timer_seconds = 20\nsync_folder = \"\"\n").write(toFile: cutOff, atomically: true, encoding: .utf8)
@@ -50,10 +44,10 @@ final class SyncCommandTests: XCTestCase {
         try (header + "timer_seconds = \"soon\"\nsync_folder = \"~/Sync/miga\"\nsync_config = true\n").write(toFile: cutOff, atomically: true, encoding: .utf8)
         XCTAssertEqual(try desktop.miga(["config", "get", "timer_seconds"]).stdout, "40\n", "nor one with problems")
 
-        try "timer_seconds = 25\n".write(toFile: Self.folder(of: desktop) + "/config.sync-conflict-20261127-101010-ABCDEFG.toml",
+        try "timer_seconds = 25\n".write(toFile: desktop.syncFolder + "/config.sync-conflict-20261127-101010-ABCDEFG.toml",
                                          atomically: true, encoding: .utf8)
         let doctor = try desktop.miga(["doctor"])
         XCTAssertTrue(doctor.stdout.contains("config.sync-conflict-20261127-101010-ABCDEFG.toml is a conflict copy of the shared config"), doctor.stdout)
-        XCTAssertTrue(doctor.stdout.contains("sharing through ~/Sync/miga as \(try Self.device(of: desktop)); 0 other machines seen"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("sharing through ~/Sync/miga as \(try desktop.deviceID()); 0 other machines seen"), doctor.stdout)
     }
 }

@@ -131,17 +131,7 @@ final class FrictionTests: XCTestCase {
             """
         let config = try ConfigLoader().parse(text, path: "c").config
         let shown = ConfigFile.show(config)
-        XCTAssertTrue(shown.hasSuffix("""
-            [[alternative]]
-            label = "Read"
-            command = "foliate ~/book.epub"
-            apps = ["discord"]
-
-            [[alternative]]
-            label = "Walk"
-            command = ["xdg-open", "/home/me/walk map.pdf"]
-
-            """), shown)
+        XCTAssertTrue(shown.hasSuffix(text + "\n"), shown)
         XCTAssertEqual(try ConfigLoader().parse(shown, path: "c").config.alternatives, config.alternatives, "shown is read back the same")
         XCTAssertEqual(config.alternatives[1].summary, "2. Walk: xdg-open '/home/me/walk map.pdf'")
     }

@@ -13,10 +13,8 @@ final class GateServiceTests: XCTestCase {
     var launcher: FakeLauncher!
 
     override func setUpWithError() throws {
-        root = try TemporaryDirectory()
-        clock = FakeClock()
         launcher = FakeLauncher()
-        context = try TestContext.make(root: root, environment: ["TERM": "dumb"], clock: clock, launcher: launcher)
+        (root, clock, context) = try TestContext.withFakeClock(environment: ["TERM": "dumb"], launcher: launcher)
     }
 
     func service(_ config: MigaConfig = MigaConfig()) throws -> GateService {

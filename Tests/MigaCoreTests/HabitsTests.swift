@@ -6,6 +6,8 @@ import MigaTestSupport
 /// DESIGN "Habits beyond the pause": schedules, the timer rule, escalation, how often today,
 /// intentions, the week and the status line — with a fake clock and real SQLite.
 final class HabitsTests: XCTestCase {
+    /// Noon on Wednesday 2026-11-18, when the gate plans are made.
+    let noon = LocalMoment(day: CivilDay(year: 2026, month: 11, day: 18), minute: 720)
     var root: TemporaryDirectory!
 
     override func setUpWithError() throws {
@@ -158,7 +160,6 @@ final class HabitsTests: XCTestCase {
         config.escalateSeconds = 10
         config.apps["discord"] = MigaConfig.App(name: "discord", command: "discord", timerSeconds: 20)
         config.apps["slack"] = MigaConfig.App(name: "slack", command: "slack", escalateSeconds: 0)
-        let noon = LocalMoment(day: CivilDay(year: 2026, month: 11, day: 18), minute: 720)
 
         var plan = GatePlan(config: config, app: "discord", at: noon, history: AppHistory())
         XCTAssertEqual(plan.timerSeconds, 20)
@@ -198,7 +199,6 @@ final class HabitsTests: XCTestCase {
         config.escalateSeconds = 5
         config.apps["slack"] = MigaConfig.App(name: "slack", command: "slack", opensPerDay: 1)
         config.apps["notes"] = MigaConfig.App(name: "notes", command: "notes", opensPerDay: 0)
-        let noon = LocalMoment(day: CivilDay(year: 2026, month: 11, day: 18), minute: 720)
         var plan = GatePlan(config: config, app: "discord", at: noon, history: AppHistory())
         XCTAssertEqual(plan.notes, ["3 of 3 opens left today"])
         XCTAssertFalse(plan.overAllowance)

@@ -15,12 +15,10 @@ final class NativeHostServiceTests: XCTestCase {
     var context: MigaContext!
 
     override func setUpWithError() throws {
-        root = try TemporaryDirectory()
-        clock = FakeClock()
         launcher = FakeLauncher()
-        let context = try TestContext.make(root: root, clock: clock, launcher: launcher)
+        (root, clock, context) = try TestContext.withFakeClock(launcher: launcher)
+        let context: MigaContext = self.context
         paths = context.paths
-        self.context = context
         service = NativeHostService(context: context)
         restartHost = { [unowned self] in service = NativeHostService(context: context) }
     }

@@ -18,9 +18,7 @@ final class StateFileMutationTests: XCTestCase {
     var context: MigaContext!
 
     override func setUpWithError() throws {
-        root = try TemporaryDirectory()
-        clock = FakeClock()
-        context = try TestContext.make(root: root, clock: clock)
+        (root, clock, context) = try TestContext.withFakeClock()
         try FileManager.default.createDirectory(atPath: context.paths.stateDirectory, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: context.paths.configDirectory, withIntermediateDirectories: true)
         try "timer_seconds = 30\nloosen_delay_minutes = 60\n[[schedule]]\ndays = [\"sat\"]\nfrom = \"09:00\"\nto = \"12:00\"\ngate = false\n"

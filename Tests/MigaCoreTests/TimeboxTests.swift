@@ -14,9 +14,7 @@ final class TimeboxTests: XCTestCase {
     var context: MigaContext!
 
     override func setUpWithError() throws {
-        root = try TemporaryDirectory()
-        clock = FakeClock()
-        context = try TestContext.make(root: root, clock: clock)
+        (root, clock, context) = try TestContext.withFakeClock()
     }
 
     func session(intention: Bool = false, defaultMinutes: Int = 10, overAllowance: Bool = false) -> GateSession {

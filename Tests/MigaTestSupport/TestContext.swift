@@ -23,6 +23,14 @@ public enum TestContext {
                            output: output)
     }
 
+    /// What most core tests set up: a temporary folder, a fake clock, and a context on both
+    /// (`(root, clock, context) = try TestContext.withFakeClock()`).
+    public static func withFakeClock(environment extra: [String: String] = [:], launcher: any ProcessLauncher = FakeLauncher())
+        throws -> (root: TemporaryDirectory, clock: FakeClock, context: MigaContext) {
+        let root = try TemporaryDirectory(), clock = FakeClock()
+        return (root, clock, try make(root: root, environment: extra, clock: clock, launcher: launcher))
+    }
+
     public static func make(root: TemporaryDirectory, environment extra: [String: String] = [:], clock: any MigaClock = FakeClock(),
                             launcher: any ProcessLauncher = FakeLauncher(), messages: any MessageSink = CollectingSink(),
                             output: any TextOutput = CapturedOutput(), executablePath: String = executablePath,
