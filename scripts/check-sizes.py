@@ -208,16 +208,23 @@ def skip_template(text, index, out, templates):
 # ---------------------------------------------------------------------------------------
 # Functions: (name, first line, last line) for each body found in the code.
 
-def closing_brace(code, opening):
+def matching(code, opening, pair):
+    """The index of the bracket that closes the one at `opening` (`pair`: "{}" or "()"), or
+    None when the code ends first."""
     depth = 0
     for index in range(opening, len(code)):
-        if code[index] == "{":
+        if code[index] == pair[0]:
             depth += 1
-        elif code[index] == "}":
+        elif code[index] == pair[1]:
             depth -= 1
             if depth == 0:
                 return index
-    return len(code) - 1
+    return None
+
+
+def closing_brace(code, opening):
+    found = matching(code, opening, "{}")
+    return len(code) - 1 if found is None else found
 
 
 def line_of(code, index):
@@ -285,16 +292,11 @@ def js_functions(code):
 def js_body(code, parenthesis):
     """The brace that opens a body right after the parameter list at parenthesis, or None
     (a call, not a declaration)."""
-    depth = 0
-    for index in range(parenthesis, len(code)):
-        if code[index] == "(":
-            depth += 1
-        elif code[index] == ")":
-            depth -= 1
-            if depth == 0:
-                rest = re.match(r"\s*\{", code[index + 1:])
-                return index + rest.end() if rest else None
-    return None
+    index = matching(code, parenthesis, "()")
+    if index is None:
+        return None
+    rest = re.match(r"\s*\{", code[index + 1:])
+    return index + rest.end() if rest else None
 
 
 def js_arrow_name(code, arrow):

@@ -9,6 +9,11 @@ protocol ContextCommand: ParsableCommand {
     func run(_ context: MigaContext) throws
 }
 
+extension ContextCommand {
+    /// ArgumentParser's entry: the command on the live context.
+    func run() throws { try CommandSupport.run(run(_:)) }
+}
+
 /// What every command but `gate` shares: the live context, and errors printed as one
 /// `miga: …` line (saying what to do next) with exit status 1.
 enum CommandSupport {

@@ -35,8 +35,6 @@ struct Config: ContextCommand {
         subcommands: [Show.self, Get.self, Set.self, ConfigApps.self, ConfigSites.self, ConfigAlternatives.self, ConfigPending.self]
     )
 
-    func run() throws { try CommandSupport.run(run(_:)) }
-
     func run(_ context: MigaContext) throws {
         if context.terminal.isTerminal(.standardInput) && context.output.isTerminal {
             let session = ConfigShellSession(context: context)
@@ -54,8 +52,6 @@ struct Config: ContextCommand {
             abstract: "Print the effective settings (defaults filled in) and the file they come from.",
             discussion: "Example:\n  miga config show"
         )
-
-        func run() throws { try CommandSupport.run(run(_:)) }
 
         func run(_ context: MigaContext) throws {
             let file = ConfigFile(path: context.paths.configFile)
@@ -85,8 +81,6 @@ struct Config: ContextCommand {
                                      valueName: "key"),
                   completion: .custom(CommandSupport.configKeys))
         var key: String
-
-        func run() throws { try CommandSupport.run(run(_:)) }
 
         func run(_ context: MigaContext) throws {
             // What applies: a loosened value still waiting is said on stderr, with when.
@@ -124,8 +118,6 @@ struct Config: ContextCommand {
         // value to refuse with its range, not an unknown option.
         @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The new value.", valueName: "value"))
         var value: [String] = []
-
-        func run() throws { try CommandSupport.run(run(_:)) }
 
         func run(_ context: MigaContext) throws {
             // `set KEY -- VALUE` is how other tools take a value that starts with a dash.

@@ -48,8 +48,6 @@ struct ConfigAlternatives: ParsableCommand {
             guard (command == nil) != (url == nil) else { throw ValidationError(ConfigValueError.alternativeTarget.description) }
         }
 
-        func run() throws { try CommandSupport.run(run(_:)) }
-
         func run(_ context: MigaContext) throws {
             let added = try GatedAlternatives(context: context).add(label: label, command: command, url: url, apps: apps, sites: sites)
             try context.output.line("Added: \(added.summary)")
@@ -66,8 +64,6 @@ struct ConfigAlternatives: ParsableCommand {
         @Argument(help: ArgumentHelp("Its number in `miga config alternatives list`, or its label.", valueName: "number-or-label"))
         var name: String
 
-        func run() throws { try CommandSupport.run(run(_:)) }
-
         func run(_ context: MigaContext) throws {
             let removed = try GatedAlternatives(context: context).remove(name)
             try context.output.line("Removed: \(TerminalText.forScreen(removed.label))")
@@ -80,8 +76,6 @@ struct ConfigAlternatives: ParsableCommand {
             abstract: "Print the choices, numbered as `remove` takes them.",
             discussion: "Example:\n  miga config alternatives list"
         )
-
-        func run() throws { try CommandSupport.run(run(_:)) }
 
         func run(_ context: MigaContext) throws {
             let alternatives = try GatedAlternatives(context: context).list()

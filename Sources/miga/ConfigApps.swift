@@ -48,8 +48,6 @@ struct ConfigApps: ParsableCommand {
             }
         }
 
-        func run() throws { try CommandSupport.run(run(_:)) }
-
         func run(_ context: MigaContext) throws {
             let (app, installer) = try GatedApps(context: context).add(name: name, command: command, timer: timer, force: force)
             try context.output.line("\(name) is gated\(timer.map { " (\($0) s)" } ?? ""): it runs \(app.command) after the pause.")
@@ -76,8 +74,6 @@ struct ConfigApps: ParsableCommand {
                   completion: .custom(CommandSupport.configuredApps))
         var name: String
 
-        func run() throws { try CommandSupport.run(run(_:)) }
-
         func run(_ context: MigaContext) throws {
             let installer = try GatedApps(context: context).remove(name: name)
             let waiting = ConfigInForce.waitingNote(context: context)
@@ -92,8 +88,6 @@ struct ConfigApps: ParsableCommand {
             abstract: "Show the gated apps (as they apply now), their timers and their shims.",
             discussion: "Example:\n  miga config apps list"
         )
-
-        func run() throws { try CommandSupport.run(run(_:)) }
 
         func run(_ context: MigaContext) throws {
             // What applies: an app whose removal waits out loosen_delay_minutes is still gated.

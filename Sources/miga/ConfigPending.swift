@@ -26,8 +26,6 @@ struct ConfigPending: ContextCommand {
     @Flag(help: "Print [{\"setting\",\"from\",\"to\",\"since\",\"applies\",\"cancelled\"}] as JSON.")
     var json = false
 
-    func run() throws { try CommandSupport.run(run(_:)) }
-
     func run(_ context: MigaContext) throws {
         let now = context.clock.nowMilliseconds()
         if cancel {

@@ -19,8 +19,6 @@ struct ConfigSites: ParsableCommand {
         @Argument(help: ArgumentHelp("A host name, like reddit.com.", valueName: "host"))
         var host: String
 
-        func run() throws { try CommandSupport.run(run(_:)) }
-
         func run(_ context: MigaContext) throws {
             let (site, outcome) = try GatedSites(context: context).add(host)
             guard outcome == .changed else {
@@ -46,8 +44,6 @@ struct ConfigSites: ParsableCommand {
                   completion: .custom(CommandSupport.configuredSites))
         var host: String
 
-        func run() throws { try CommandSupport.run(run(_:)) }
-
         func run(_ context: MigaContext) throws {
             let site = try GatedSites(context: context).remove(host)
             let waiting = ConfigInForce.waitingNote(context: context)
@@ -62,8 +58,6 @@ struct ConfigSites: ParsableCommand {
             abstract: "Print the gated sites (as they apply now), one per line.",
             discussion: "Example:\n  miga config sites list"
         )
-
-        func run() throws { try CommandSupport.run(run(_:)) }
 
         func run(_ context: MigaContext) throws {
             // What applies: a site whose removal waits out loosen_delay_minutes is still gated

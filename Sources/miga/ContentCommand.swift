@@ -34,8 +34,6 @@ struct ContentCommand: ParsableCommand {
         @Option(help: ArgumentHelp("Only this category.", valueName: "category"))
         var category: String?
 
-        func run() throws { try CommandSupport.run(run(_:)) }
-
         func run(_ context: MigaContext) throws {
             for item in try ContentCommand.library(context).items
                 where (kind == nil || item.kind == kind) && (category == nil || item.category == category) {
@@ -52,8 +50,6 @@ struct ContentCommand: ParsableCommand {
 
         @Argument(help: ArgumentHelp("The item's id (see `miga content list`).", valueName: "id"))
         var id: String
-
-        func run() throws { try CommandSupport.run(run(_:)) }
 
         func run(_ context: MigaContext) throws {
             guard let item = try ContentCommand.library(context).item(id: id) else {
@@ -73,8 +69,6 @@ struct ContentCommand: ParsableCommand {
 
         @Argument(help: ArgumentHelp("The pack files.", valueName: "path"), completion: .file(extensions: ["toml"]))
         var paths: [String]
-
-        func run() throws { try CommandSupport.run(run(_:)) }
 
         func run(_ context: MigaContext) throws {
             var failed = false

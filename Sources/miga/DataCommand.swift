@@ -28,8 +28,6 @@ struct DataCommand: ParsableCommand {
         @Flag(help: "Do not ask.")
         var yes = false
 
-        func run() throws { try CommandSupport.run(run(_:)) }
-
         func run(_ context: MigaContext) throws {
             guard let store = try EventStore.openExisting(paths: context.paths, lockWait: .patient) else {
                 try context.output.line("No events recorded; nothing to delete.")

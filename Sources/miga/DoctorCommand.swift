@@ -13,8 +13,6 @@ struct DoctorCommand: ContextCommand {
             """
     )
 
-    func run() throws { try CommandSupport.run(run(_:)) }
-
     func run(_ context: MigaContext) throws {
         let findings = Doctor(context: context).check()
         let color = CommandSupport.useColor(context), palette = CommandSupport.palette(context)

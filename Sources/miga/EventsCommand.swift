@@ -32,8 +32,6 @@ struct EventsCommand: ParsableCommand {
                                                         valueName: "file"))
         var output: String?
 
-        func run() throws { try CommandSupport.run(run(_:)) }
-
         func run(_ context: MigaContext) throws {
             // Every machine's events, with sync_folder: the others' folded in first.
             let config = (try? ConfigInForce.load(context: context))?.config ?? MigaConfig()
@@ -76,8 +74,6 @@ struct EventsCommand: ParsableCommand {
         @Argument(help: ArgumentHelp("The file to read, or - for standard input.", valueName: "file"),
                   completion: .file(extensions: ["jsonl", "csv"]))
         var file: String
-
-        func run() throws { try CommandSupport.run(run(_:)) }
 
         func run(_ context: MigaContext) throws {
             // Read as a stream (a pipe from another machine works too), one line in memory.

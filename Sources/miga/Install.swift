@@ -23,8 +23,6 @@ struct Install: ContextCommand {
             """
     )
 
-    func run() throws { try CommandSupport.run(run(_:)) }
-
     func run(_ context: MigaContext) throws {
         let loaded = try ConfigInForce.load(context: context)
         // An app whose table cannot be used (a name that is no file name, a command that is

@@ -23,8 +23,6 @@ struct LicenseCommand: ParsableCommand {
             commandName: "status",
             abstract: "Say whether the trial runs, has ended, or a licence is active, and which file says so.")
 
-        func run() throws { try CommandSupport.run(run(_:)) }
-
         func run(_ context: MigaContext) throws {
             let status = EntitlementStore(context: context).status()
             try context.output.line(status.summary)
@@ -40,8 +38,6 @@ struct LicenseCommand: ParsableCommand {
 
         @Argument(help: ArgumentHelp("The licence file you received.", valueName: "file"), completion: .file())
         var file: String
-
-        func run() throws { try CommandSupport.run(run(_:)) }
 
         func run(_ context: MigaContext) throws {
             let store = EntitlementStore(context: context)

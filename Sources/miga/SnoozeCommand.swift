@@ -33,8 +33,6 @@ struct SnoozeCommand: ContextCommand {
               completion: .custom(CommandSupport.configuredApps))
     var names: [String] = []
 
-    func run() throws { try CommandSupport.run(run(_:)) }
-
     func run(_ context: MigaContext) throws {
         let now = context.clock.nowMilliseconds()
         if off {

@@ -51,8 +51,6 @@ struct StatsCommand: ContextCommand {
         }
     }
 
-    func run() throws { try CommandSupport.run(run(_:)) }
-
     func run(_ context: MigaContext) throws {
         // A broken config still gives the numbers (of this machine, when it names no folder).
         let config = (try? ConfigInForce.load(context: context))?.config ?? MigaConfig()

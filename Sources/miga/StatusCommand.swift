@@ -23,8 +23,6 @@ struct StatusCommand: ContextCommand {
     @Flag(help: "Print {\"date\",\"exits\",\"opens\",\"streak\",\"grace\",\"schedule\",\"snooze\",\"timeboxes\",\"pending\"} as JSON.")
     var json = false
 
-    func run() throws { try CommandSupport.run(run(_:)) }
-
     func run(_ context: MigaContext) throws {
         // A broken config still gives the day's numbers: a status bar should not go blank.
         let inForce = try? ConfigInForce.load(context: context)

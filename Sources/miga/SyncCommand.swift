@@ -41,8 +41,6 @@ struct SyncStatusCommand: ContextCommand {
     @Flag(help: "Print {\"device\",\"folder\",\"machines\":[{\"device\",\"host\",\"this_machine\",\"last_write\",\"events\"}],\"behind\",\"unwritten\",\"unread_bytes\",\"skipped\"} as JSON.")
     var json = false
 
-    func run() throws { try CommandSupport.run(run(_:)) }
-
     func run(_ context: MigaContext) throws {
         let config = try ConfigInForce.load(context: context).config
         let store = try EventStore.openForReading(config: config, context: context)

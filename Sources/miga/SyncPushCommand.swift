@@ -10,8 +10,6 @@ struct SyncPushCommand: ContextCommand {
         shouldDisplay: false
     )
 
-    func run() throws { try CommandSupport.run(run(_:)) }
-
     func run(_ context: MigaContext) throws {
         // The config as it is here: the shared copy is brought level under the journal's lock.
         try EventStore.pushInBackground(config: ConfigInForce.load(context: context, inFrontOfApp: true).config, context: context)

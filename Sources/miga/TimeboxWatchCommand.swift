@@ -19,8 +19,6 @@ struct TimeboxWatchCommand: ContextCommand {
     @Argument(help: "When the group's leader started (clock ticks after boot; 0: it had ended). Left out: read now.")
     var leaderStart: UInt64?
 
-    func run() throws { try CommandSupport.run(run(_:)) }
-
     func run(_ context: MigaContext) throws {
         let app = leaderStart.map { AppProcessGroup(group: group, leaderStart: $0 == 0 ? nil : $0) } ?? .now(group)
         _ = TimeboxWatch(context: context).run(session: session, group: app)

@@ -30,8 +30,6 @@ struct Uninstall: ContextCommand {
     @Flag(help: "With --purge: delete without asking.")
     var yes = false
 
-    func run() throws { try CommandSupport.run(run(_:)) }
-
     func run(_ context: MigaContext) throws {
         let installer = try Installer(context: context)
         if purge, !yes {

@@ -72,18 +72,6 @@ public enum HostToExtension {
         /// `ConfigKeys.state`: the settings the extension uses, `sites` among them.
         public var settings: [(String, OrderedJSON)]
 
-        public init(version: String, gating: Bool, reason: String?, message: String?, grace: [(String, Int64)],
-                    ungated: [(String, Int64)], timeboxes: [Timebox], siteRules: [SiteRule], settings: [(String, OrderedJSON)]) {
-            self.version = version
-            self.gating = gating
-            self.reason = reason
-            self.message = message
-            self.grace = grace
-            self.ungated = ungated
-            self.timeboxes = timeboxes
-            self.siteRules = siteRules
-            self.settings = settings
-        }
     }
 
     /// A listed site as the extension matches it: `site` as listed (the key of `grace`,
@@ -95,11 +83,6 @@ public enum HostToExtension {
         public var site: String
         public var domain: String
         public var addresses: String
-        public init(site: String, domain: String, addresses: String) {
-            self.site = site
-            self.domain = domain
-            self.addresses = addresses
-        }
     }
 
     /// A timebox as the extension times its soft end, decided here: when the notice shows
@@ -126,21 +109,6 @@ public enum HostToExtension {
         public var choices: [String]
         public var extendLabel: String
 
-        public init(session: String, site: String, domain: String, addresses: String, minutes: Int, extended: Bool, end: Int64, noticeAt: Int64,
-                    noticeUntil: Int64, declaredMinutes: Int, choices: [String], extendLabel: String) {
-            self.session = session
-            self.site = site
-            self.domain = domain
-            self.addresses = addresses
-            self.minutes = minutes
-            self.extended = extended
-            self.end = end
-            self.noticeAt = noticeAt
-            self.noticeUntil = noticeUntil
-            self.declaredMinutes = declaredMinutes
-            self.choices = choices
-            self.extendLabel = extendLabel
-        }
     }
 
     public enum GateAnswer {
@@ -172,39 +140,12 @@ public enum HostToExtension {
         public var challenge: String?
         public var waitedMilliseconds: Int64
 
-        public init(session: String, site: String, app: String, timerSeconds: Int, breathing: String, animations: Bool, item: Item,
-                    notes: [String], intention: Bool, openLabel: String, minutes: (choices: [Int], defaultMinutes: Int)?,
-                    alternatives: [(label: String, kind: String)], challenge: String?, waitedMilliseconds: Int64) {
-            self.session = session
-            self.site = site
-            self.app = app
-            self.timerSeconds = timerSeconds
-            self.breathing = breathing
-            self.animations = animations
-            self.item = item
-            self.notes = notes
-            self.intention = intention
-            self.openLabel = openLabel
-            self.minutes = minutes
-            self.alternatives = alternatives
-            self.challenge = challenge
-            self.waitedMilliseconds = waitedMilliseconds
-        }
     }
 
     /// An item as the page shows it; its picture inline, as a data: URL, when it has one.
     public struct Item: Equatable {
         public var id, kind, category, text: String
         public var author, title, image: String?
-        public init(id: String, kind: String, category: String, text: String, author: String?, title: String?, image: String?) {
-            self.id = id
-            self.kind = kind
-            self.category = category
-            self.text = text
-            self.author = author
-            self.title = title
-            self.image = image
-        }
     }
 
     /// The alternative chosen at Exit: a link is the page's to open; a command was started
@@ -213,11 +154,6 @@ public enum HostToExtension {
         public enum Action: Equatable { case url(String), launched, problem(String) }
         public var label, kind: String
         public var action: Action
-        public init(label: String, kind: String, action: Action) {
-            self.label = label
-            self.kind = kind
-            self.action = action
-        }
     }
 
     /// Today's counts for the popup, whether miga gates now, and a snooze that runs.
@@ -226,18 +162,6 @@ public enum HostToExtension {
         public var gating: Bool
         public var reason, message: String?
         public var snooze: (until: Int64, apps: [String])?
-        public init(exits: Int, opens: Int, reads: Int, currentStreak: Int, longestStreak: Int, gating: Bool, reason: String?,
-                    message: String?, snooze: (until: Int64, apps: [String])?) {
-            self.exits = exits
-            self.opens = opens
-            self.reads = reads
-            self.currentStreak = currentStreak
-            self.longestStreak = longestStreak
-            self.gating = gating
-            self.reason = reason
-            self.message = message
-            self.snooze = snooze
-        }
     }
 
     /// The version of this protocol, sent in every state.

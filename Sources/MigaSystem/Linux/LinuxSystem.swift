@@ -216,6 +216,14 @@ public enum LinuxSystem {
     /// posix_spawn on this terminal, in miga's process group; `defaultSignals`: every signal's
     /// handling back to its default, else inherited.
     private static func spawnOnTerminal(_ command: ResolvedCommand, environment: [String: String], defaultSignals: Bool) throws -> pid_t {
+        try posixSpawn(command, environment: environment, actions: nil,
+                       flags: POSIX_SPAWN_SETSIGMASK | (defaultSignals ? POSIX_SPAWN_SETSIGDEF : 0))
+    }
+
+    /// posix_spawn with an empty signal mask and, under POSIX_SPAWN_SETSIGDEF in `flags`, every
+    /// signal's handling at its default: the one spawn under both kinds of launch.
+    private static func posixSpawn(_ command: ResolvedCommand, environment: [String: String],
+                                   actions: UnsafePointer<posix_spawn_file_actions_t>?, flags: Int32) throws -> pid_t {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -225,11 +233,11 @@ public enum LinuxSystem {
         var defaults = sigset_t()
         sigfillset(&defaults)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | (defaultSignals ? POSIX_SPAWN_SETSIGDEF : 0)))
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         var pid = pid_t()
         let status = withCStrings(command.arguments) { argv in
             withCStrings(environmentStrings(environment)) { envp in
-                posix_spawn(&pid, command.executable, nil, &attributes, argv, envp)
+                posix_spawn(&pid, command.executable, actions, &attributes, argv, envp)
             }
         }
         guard status == 0 else { throw LaunchError.spawnFailed(command: command.arguments.first ?? command.executable, code: status) }
@@ -259,27 +267,9 @@ public enum LinuxSystem {
         for fd: Int32 in keepingStandardError ? 0...1 : 0...2 {
             posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
         }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
         let setsid: Int32 = 0x80 // POSIX_SPAWN_SETSID (glibc >= 2.26), not imported into Swift
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (newSession ? setsid : 0)))
-        var pid = pid_t()
-        let status = withCStrings(command.arguments) { argv in
-            withCStrings(environmentStrings(environment)) { envp in
-                posix_spawn(&pid, command.executable, &actions, &attributes, argv, envp)
-            }
-        }
-        guard status == 0 else {
-            throw LaunchError.spawnFailed(command: command.arguments.first ?? command.executable, code: status)
-        }
-        return pid
+        return try posixSpawn(command, environment: environment, actions: &actions,
+                              flags: POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (newSession ? setsid : 0))
     }
 
     /// Writes all of `data` to `fd`. Foundation's `FileHandle.write(_:)` traps on any error,
