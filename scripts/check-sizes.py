@@ -50,6 +50,14 @@ def allowed(path, name):
 # Code without comments and string literals: every character of a comment or a literal
 # becomes a space (newlines stay), so line numbers and braces in code are unchanged.
 
+def blank_line_comment(text, index, out):
+    """Blanks the `//` comment at index up to its line's end, and returns that end."""
+    end = text.find("\n", index)
+    end = len(text) if end < 0 else end
+    blank(text, index, end, out)
+    return end
+
+
 def blank(text, start, end, out):
     for index in range(start, end):
         out[index] = "\n" if text[index] == "\n" else " "
@@ -75,10 +83,7 @@ def swift_code(text):
                 index = skip_swift_string(text, index + 1, delimiter, pounds, out, interpolations)
                 continue
         if text.startswith("//", index):
-            end = text.find("\n", index)
-            end = length if end < 0 else end
-            blank(text, index, end, out)
-            index = end
+            index = blank_line_comment(text, index, out)
         elif text.startswith("/*", index):
             end, depth = index + 2, 1
             while end < length and depth:
@@ -147,10 +152,7 @@ def js_code(text):
                 previous = "`"
                 continue
         if text.startswith("//", index):
-            end = text.find("\n", index)
-            end = length if end < 0 else end
-            blank(text, index, end, out)
-            index = end
+            index = blank_line_comment(text, index, out)
             continue
         if text.startswith("/*", index):
             end = text.find("*/", index + 2)
