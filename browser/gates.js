@@ -68,6 +68,16 @@ async function askAboutGate(gate, message) {
   return ask(message);
 }
 
+// What a gate page may ask, one function each: (page, gate, message) → the reply it gets.
+const GATE_MESSAGES = {
+  gate: newGate,
+  next: (page, gate, message) => askAboutGate(gate, { type: "next", session: gate.session }),
+  completed: (page, gate, message) => askAboutGate(gate, { type: "completed", session: gate.session }),
+  exit: exitGate,
+  open: openGate,
+  close: closeGateTab,
+};
+
 async function handleGateMessage(page, gate, message) {
   // A page whose gate began before this worker did (it restarted) names its gate; the host
   // holds it still, or rebuilds it from what it stored (askAboutGate), or says it has ended.
@@ -75,98 +85,104 @@ async function handleGateMessage(page, gate, message) {
     gate.session = message.session;
     gate.url = message.url;
   }
-  switch (message && message.type) {
-    case "gate": {
-      gate.url = String(message.url);
-      let reply;
-      try {
-        reply = await ask(request("gate", { url: gate.url }));
-      } catch (error) {
-        await allowTab(gate.tabId, gate.url);
-        return { action: "go", reason: "no_host", message: String(error.message || error) };
-      }
-      if (reply.type === "error") {
-        await allowTab(gate.tabId, gate.url);
-        return { action: "go", reason: "error", message: reply.error };
-      }
-      if (reply.action === "go") {
-        if (reply.grace_until && state) {
-          state.grace[reply.site] = reply.grace_until;
-          await rebuildRules();
-        }
-        await allowTab(gate.tabId, gate.url);
-        refresh();
-        return reply;
-      }
-      gate.session = reply.session;
-      refresh(); // a gate page opening is a good moment to catch up with config and grace
-      return reply;
-    }
-    case "next":
-    case "completed":
-      return askAboutGate(gate, { type: message.type, session: gate.session });
-    case "exit": {
-      // A "Do this instead" choice names the host's alternative by its index; the host checks it.
-      const exit = { type: "exit", session: gate.session };
-      if (Number.isInteger(message.alternative) && message.alternative > 0) exit.alternative = message.alternative;
-      const reply = await askAboutGate(gate, exit);
-      if (reply.type !== "error") gate.ended = true;
-      // An alternative that is a link opens in this tab after the celebration, with the same
-      // one-time pass an Open gives: it is never gated, whatever site it is on.
-      const link = reply.type !== "error" && reply.alternative && reply.alternative.kind === "url" ? webAddress(reply.alternative.url) : null;
-      if (link && (gate.sent || gate.known)) await allowTab(gate.tabId, link);
-      return reply;
-    }
-    case "open": {
-      // The answer to "What are you here to do?", when the page asked: miga cleans and cuts it.
-      const open = { type: "open", session: gate.session };
-      if (typeof message.intention === "string") open.intention = message.intention.slice(0, 1000);
-      // The answer to "For how long?": the host takes it only if it is one of its answers.
-      if (Number.isInteger(message.minutes) && message.minutes > 0) open.minutes = message.minutes;
-      // The typed challenge, as typed: the host compares it with its sentence.
-      if (typeof message.challenge === "string") open.challenge = message.challenge.slice(0, 1000);
-      let reply;
-      try {
-        reply = await askAboutGate(gate, open);
-      } catch (error) {
-        reply = { type: "error", error: String(error.message || error) };
-      }
-      // Locked: the page says how long is left. Any other failure is miga's: the person
-      // chose Open after the countdown, and Open they get, with one line saying why.
-      if (reply.type === "error" && reply.seconds_left != null) return reply;
-      // The typed sentence was not the one asked (or none came): the page asks it again. A
-      // challenge never fails open.
-      if (reply.type === "error" && reply.challenge_failed === true) return reply;
-      // A page that only named a gate, which miga does not know, gets no bypass: its address
-      // is loaded as any navigation is, and gated if it is an entry.
-      if (reply.type === "error" && !gate.sent && !gate.known) return { action: "go", reason: "not_sent" };
-      if (reply.type === "error") {
-        gate.ended = true;
-        await allowTab(gate.tabId, gate.url);
-        return { type: "open", failed_open: `miga could not record this Open (${reply.error}); opening anyway.` };
-      }
-      gate.ended = true;
-      if (reply.grace_until && state) {
-        state.grace[reply.site] = reply.grace_until;
-        await rebuildRules();
-      }
-      if (reply.timebox) await learnTimebox(reply.timebox); // before the site loads in this tab
-      await allowTab(gate.tabId, gate.url);
-      return reply;
-    }
-    case "close": {
-      // Exit closes the tab, or shows a calm page when it is the window's last.
-      const tab = await api.tabs.get(gate.tabId);
-      const siblings = await api.tabs.query({ windowId: tab.windowId });
-      if (siblings.length > 1) {
-        await api.tabs.remove(gate.tabId);
-        return { closed: true };
-      }
-      return { closed: false, calm: CALM_PAGE };
-    }
-    default:
-      throw new Error("unknown request");
+  const type = message && message.type;
+  if (typeof type !== "string" || !Object.hasOwn(GATE_MESSAGES, type)) throw new Error("unknown request");
+  return GATE_MESSAGES[type](page, gate, message);
+}
+
+// A gated navigation's page asks for its gate; miga's answer may be to go straight on.
+async function newGate(page, gate, message) {
+  gate.url = String(message.url);
+  let reply;
+  try {
+    reply = await ask(request("gate", { url: gate.url }));
+  } catch (error) {
+    await allowTab(gate.tabId, gate.url);
+    return { action: "go", reason: "no_host", message: String(error.message || error) };
   }
+  if (reply.type === "error") {
+    await allowTab(gate.tabId, gate.url);
+    return { action: "go", reason: "error", message: reply.error };
+  }
+  if (reply.action === "go") {
+    await learnGrace(reply);
+    await allowTab(gate.tabId, gate.url);
+    refresh();
+    return reply;
+  }
+  gate.session = reply.session;
+  refresh(); // a gate page opening is a good moment to catch up with config and grace
+  return reply;
+}
+
+// A grace the host gave with its answer holds in the rules at once.
+async function learnGrace(reply) {
+  if (reply.grace_until && state) {
+    state.grace[reply.site] = reply.grace_until;
+    await rebuildRules();
+  }
+}
+
+async function exitGate(page, gate, message) {
+  // A "Do this instead" choice names the host's alternative by its index; the host checks it.
+  const exit = { type: "exit", session: gate.session };
+  if (Number.isInteger(message.alternative) && message.alternative > 0) exit.alternative = message.alternative;
+  const reply = await askAboutGate(gate, exit);
+  if (reply.type !== "error") gate.ended = true;
+  // An alternative that is a link opens in this tab after the celebration, with the same
+  // one-time pass an Open gives: it is never gated, whatever site it is on.
+  const link = reply.type !== "error" && reply.alternative && reply.alternative.kind === "url" ? webAddress(reply.alternative.url) : null;
+  if (link && (gate.sent || gate.known)) await allowTab(gate.tabId, link);
+  return reply;
+}
+
+async function openGate(page, gate, message) {
+  // The answer to "What are you here to do?", when the page asked: miga cleans and cuts it.
+  const open = { type: "open", session: gate.session };
+  if (typeof message.intention === "string") open.intention = message.intention.slice(0, 1000);
+  // The answer to "For how long?": the host takes it only if it is one of its answers.
+  if (Number.isInteger(message.minutes) && message.minutes > 0) open.minutes = message.minutes;
+  // The typed challenge, as typed: the host compares it with its sentence.
+  if (typeof message.challenge === "string") open.challenge = message.challenge.slice(0, 1000);
+  let reply;
+  try {
+    reply = await askAboutGate(gate, open);
+  } catch (error) {
+    reply = { type: "error", error: String(error.message || error) };
+  }
+  if (reply.type === "error") return openRefused(gate, reply);
+  gate.ended = true;
+  await learnGrace(reply);
+  if (reply.timebox) await learnTimebox(reply.timebox); // before the site loads in this tab
+  await allowTab(gate.tabId, gate.url);
+  return reply;
+}
+
+// The host did not record an Open: what the page is told, and whether the site loads.
+async function openRefused(gate, reply) {
+  // Locked: the page says how long is left. Any other failure is miga's: the person
+  // chose Open after the countdown, and Open they get, with one line saying why.
+  if (reply.seconds_left != null) return reply;
+  // The typed sentence was not the one asked (or none came): the page asks it again. A
+  // challenge never fails open.
+  if (reply.challenge_failed === true) return reply;
+  // A page that only named a gate, which miga does not know, gets no bypass: its address
+  // is loaded as any navigation is, and gated if it is an entry.
+  if (!gate.sent && !gate.known) return { action: "go", reason: "not_sent" };
+  gate.ended = true;
+  await allowTab(gate.tabId, gate.url);
+  return { type: "open", failed_open: `miga could not record this Open (${reply.error}); opening anyway.` };
+}
+
+// Exit closes the tab, or shows a calm page when it is the window's last.
+async function closeGateTab(page, gate, message) {
+  const tab = await api.tabs.get(gate.tabId);
+  const siblings = await api.tabs.query({ windowId: tab.windowId });
+  if (siblings.length > 1) {
+    await api.tabs.remove(gate.tabId);
+    return { closed: true };
+  }
+  return { closed: false, calm: CALM_PAGE };
 }
 
 // ---- grace passes ------------------------------------------------------------------------

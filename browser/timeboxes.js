@@ -5,7 +5,7 @@ import { request } from "./protocol.js";
 import { state, ask } from "./host.js";
 import { rebuildRules } from "./rules.js";
 import { lastAddress } from "./tabs.js";
-import { softEndOverlay, removeSoftEnd, softEndNotice } from "./overlays.js";
+import { showSoftEnd, removeSoftEnd, showNotice } from "./overlays.js";
 
 
 // An Open that said how long (ask_minutes) comes with a timebox, from the open reply or, for
@@ -176,7 +176,7 @@ export async function timeboxNotice(session) {
   if (Date.now() >= box.notice_until) return;
   try {
     for (const tab of await tabsOfSite(box)) {
-      api.scripting.executeScript({ target: { tabId: tab.id }, func: softEndNotice, args: [{ site: box.domain }] })
+      showNotice(tab.id, { site: box.domain })
         .catch(() => {}); // a tab that cannot show it (discarded, an error page) goes without
     }
   } catch (error) {
@@ -208,11 +208,8 @@ export async function timeboxEnd(session) {
 async function showOverlay(box, tabId) {
   if (box.settled || box.answering || timeboxes.get(box.session) !== box) return false;
   try {
-    await api.scripting.executeScript({
-      target: { tabId },
-      func: softEndOverlay,
-      args: [{ session: box.session, site: box.domain, minutes: box.declared_minutes, choices: box.choices, extendLabel: box.extend_label }],
-    });
+    await showSoftEnd(tabId,
+      { session: box.session, site: box.domain, minutes: box.declared_minutes, choices: box.choices, extendLabel: box.extend_label });
   } catch (error) {
     console.warn(`miga: no soft end in tab ${tabId}:`, error && error.message || error);
     return false;
@@ -224,7 +221,7 @@ async function showOverlay(box, tabId) {
 
 function removeOverlays(box) {
   for (const tabId of box.tabs) {
-    api.scripting.executeScript({ target: { tabId }, func: removeSoftEnd, args: [box.session] }).catch(() => {});
+    removeSoftEnd(tabId, box.session).catch(() => {});
   }
 }
 

@@ -7,7 +7,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 dest=${1:-.build/browser}
-shared="background.js protocol.js api.js host.js tabs.js rules.js backstop.js gates.js timeboxes.js overlays.js gate.html gate.js gate-page.js gate-questions.js gate.css calm.html popup.html popup.js"
+shared="background.js protocol.js api.js host.js tabs.js rules.js backstop.js gates.js timeboxes.js overlays.js page-overlays.js gate.html gate.js gate-page.js gate-questions.js gate.css calm.html popup.html popup.js"
 for family in chromium firefox; do
     rm -rf "$dest/$family.tmp"
     mkdir -p "$dest/$family.tmp"

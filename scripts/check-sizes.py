@@ -33,11 +33,6 @@ ALLOWED = [
     # states follow the specification's text one for one, so a reader can check it against
     # the standard side by side. Split, it would no longer read like the standard.
     ("Sources/WHATWGURL/URLParser.swift", "step"),
-    # Work left: the soft end's overlay is injected into pages as one function (it must be
-    # self-contained), and the gate page's message handler is one switch; both are to become
-    # parts (the overlay a script built from parts, injected as a file).
-    ("browser/overlays.js", "softEndOverlay"),
-    ("browser/gates.js", "handleGateMessage"),
 ]
 
 
