@@ -122,5 +122,5 @@ let package = Package(
             "miga", "MigaCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

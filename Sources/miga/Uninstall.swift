@@ -48,7 +48,7 @@ struct Uninstall: ParsableCommand {
                         for path in kept { print("  - \(installer.layout.display(path))") }
                     }
                     print("Delete all of this? [y/N] ", terminator: "")
-                    fflush(stdout)
+                    fflush(nil) // all output streams, stdout among them (Swift 6 cannot prove C's `stdout` safe to read)
                     let answer = (readLine() ?? "").trimming(.whitespaces).lowercased()
                     guard answer == "y" || answer == "yes" else {
                         print("Nothing was changed.")
