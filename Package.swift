@@ -127,5 +127,5 @@ let package = Package(
             "miga", "MigaCore", "MigaTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,6 @@
 /// JSON to write, with keys in the order given (JSONEncoder sorts or scrambles them, and a
 /// message read by people, such as the native host's replies, should read in a sensible order).
-public indirect enum OrderedJSON: Equatable {
+public indirect enum OrderedJSON: Equatable, Sendable {
     case string(String)
     case int(Int64)
     case bool(Bool)

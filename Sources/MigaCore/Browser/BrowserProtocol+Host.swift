@@ -6,7 +6,7 @@ import JSON
 
 /// A message from the host: the reply to a request (same `type`, same `id`), or `state`
 /// pushed unasked when config.toml changes.
-public enum HostToExtension {
+public enum HostToExtension: Sendable {
     case state(State)
     /// The answer to `gate`: go straight on, or a gate to show.
     case gate(GateAnswer)
@@ -58,7 +58,7 @@ public enum HostToExtension {
 
     /// The setup: whether miga gates now and why not, the sites with the addresses each
     /// covers, what lets a site in now, the running timeboxes, and the settings the page uses.
-    public struct State {
+    public struct State: Sendable {
         public var version: String
         public var gating: Bool
         public var reason: String?
@@ -79,7 +79,7 @@ public enum HostToExtension {
     /// `addresses`, a regular expression (the same in RE2 and ECMAScript) matching exactly
     /// the http(s) addresses `SiteMatcher.site(for:)` gives this site, whose group 1 is the
     /// whole address.
-    public struct SiteRule: Equatable {
+    public struct SiteRule: Equatable, Sendable {
         public var site: String
         public var domain: String
         public var addresses: String
@@ -88,7 +88,7 @@ public enum HostToExtension {
     /// A timebox as the extension times its soft end, decided here: when the notice shows
     /// (and the last moment it is still worth showing), when the end comes, the minutes the
     /// overlay names and the choices it offers.
-    public struct Timebox: Equatable {
+    public struct Timebox: Equatable, Sendable {
         public var session: String
         public var site: String
         /// The site as the notice and overlay name it, and its addresses (`SiteRule.addresses`):
@@ -111,7 +111,7 @@ public enum HostToExtension {
 
     }
 
-    public enum GateAnswer {
+    public enum GateAnswer: Sendable {
         /// Straight on: miga gates nothing now (why, and the line to show), the address is no
         /// listed site's, its hours have no gate, a link `open-url` gated already, a grace.
         case goNotGating(reason: String?, message: String?)
@@ -123,7 +123,7 @@ public enum HostToExtension {
     }
 
     /// A gate as its page shows it, new or resumed.
-    public struct Gate {
+    public struct Gate: Sendable {
         public var session: String
         public var site: String
         public var app: String
@@ -143,21 +143,21 @@ public enum HostToExtension {
     }
 
     /// An item as the page shows it; its picture inline, as a data: URL, when it has one.
-    public struct Item: Equatable {
+    public struct Item: Equatable, Sendable {
         public var id, kind, category, text: String
         public var author, title, image: String?
     }
 
     /// The alternative chosen at Exit: a link is the page's to open; a command was started
     /// (`launched`) or could not be (`problem`).
-    public struct ChosenAlternative: Equatable {
-        public enum Action: Equatable { case url(String), launched, problem(String) }
+    public struct ChosenAlternative: Equatable, Sendable {
+        public enum Action: Equatable, Sendable { case url(String), launched, problem(String) }
         public var label, kind: String
         public var action: Action
     }
 
     /// Today's counts for the popup, whether miga gates now, and a snooze that runs.
-    public struct Stats {
+    public struct Stats: Sendable {
         public var exits, opens, reads, currentStreak, longestStreak: Int
         public var gating: Bool
         public var reason, message: String?

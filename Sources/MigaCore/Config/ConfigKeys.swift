@@ -139,8 +139,10 @@ public struct ConfigKey: Sendable {
 /// `MigaConfig.App` when an app may set it too, unset there meaning the global value) and
 /// takes its check, text and JSON from its kind, so no entry can read one way and show another.
 extension ConfigKey {
-    typealias Global<Value> = WritableKeyPath<MigaConfig, Value>
-    typealias PerApp<Value> = WritableKeyPath<MigaConfig.App, Value?>
+    /// Sendable key paths (a literal such as `\.timerSeconds` is one): the `@Sendable`
+    /// closures below capture them.
+    typealias Global<Value> = WritableKeyPath<MigaConfig, Value> & Sendable
+    typealias PerApp<Value> = WritableKeyPath<MigaConfig.App, Value?> & Sendable
     /// Checks a TOML value for a key (named as messages name it) that holds `current`; nil
     /// keeps `current`.
     typealias Check<Value> = @Sendable (TOMLValue, String, Value, inout ConfigValueReader) -> Value?
@@ -194,7 +196,7 @@ extension ConfigKey {
                   check: { $3.bool($0, key: $1, using: warningSaysDefault ? $2 : nil) }, text: { String($0) }, json: { .bool($0) })
     }
 
-    static func choice<Choice: RawRepresentable & CaseIterable>(
+    static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
         _ name: String, doc: String, _ global: Global<Choice>, app: PerApp<Choice>? = nil, inState: Bool = false, looser: Looser? = nil
     ) -> ConfigKey where Choice.RawValue == String {
         ConfigKey(name, .choice(Choice.allCases.map(\.rawValue)), doc: doc, global, app: app, inState: inState, looser: looser,
@@ -224,7 +226,7 @@ extension ConfigKey {
     }
 
     /// What an app's shims run; an app that names none runs its own name.
-    static func command(_ name: String, doc: String, _ app: WritableKeyPath<MigaConfig.App, String>) -> ConfigKey {
+    static func command(_ name: String, doc: String, _ app: WritableKeyPath<MigaConfig.App, String> & Sendable) -> ConfigKey {
         ConfigKey(name: name, kind: .command, doc: doc, looser: nil, copyGlobal: nil, copyApp: nil, readGlobal: nil, readApp: { value, key, entry, reader in
             guard let command = reader.string(value, key: key), !command.isEmpty else { return entry }
             // What the shims would run at every launch: a command that is no program's name
@@ -242,10 +244,14 @@ extension ConfigKey {
 }
 
 public enum ConfigKeys {
+    /// An app's key paths name their root (`\App.timerSeconds`): Swift 6.3 infers no
+    /// `\.timerSeconds` for an optional `WritableKeyPath & Sendable` parameter.
+    private typealias App = MigaConfig.App
+
     /// Every key, in the order `show` and the help list them and the host's `state` sends them.
     public static let table: [ConfigKey] = [
         .integer("timer_seconds", MigaConfig.timerRange, unit: "seconds", doc: "the countdown before Open unlocks",
-                 \.timerSeconds, app: \.timerSeconds, inState: true, looser: .lower),
+                 \.timerSeconds, app: \App.timerSeconds, inState: true, looser: .lower),
         .integer("grace_minutes", MigaConfig.graceRange, unit: "minutes", doc: "after an Open, how long the app or site opens without a pause",
                  \.graceMinutes, inState: true, looser: .higher),
         .categories("categories", doc: "what the gate shows: quotes, affirmations, articles", \.categories),
@@ -253,17 +259,17 @@ public enum ConfigKeys {
         .flag("animations", doc: "the gate's small animations", \.animations, inState: true, warningSaysDefault: true),
         .text("terminal", doc: "the terminal emulator for desktop launches (\"\" finds one)", \.terminal),
         .sites("sites", doc: "the sites links and the browser pause for", \.sites, inState: true),
-        .flag("intention", doc: "ask \"What are you here to do?\" before Open", \.intention, app: \.intention, looser: .off),
+        .flag("intention", doc: "ask \"What are you here to do?\" before Open", \.intention, app: \App.intention, looser: .off),
         .integer("escalate_seconds", MigaConfig.escalateRange, unit: "seconds", doc: "each Open of an app today adds this to its timer",
-                 \.escalateSeconds, app: \.escalateSeconds, looser: .lower),
+                 \.escalateSeconds, app: \App.escalateSeconds, looser: .lower),
         .integer("opens_per_day", MigaConfig.opensPerDayRange, unit: "opens",
                  doc: "opens a day before the gate says so and waits 45 s (0: no allowance; never a lock)",
-                 \.opensPerDay, app: \.opensPerDay, looser: .allowance),
-        .flag("ask_minutes", doc: "Open asks \"For how long?\" (5, 10, 20, 30 min) and ends softly then", \.askMinutes, app: \.askMinutes, looser: .off),
+                 \.opensPerDay, app: \App.opensPerDay, looser: .allowance),
+        .flag("ask_minutes", doc: "Open asks \"For how long?\" (5, 10, 20, 30 min) and ends softly then", \.askMinutes, app: \App.askMinutes, looser: .off),
         .integer("default_minutes", MigaConfig.defaultMinutesRange, unit: "minutes", doc: "what Enter gives at \"For how long?\"",
-                 \.defaultMinutes, app: \.defaultMinutes, looser: .higher),
+                 \.defaultMinutes, app: \App.defaultMinutes, looser: .higher),
         .choice("challenge", doc: "before Open: \"type\" asks for a short sentence typed exactly (\"off\": none)",
-                \.challenge, app: \.challenge, looser: .off),
+                \.challenge, app: \App.challenge, looser: .off),
         .flag("weekly_summary", doc: "a notification at the first gate of a week", \.weeklySummary),
         .integer("loosen_delay_minutes", MigaConfig.loosenDelayRange, unit: "minutes",
                  doc: "a change that loosens a rule waits this long before it applies (0: at once)", \.loosenDelayMinutes,

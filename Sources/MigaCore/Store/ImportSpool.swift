@@ -85,7 +85,10 @@ final class ImportSpool {
     /// The types by their code in the file (built once: `allCases` makes a new array each time).
     private static let types = EventType.allCases
     /// Their names, made once and never freed, so that every row binds them without a copy.
-    private static let typeNames: [UnsafeRawBufferPointer] = types.map { type in
+    /// `nonisolated(unsafe)`: the buffers are written only here, inside the static's one-time
+    /// (thread-safe) initialiser, and are read-only and live for the rest of the process, so
+    /// sharing them between threads cannot race (the pointer type is all that is not Sendable).
+    nonisolated(unsafe) private static let typeNames: [UnsafeRawBufferPointer] = types.map { type in
         let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: type.rawValue.utf8.count, alignment: 1)
         _ = bytes.initializeMemory(as: UInt8.self, from: type.rawValue.utf8)
         return UnsafeRawBufferPointer(bytes)
