@@ -1,3 +1,6 @@
+// Only test builds have XCTest; a release build (`make release` builds every target) compiles
+// this target without these cases.
+#if canImport(XCTest)
 import Foundation
 import MigaCore
 import MigaSystem
@@ -194,3 +197,4 @@ extension ConfigCase {
 
     public var configText: String? { try? String(contentsOfFile: home.configFile, encoding: .utf8) }
 }
+#endif
