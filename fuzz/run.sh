@@ -35,7 +35,7 @@ build browser-profile Sources/MigaCore/Doctor/BrowserProfileFiles.swift Sources/
     Sources/MigaSystem/Text/StringEditing.swift fuzz/BrowserProfileFuzz.swift
 build native-host Sources/MigaCore/Browser/NativeMessageFraming.swift Sources/MigaCore/Browser/BrowserProtocol.swift \
     Sources/JSON/*.swift Sources/MigaCore/Time/StoredNumber.swift Sources/MigaCore/Time/EventBounds.swift \
-    Sources/MigaSystem/Text/StringEditing.swift Sources/MigaContent/TerminalText.swift \
+    Sources/MigaSystem/Text/StringEditing.swift Sources/ControlCharacters/TerminalText.swift \
     fuzz/NativeHostFuzz.swift
 build state-file Sources/JSON/*.swift Sources/MigaCore/Time/StoredNumber.swift Sources/MigaCore/Time/EventBounds.swift \
     fuzz/StateFileFuzz.swift
