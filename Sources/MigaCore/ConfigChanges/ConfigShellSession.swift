@@ -102,13 +102,13 @@ public final class ConfigShellSession {
         } else if let problem = LineReader.readlineProblem {
             say("miga config: no line editing, history or Tab completion (\(problem)); install libreadline8 for them")
         }
-        let searchPath = context.commandResolver.searchPath, shimDirectory = context.paths.shimDirectory
+        let searchPath = context.commandResolver.searchPath, shimDirectory = context.paths.shimDirectory, files = context.files
         var installedNames: [String]? // looked up once, at the first Tab that needs them
         editing?.complete { before, word in
             shell.completions(before: before, word: word, installedNames: {
                 if installedNames == nil {
                     installedNames = AppNameSuggestions(searchPath: searchPath, skipping: shimDirectory,
-                                                        entries: installer?.installedEntries ?? []).candidates.sorted()
+                                                        entries: installer?.installedEntries ?? [], files: files).candidates.sorted()
                 }
                 return installedNames ?? []
             })

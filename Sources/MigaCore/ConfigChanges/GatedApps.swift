@@ -128,7 +128,7 @@ public struct GatedApps {
             if let program = launched.program { return try checked(program, from: found.id) }
         }
         let suggestions = AppNameSuggestions(searchPath: resolver.searchPath, skipping: context.paths.shimDirectory,
-                                             entries: installer.installedEntries).suggestions(for: command)
+                                             entries: installer.installedEntries, files: context.files).suggestions(for: command)
             .filter { $0 != command } // never "did you mean" the very name typed
         throw InstallError.appNotFound(name: name, command: command, suggestions: suggestions)
     }

@@ -270,7 +270,7 @@ public enum ConfigInForce {
     /// `setting_loosened` for each setting whose wait ended, at the moment it ended; once,
     /// whichever process noticed it first.
     private static func record(_ applied: [Loosening.Pending], context: MigaContext) {
-        guard AtomicFile.exists(context.paths.database), let store = try? EventStore(paths: context.paths) else { return }
+        guard AtomicFile.exists(context.paths.database), let store = try? EventStore(context: context) else { return }
         for entry in applied {
             let detail = OrderedJSON.object([
                 ("setting", .string(entry.setting.name)), ("from", .string(entry.from)), ("to", .string(entry.to)),
