@@ -155,7 +155,7 @@ public final class ConfigShellSession {
 
     private func save(_ shell: ConfigShell, original: String?) throws {
         try Installer(context: context).prepareConfigFolder()
-        try ConfigFile(path: context.paths.configFile).replace(with: shell.editor.text, original: original)
+        try ConfigFile(path: context.paths.configFile, files: context.files).replace(with: shell.editor.text, original: original)
         say("Saved \(context.paths.configFile).")
         let changed = shell.commandChanged.compactMap { shell.config.apps[$0] }
         // A removal that waits out `loosen_delay_minutes` keeps its shims until it applies.

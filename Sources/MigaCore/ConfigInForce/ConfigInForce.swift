@@ -158,7 +158,7 @@ public enum ConfigInForce {
         let waiting = current.pending.filter { !$0.cancelled }
         guard !waiting.isEmpty else { return [] }
         let settled = current.config
-        let file = ConfigFile(path: context.paths.configFile)
+        let file = ConfigFile(path: context.paths.configFile, files: context.files)
         try file.update(using: { editor, written in
             for entry in waiting { restore(entry.setting, in: &editor, written: written, settled: settled) }
         }, expect: { _ in true })
