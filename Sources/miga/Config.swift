@@ -54,7 +54,7 @@ struct Config: ContextCommand {
         )
 
         func run(_ context: MigaContext) throws {
-            let file = ConfigFile(path: context.paths.configFile)
+            let file = ConfigFile(path: context.paths.configFile, files: context.files)
             // What applies now: a loosened setting still waiting shows its settled value, and
             // the wait is said above it.
             let loaded = try ConfigInForce.load(context: context)
@@ -123,7 +123,7 @@ struct Config: ContextCommand {
             // `set KEY -- VALUE` is how other tools take a value that starts with a dash.
             let value = self.value.first == "--" ? Array(self.value.dropFirst()) : self.value
             guard !value.isEmpty else { throw ValidationError("give a value: miga config set \(key) VALUE") }
-            let file = ConfigFile(path: context.paths.configFile)
+            let file = ConfigFile(path: context.paths.configFile, files: context.files)
             try Installer(context: context).prepareConfigFolder()
             // An app's command is what its shims run: checked like `apps add`, and the
             // shims follow it at once (or they would go on running the old one).

@@ -29,7 +29,7 @@ struct DataCommand: ParsableCommand {
         var yes = false
 
         func run(_ context: MigaContext) throws {
-            guard let store = try EventStore.openExisting(paths: context.paths, lockWait: .patient) else {
+            guard let store = try EventStore.openExisting(context: context, lockWait: .patient) else {
                 try context.output.line("No events recorded; nothing to delete.")
                 return
             }

@@ -80,7 +80,7 @@ struct EventsCommand: ParsableCommand {
             guard let input = try (file == "-" ? InputFile.standardInput : InputFile(path: file)) else {
                 throw ValidationError("\(file) is not a file; give the path of an exported .jsonl or .csv file")
             }
-            let store = try EventStore(paths: context.paths, lockWait: .patient)
+            let store = try EventStore(context: context, lockWait: .patient)
             let result = try store.importLines(from: .descriptor(input.descriptor), name: file == "-" ? "stdin" : file)
             // With sync_folder, what came in goes to this machine's journal now, not a
             // batch per launch.

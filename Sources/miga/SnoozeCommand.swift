@@ -49,7 +49,7 @@ struct SnoozeCommand: ContextCommand {
             let from = now + delay
             let snooze = Snooze(until: from + Int64(minutes) * 60_000, apps: apps, from: delay > 0 ? from : nil,
                                 requested: delay > 0 ? now : nil)
-            try snooze.save(paths: context.paths)
+            try snooze.save(paths: context.paths, files: context.files)
             let offset = context.clock.utcOffsetMinutes(at: context.clock.now())
             let end = LocalMoment(unixMilliseconds: snooze.until, offsetMinutes: offset)
             let what = apps.isEmpty ? "every gate" : apps.joined(separator: ", ")

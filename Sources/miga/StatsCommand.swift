@@ -66,7 +66,7 @@ struct StatsCommand: ContextCommand {
             guard known.contains(app) else { throw StatsError.noSuchApp(app, known: known) }
         }
         var report = try StatsReport.build(store: store, today: today, days: days, app: app)
-        if byMachine { try report.addMachines(store: store, device: store?.journal?.device, app: app) }
+        if byMachine { try report.addMachines(store: store, device: store?.journal?.device, app: app, processes: context.processes) }
         if json {
             try context.output.line(report.json)
         } else {

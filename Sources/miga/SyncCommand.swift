@@ -46,7 +46,8 @@ struct SyncStatusCommand: ContextCommand {
         let store = try EventStore.openForReading(config: config, context: context)
         let device = config.syncFolder.isEmpty ? nil : store?.journal?.device
         let report = try SyncReport.build(store: store, device: device,
-                                          offsetMinutes: context.clock.utcOffsetMinutes(at: context.clock.now()))
+                                          offsetMinutes: context.clock.utcOffsetMinutes(at: context.clock.now()),
+                                          processes: context.processes)
         try context.output.write(json ? report.json + "\n" : report.text)
         if let problem = store?.journalProblem { context.messages.say("miga: \(problem)") }
     }

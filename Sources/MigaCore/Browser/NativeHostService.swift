@@ -406,7 +406,7 @@ public final class NativeHostService {
 
     private func store() throws -> EventStore {
         if let storeCache { return storeCache }
-        let store = try EventStore(paths: context.paths)
+        let store = try EventStore(context: context)
         storeCache = store
         return store
     }

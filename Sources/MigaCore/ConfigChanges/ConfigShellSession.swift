@@ -102,13 +102,13 @@ public final class ConfigShellSession {
         } else if let problem = LineReader.readlineProblem {
             say("miga config: no line editing, history or Tab completion (\(problem)); install libreadline8 for them")
         }
-        let searchPath = context.commandResolver.searchPath, shimDirectory = context.paths.shimDirectory
+        let searchPath = context.commandResolver.searchPath, shimDirectory = context.paths.shimDirectory, files = context.files
         var installedNames: [String]? // looked up once, at the first Tab that needs them
         editing?.complete { before, word in
             shell.completions(before: before, word: word, installedNames: {
                 if installedNames == nil {
                     installedNames = AppNameSuggestions(searchPath: searchPath, skipping: shimDirectory,
-                                                        entries: installer?.installedEntries ?? []).candidates.sorted()
+                                                        entries: installer?.installedEntries ?? [], files: files).candidates.sorted()
                 }
                 return installedNames ?? []
             })
@@ -155,7 +155,7 @@ public final class ConfigShellSession {
 
     private func save(_ shell: ConfigShell, original: String?) throws {
         try Installer(context: context).prepareConfigFolder()
-        try ConfigFile(path: context.paths.configFile).replace(with: shell.editor.text, original: original)
+        try ConfigFile(path: context.paths.configFile, files: context.files).replace(with: shell.editor.text, original: original)
         say("Saved \(context.paths.configFile).")
         let changed = shell.commandChanged.compactMap { shell.config.apps[$0] }
         // A removal that waits out `loosen_delay_minutes` keeps its shims until it applies.

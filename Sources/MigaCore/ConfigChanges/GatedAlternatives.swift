@@ -7,7 +7,7 @@ public struct GatedAlternatives {
         self.context = context
     }
 
-    private var file: ConfigFile { ConfigFile(path: context.paths.configFile) }
+    private var file: ConfigFile { ConfigFile(path: context.paths.configFile, files: context.files) }
 
     public func list() throws -> [Alternative] {
         try file.loadForEditing().alternatives

@@ -31,7 +31,7 @@ public struct GatedApps {
         guard MigaConfig.isValidAppName(name) else { throw InstallError.invalidAppName(name) }
         let wanted = command ?? name
         if !force, Self.isInterpreter(wanted) { throw InstallError.interpreter(name: name, program: wanted) }
-        let file = ConfigFile(path: context.paths.configFile)
+        let file = ConfigFile(path: context.paths.configFile, files: context.files)
         guard try file.loadForEditing().apps[name] == nil else { throw InstallError.appAlreadyAdded(name) }
         let installer = try Installer(context: context)
         let app = MigaConfig.App(name: name, command: try program(command ?? name, for: name, installer: installer),
@@ -48,7 +48,7 @@ public struct GatedApps {
     /// runs; an interpreter only with `apps add --force`), written, and the app's shims
     /// remade to run it. Returns the installer, for what changed.
     public func setCommand(of name: String, to command: String) throws -> Installer {
-        let file = ConfigFile(path: context.paths.configFile)
+        let file = ConfigFile(path: context.paths.configFile, files: context.files)
         let config = try file.loadForEditing()
         guard config.apps[name] != nil else { throw InstallError.unknownApp(name: name, configured: config.apps.keys.sorted()) }
         if Self.isInterpreter(command) { throw InstallError.interpreter(name: name, program: command) }
@@ -71,7 +71,7 @@ public struct GatedApps {
         guard !retired.isEmpty else { return nil }
         let installer = try Installer(context: context)
         for name in retired { try installer.remove(app: name) }
-        let config = try ConfigFile(path: context.paths.configFile).loadForEditing()
+        let config = try ConfigFile(path: context.paths.configFile, files: context.files).loadForEditing()
         for other in config.apps.values.sorted(by: { $0.name < $1.name }) { try installer.sync(other) }
         try installer.finishDesktopChanges()
         ConfigInForce.forgetRetired(retired, context: context)
@@ -80,7 +80,7 @@ public struct GatedApps {
 
     /// Forgets the app and removes every shim made for it.
     public func remove(name: String) throws -> Installer {
-        let file = ConfigFile(path: context.paths.configFile)
+        let file = ConfigFile(path: context.paths.configFile, files: context.files)
         let config = try file.loadForEditing()
         guard config.apps[name] != nil else { throw InstallError.unknownApp(name: name, configured: config.apps.keys.sorted()) }
         try file.update({ $0.removeApp(name) }, expect: { $0.apps[name] == nil })
@@ -128,7 +128,7 @@ public struct GatedApps {
             if let program = launched.program { return try checked(program, from: found.id) }
         }
         let suggestions = AppNameSuggestions(searchPath: resolver.searchPath, skipping: context.paths.shimDirectory,
-                                             entries: installer.installedEntries).suggestions(for: command)
+                                             entries: installer.installedEntries, files: context.files).suggestions(for: command)
             .filter { $0 != command } // never "did you mean" the very name typed
         throw InstallError.appNotFound(name: name, command: command, suggestions: suggestions)
     }
@@ -194,7 +194,7 @@ public struct GatedSites {
 
     private func load(_ host: String, adding: Bool = true) throws -> (String, ConfigFile, MigaConfig) {
         guard let site = adding ? SiteMatcher.addableSite(host) : SiteMatcher.normalizedSite(host) else { throw InstallError.invalidSite(host) }
-        let file = ConfigFile(path: context.paths.configFile)
+        let file = ConfigFile(path: context.paths.configFile, files: context.files)
         return (site, file, try file.loadForEditing())
     }
 }

@@ -158,7 +158,7 @@ public enum ConfigInForce {
         let waiting = current.pending.filter { !$0.cancelled }
         guard !waiting.isEmpty else { return [] }
         let settled = current.config
-        let file = ConfigFile(path: context.paths.configFile)
+        let file = ConfigFile(path: context.paths.configFile, files: context.files)
         try file.update(using: { editor, written in
             for entry in waiting { restore(entry.setting, in: &editor, written: written, settled: settled) }
         }, expect: { _ in true })
@@ -270,7 +270,7 @@ public enum ConfigInForce {
     /// `setting_loosened` for each setting whose wait ended, at the moment it ended; once,
     /// whichever process noticed it first.
     private static func record(_ applied: [Loosening.Pending], context: MigaContext) {
-        guard AtomicFile.exists(context.paths.database), let store = try? EventStore(paths: context.paths) else { return }
+        guard AtomicFile.exists(context.paths.database), let store = try? EventStore(context: context) else { return }
         for entry in applied {
             let detail = OrderedJSON.object([
                 ("setting", .string(entry.setting.name)), ("from", .string(entry.from)), ("to", .string(entry.to)),

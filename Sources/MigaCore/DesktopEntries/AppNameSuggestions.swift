@@ -11,10 +11,10 @@ public struct AppNameSuggestions {
 
     /// The executables on `searchPath` (outside miga's shims) and the installed entries' IDs and
     /// programs.
-    public init(searchPath: String, skipping: String, entries: [DesktopEntryLocator.Found]) {
+    public init(searchPath: String, skipping: String, entries: [DesktopEntryLocator.Found], files: any FileService) {
         var names = Set<String>()
-        let skipped = SystemFiles().realPath(skipping)
-        for folder in searchPath.split(separator: ":").map(String.init) where SystemFiles().realPath(folder) != skipped {
+        let skipped = files.realPath(skipping)
+        for folder in searchPath.split(separator: ":").map(String.init) where files.realPath(folder) != skipped {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] { names.insert(name) }
         }
         for found in entries {

@@ -13,7 +13,8 @@ struct BrowserHostCheck {
         let layout = installer.layout
         let present = installer.presentBrowsers
         let profiles = BrowserProfileCheck(layout: layout, extensionFolder: installer.extensionFolder,
-                                           hasFirefoxESR: installer.resolver.lookUp("firefox-esr") != nil, systemRoot: systemRoot)
+                                           hasFirefoxESR: installer.resolver.lookUp("firefox-esr") != nil, files: installer.context.files,
+                                           systemRoot: systemRoot)
         var findings: [Doctor.Finding] = []
         for browser in BrowserHostTarget.all {
             let subject = "browser \(browser.name)"

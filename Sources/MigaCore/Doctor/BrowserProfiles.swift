@@ -22,6 +22,8 @@ struct BrowserProfileCheck {
     var extensionFolder: String?
     /// Debian's Firefox (`firefox-esr`) is on PATH.
     var hasFirefoxESR: Bool
+    /// Lists the profile folders.
+    var files: any FileService
     /// Put before the system folders the Debian package puts the extension in: "" but in tests.
     var systemRoot = ""
 

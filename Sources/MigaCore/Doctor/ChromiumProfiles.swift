@@ -41,7 +41,7 @@ struct ChromiumProfiles {
                 if let name { names[folder] = name }
             }
         }
-        for folder in SystemFiles().directoryNames(in: root.path, limit: limit + 1, where: Self.isUsualProfileFolder) {
+        for folder in check.files.directoryNames(in: root.path, limit: limit + 1, where: Self.isUsualProfileFolder) {
             folders.insert(folder)
         }
         let profiles = folders.filter { FileStatus.at(root.path + "/" + $0)?.isDirectory == true }

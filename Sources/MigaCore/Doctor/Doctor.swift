@@ -69,7 +69,7 @@ public struct Doctor {
         guard AtomicFile.exists(context.paths.database) else { return findings.ok("database", "no events recorded yet") }
         let fix = "move \(layout.display(context.paths.database)) away; miga starts a new one"
         do {
-            let result = try EventStore(paths: context.paths).integrityCheck()
+            let result = try EventStore(context: context).integrityCheck()
             if result == "ok" {
                 findings.ok("database", "\(layout.display(context.paths.database)) is healthy")
             } else {
@@ -84,7 +84,7 @@ public struct Doctor {
     /// this one, no conflict copy of the shared config, and what could not be read.
     private func checkSync(_ config: MigaConfig, _ layout: InstallLayout, _ findings: inout Findings) {
         guard !config.syncFolder.isEmpty else { return }
-        let store = try? EventStore(paths: context.paths)
+        let store = try? EventStore(context: context)
         if let problem = store?.useSyncFolder(of: config, context: context) {
             return findings.problem("sync", "\(problem)", fix: "miga config set sync_folder ~/Sync/miga")
         }
@@ -95,7 +95,7 @@ public struct Doctor {
         guard FileStatus.at(journal.folder)?.isDirectory == true else {
             return findings.problem("sync", "the sync folder \(shown) is not there", fix: "set up your sync tool's folder (or plug in the drive), or `miga config set sync_folder` to another")
         }
-        if let inside = EventStore.databaseInside(folder: journal.folder, paths: context.paths) {
+        if let inside = EventStore.databaseInside(folder: journal.folder, paths: context.paths, files: context.files) {
             findings.problem("sync", inside, fix: "move \(layout.display(context.paths.dataDirectory)) out of \(shown) (set XDG_DATA_HOME)")
         }
         let ownCopies = journal.ownFiles(lookingAt: 10_000) { SyncJournal.isJournalFileName($0) && SyncJournal.isConflictCopy($0) }.prefix(10)

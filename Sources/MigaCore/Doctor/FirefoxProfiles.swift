@@ -44,7 +44,7 @@ struct FirefoxProfiles {
                 for entry in FirefoxProfilesINI.entries(String(decoding: data, as: UTF8.self), limit: limit + 1) {
                     let path = entry.isRelative ? root.path + "/" + entry.path : entry.path
                     // A profile listed but never created (or since deleted) holds nothing to check.
-                    guard SystemFiles().pathExists(path), !profiles.contains(where: { $0.path == path }) else { continue }
+                    guard check.files.pathExists(path), !profiles.contains(where: { $0.path == path }) else { continue }
                     profiles.append(Profile(name: entry.name, path: path))
                 }
             }
@@ -53,7 +53,7 @@ struct FirefoxProfiles {
         } catch {}
         if profiles.isEmpty {
             // Without a usable profiles.ini: the folders Firefox has used as profiles.
-            let names = SystemFiles().directoryNames(in: root.path, limit: 4096) { $0 != "." && $0 != ".." }.sorted()
+            let names = check.files.directoryNames(in: root.path, limit: 4096) { $0 != "." && $0 != ".." }.sorted()
             for name in names where looksLikeProfile(root.path + "/" + name) {
                 profiles.append(Profile(name: name, path: root.path + "/" + name))
             }
@@ -63,7 +63,7 @@ struct FirefoxProfiles {
 
     private func looksLikeProfile(_ folder: String) -> Bool {
         FileStatus.at(folder)?.isDirectory == true
-            && ["prefs.js", "extensions.json", "times.json"].contains { SystemFiles().pathExists(folder + "/" + $0) }
+            && ["prefs.js", "extensions.json", "times.json"].contains { check.files.pathExists(folder + "/" + $0) }
     }
 
     func finding(for profile: Profile) -> Doctor.Finding {

@@ -59,15 +59,18 @@ public struct EntitlementStore {
     public var path: String
     public var clock: any MigaClock
     public var verifier: LicenseVerifier
+    /// Makes the folder the entitlement is written into.
+    public var files: any FileService
 
-    public init(path: String, clock: any MigaClock, verifier: LicenseVerifier = LicenseVerifier()) {
+    public init(path: String, clock: any MigaClock, verifier: LicenseVerifier = LicenseVerifier(), files: any FileService = SystemFiles()) {
         self.path = path
         self.clock = clock
         self.verifier = verifier
+        self.files = files
     }
 
     public init(context: MigaContext) {
-        self.init(path: context.paths.configDirectory + "/entitlement.json", clock: context.clock)
+        self.init(path: context.paths.configDirectory + "/entitlement.json", clock: context.clock, files: context.files)
     }
 
     /// The entitlement now; on first use the trial starts (and is written down).
@@ -144,7 +147,7 @@ public struct EntitlementStore {
     }
 
     private func write(_ text: String) throws {
-        try SystemFiles().makeDirectories(FilePath.parent(of: path), mode: 0o700)
+        try files.makeDirectories(FilePath.parent(of: path), mode: 0o700)
         try AtomicFile.write(text, to: path, mode: 0o600)
     }
 
@@ -159,17 +162,19 @@ public struct EntitlementStore {
 public struct TrialNotice {
     var path: String
     var today: String
+    var files: any FileService
 
     public init(context: MigaContext) {
         path = context.paths.stateDirectory + "/trial-notice"
         today = LocalMoment(clock: context.clock).day.description
+        files = context.files
     }
 
     /// True (and recorded) when today's notice has not been given yet.
     public func due() -> Bool {
         let last = AtomicFile.read(path).map { String(decoding: $0, as: UTF8.self).trimming(.whitespacesAndNewlines) }
         guard last != today else { return false }
-        try? SystemFiles().makeDirectories(FilePath.parent(of: path), mode: 0o700)
+        try? files.makeDirectories(FilePath.parent(of: path), mode: 0o700)
         try? AtomicFile.write(today + "\n", to: path, mode: 0o600)
         return true
     }

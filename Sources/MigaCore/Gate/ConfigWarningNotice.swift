@@ -6,9 +6,11 @@ import MigaSystem
 /// show` and `miga install` say them every time.
 struct ConfigWarningNotice {
     var path: String
+    var files: any FileService
 
     init(context: MigaContext) {
         path = context.paths.stateDirectory + "/config-warned"
+        files = context.files
     }
 
     /// The warnings a gate should say now: all of them when they differ from the last said,
@@ -23,7 +25,7 @@ struct ConfigWarningNotice {
         // A fingerprint, not the text: ten thousand warnings stay a line.
         let fingerprint = MigaPaths.hexHash(warnings.joined(separator: "\n")) + "\n"
         if let said = AtomicFile.read(path), String(decoding: said, as: UTF8.self) == fingerprint { return [] }
-        try? SystemFiles().makeDirectories(FilePath.parent(of: path), mode: 0o700)
+        try? files.makeDirectories(FilePath.parent(of: path), mode: 0o700)
         try? AtomicFile.write(fingerprint, to: path, mode: 0o600)
         return warnings
     }

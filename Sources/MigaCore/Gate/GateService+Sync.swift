@@ -9,13 +9,18 @@ extension GateService {
     /// The process started by `shareInBackground`.
     public final class BackgroundShare {
         let pid: Int32?
+        /// Tells whether the process has ended.
+        let processes: any ProcessService
         private var ended = false
 
-        init(pid: Int32?) { self.pid = pid }
+        init(pid: Int32?, processes: any ProcessService) {
+            self.pid = pid
+            self.processes = processes
+        }
 
         /// Whether it has finished (or could not start, or was let go); never waits.
         public var isDone: Bool {
-            if !ended { ended = pid.map(SystemProcesses().hasEnded) ?? true }
+            if !ended { ended = pid.map(processes.hasEnded) ?? true }
             return ended
         }
 
@@ -31,9 +36,10 @@ extension GateService {
             guard watched else {
                 let letGo = ResolvedCommand(executable: "/bin/sh", arguments: ["sh", "-c", "\"$0\" sync push </dev/null >/dev/null 2>&1 &", push.executable])
                 _ = try? context.launcher.run(letGo, environment: context.environment)
-                return BackgroundShare(pid: nil)
+                return BackgroundShare(pid: nil, processes: context.processes)
             }
-            return BackgroundShare(pid: try? context.launcher.spawnDetached(push, environment: context.environment))
+            return BackgroundShare(pid: try? context.launcher.spawnDetached(push, environment: context.environment),
+                                   processes: context.processes)
         }
     }
 

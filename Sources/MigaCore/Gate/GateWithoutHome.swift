@@ -6,7 +6,8 @@
 public enum GateWithoutHome {
     public static func run(_ request: GateRequest, problem: String, environment: [String: String],
                            launcher: ProcessLauncher = SystemLauncher(),
-                           messages: MessageSink = StandardErrorSink()) -> Int32 {
+                           messages: MessageSink = StandardErrorSink(),
+                           processes: any ProcessService = SystemProcesses()) -> Int32 {
         let searchPath = environment["PATH"] ?? CommandResolver.defaultSearchPath
         // Where this person's shim folder is cannot be known without a home, but every miga
         // shim folder is `…/miga/bin`; skipping those keeps a shim from finding itself.
@@ -23,6 +24,6 @@ public enum GateWithoutHome {
         }
         messages.say("miga: \(problem) — opening \(request.appName) without a pause")
         return Launch(command: command, app: request.appName, detach: request.detach, environment: environment,
-                      launcher: launcher, messages: messages, ownProgram: SystemProcesses().currentExecutablePath() ?? "").run()
+                      launcher: launcher, messages: messages, ownProgram: processes.currentExecutablePath() ?? "").run()
     }
 }

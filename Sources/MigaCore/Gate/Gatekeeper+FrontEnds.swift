@@ -81,13 +81,13 @@ extension Gatekeeper {
         let style = GateStyle(config: service.config, environment: context.environment)
         let environment = context.environment
         return try WindowGate(driver: driver, channel: process, signals: signals, clock: context.clock, style: style,
-                              imagePath: { ContentImage.path(of: $0, environment: environment) })
+                              terminal: context.terminal, imagePath: { ContentImage.path(of: $0, environment: environment) })
             .run(celebration: service.celebration, shown: shown)
     }
 
     func runPlain(driver: GateDriver, signals: SignalPipe, service: GateService,
                           shown: @escaping () -> Bool) -> GateEnding {
-        let ending = PlainGate(driver: driver, clock: context.clock, signals: signals, write: { text in
+        let ending = PlainGate(driver: driver, clock: context.clock, signals: signals, terminal: context.terminal, write: { text in
             self.context.terminal.say(text, to: .standardOutput) // a hang-up arrives as a signal
         }).run(shown: shown)
         if ending.outcome == .exit, !ending.withdrawn { context.messages.say(service.celebration()) }

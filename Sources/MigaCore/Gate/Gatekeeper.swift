@@ -103,7 +103,7 @@ public final class Gatekeeper {
         if case .trial(let end, _) = entitlement.state { trialEnds = end }
 
         do {
-            return .service(GateService(config: config, store: try EventStore(paths: context.paths), context: context))
+            return .service(GateService(config: config, store: try EventStore(context: context), context: context))
         } catch {
             return .failedOpen(failOpen(app: app, reason: "database_error", problem: "\(error)", store: nil, launch: launch))
         }
@@ -274,9 +274,10 @@ public final class Gatekeeper {
                                          detail: Event.reasonDetail(reason))
         do {
             if reason == "database_error" {
-                try EventStore.spool([skipped], besideDatabase: context.paths.database, overflow: context.paths.overflowSpool)
+                try EventStore.spool([skipped], besideDatabase: context.paths.database, overflow: context.paths.overflowSpool,
+                                     files: context.files, processes: context.processes)
             } else {
-                let store = try store ?? EventStore(paths: context.paths)
+                let store = try store ?? EventStore(context: context)
                 try store.record(skipped)
                 leave(store)
             }

@@ -4,13 +4,16 @@ public final class PlainGate {
     private let driver: GateDriver
     private let clock: any MigaClock
     private let signals: SignalPipe
+    /// Waits on and reads standard input.
+    private let terminal: any TerminalService
     private let input = FileDescriptor.standardInput
     private let write: (String) -> Void
 
-    public init(driver: GateDriver, clock: any MigaClock, signals: SignalPipe, write: @escaping (String) -> Void) {
+    public init(driver: GateDriver, clock: any MigaClock, signals: SignalPipe, terminal: any TerminalService, write: @escaping (String) -> Void) {
         self.driver = driver
         self.clock = clock
         self.signals = signals
+        self.terminal = terminal
         self.write = write
     }
 
@@ -62,7 +65,7 @@ public final class PlainGate {
             }
             // The countdown: typed lines in canonical mode, and a wake-up every second.
             let intoSecond = driver.session.elapsedMilliseconds(at: now) % 1000
-            let events = SystemTerminal().waitForInput([input, signals.readDescriptor], milliseconds: Int32(max(10, 1000 - intoSecond)))
+            let events = terminal.waitForInput([input, signals.readDescriptor], milliseconds: Int32(max(10, 1000 - intoSecond)))
             let at = clock.monotonicNanoseconds()
             if events[1].contains(.input) {
                 for signal in signals.drain() {
@@ -96,7 +99,7 @@ public final class PlainGate {
     /// stdio so nothing sits in a buffer that poll(2) cannot see. nil means end of input.
     private func readTypedLine() -> String? {
         var buffer = [UInt8](repeating: 0, count: 1024)
-        let count = buffer.withUnsafeMutableBytes { (try? SystemTerminal().read(from: input, into: $0, name: "standard input")) ?? 0 }
+        let count = buffer.withUnsafeMutableBytes { (try? terminal.read(from: input, into: $0, name: "standard input")) ?? 0 }
         guard count > 0 else { return nil }
         let bytes = buffer[0..<count].prefix { $0 != UInt8(ascii: "\n") }
         return String(decoding: bytes, as: UTF8.self)

@@ -66,7 +66,7 @@ public struct TimeboxWatch {
     private func service() -> GateService? {
         // No database, no timebox: the watch makes none.
         guard AtomicFile.exists(context.paths.database), let loaded = try? ConfigInForce.load(context: context, inFrontOfApp: true),
-              let store = try? EventStore(paths: context.paths) else { return nil }
+              let store = try? EventStore(context: context) else { return nil }
         return GateService(config: loaded.config, store: store, context: context)
     }
 

@@ -18,6 +18,8 @@ public final class WindowGate {
     private let channel: GateWindowChannel
     private let signals: SignalPipe
     private let clock: any MigaClock
+    /// Waits on the window's channel and the signal pipe.
+    private let terminal: any TerminalService
     private let style: GateStyle
     /// The picture of an item as the window may open it (`ContentImage.path`), or nil.
     private let imagePath: (ContentItem) -> String?
@@ -26,6 +28,7 @@ public final class WindowGate {
     private var sentTick: GateToWindow?
 
     public init(driver: GateDriver, channel: GateWindowChannel, signals: SignalPipe, clock: any MigaClock, style: GateStyle,
+                terminal: any TerminalService = SystemTerminal(),
                 imagePath: @escaping (ContentItem) -> String? = { _ in nil }) {
         self.imagePath = imagePath
         self.driver = driver
@@ -33,6 +36,7 @@ public final class WindowGate {
         self.signals = signals
         self.clock = clock
         self.style = style
+        self.terminal = terminal
     }
 
     /// Runs the gate in the window until a choice is made. Throws `WindowUnavailable` when the
@@ -170,7 +174,7 @@ public final class WindowGate {
     }
 
     private func wait(milliseconds: Int32) -> (window: Bool, signal: Bool) {
-        let events = SystemTerminal().waitForInput([channel.readDescriptor, signals.readDescriptor], milliseconds: milliseconds)
+        let events = terminal.waitForInput([channel.readDescriptor, signals.readDescriptor], milliseconds: milliseconds)
         // Anything on the window's pipe, its end included, is for `receive` to read.
         return (!events[0].isEmpty, events[1].contains(.input))
     }

@@ -13,7 +13,8 @@ extension Installer {
         let paths = layout.paths
         guard AtomicFile.exists(paths.stateDirectory + "/" + SyncJournal.deviceFileName),
               let config = try? ConfigLoader().load(path: paths.configFile).config, !config.syncFolder.isEmpty,
-              let journal = try? SyncJournal.named(config.syncFolder, paths: paths, environment: context.environment) else { return nil }
+              let journal = try? SyncJournal.named(config.syncFolder, paths: paths, environment: context.environment,
+                                                  files: context.files) else { return nil }
         return FileStatus.at(journal.ownFolder, followingLinks: false)?.isDirectory == true ? journal : nil
     }
 
@@ -29,7 +30,9 @@ extension Installer {
     func purgeOwnSyncJournal() {
         guard let journal = ownSyncJournal() else { return }
         let paths = layout.paths
-        guard let store = (try? EventStore.openExisting(paths: paths)) ?? (try? EventStore(paths: paths)) else {
+        let files = context.files, processes = context.processes
+        guard let store = (try? EventStore.openExisting(paths: paths, files: files, processes: processes))
+                ?? (try? EventStore(paths: paths, files: files, processes: processes)) else {
             say("miga: \(layout.display(journal.ownFolder)) could not be removed (miga's database cannot be opened); delete it by hand")
             return
         }

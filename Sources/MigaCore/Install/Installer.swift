@@ -175,7 +175,7 @@ public final class Installer {
         var list: [String] = []
         let paths = layout.paths
         if AtomicFile.exists(paths.configFile) { list.append("your settings, \(layout.display(paths.configFile))") }
-        if let store = try? EventStore.openExisting(paths: paths), let count = try? store.eventCount() {
+        if let store = try? EventStore.openExisting(paths: paths, files: context.files, processes: context.processes), let count = try? store.eventCount() {
             list.append("your \(count) recorded event\(count == 1 ? "" : "s") and streaks, \(layout.display(paths.database))")
         }
         let packs = paths.dataDirectory + "/quotes"

@@ -64,7 +64,7 @@ public struct URLRouter {
             status = forwardToBrowser(plain, environment: environment, afterGate: forward)
         }
         if forward, status != 0 { // nothing reached the browser: nothing to let through
-            for url in urls { if let site = SiteMatcher(sites: handedSites).site(for: url) { HandedOverPass.withdraw(app: SiteMatcher.appName(site: site), paths: context.paths) } }
+            for url in urls { if let site = SiteMatcher(sites: handedSites).site(for: url) { HandedOverPass.withdraw(app: SiteMatcher.appName(site: site), paths: context.paths, files: context.files) } }
         }
         if let site, !gated.isEmpty {
             var gateContext = context

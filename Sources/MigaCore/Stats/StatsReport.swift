@@ -42,14 +42,14 @@ public struct StatsReport: Equatable, Sendable {
     /// Adds `machines`: the same period's counts for each machine, this one first. Every
     /// machine's events are in this database (folded in from the sync folder); a machine's
     /// own events carry no id here, so `device` names this one.
-    public mutating func addMachines(store: EventStore?, device: String?, app: String?) throws {
+    public mutating func addMachines(store: EventStore?, device: String?, app: String?, processes: any ProcessService) throws {
         var rows: [MachineRow] = []
         // The names only: the counts come from the period's query below, not a walk of every event.
         let hosts = try store?.machineHosts() ?? [:]
         func index(_ id: String?) -> Int {
             let name = id ?? device ?? "this machine"
             if let found = rows.firstIndex(where: { $0.device == name }) { return found }
-            rows.append(MachineRow(device: name, host: id == nil ? SystemProcesses().hostName() : hosts[name], thisMachine: id == nil))
+            rows.append(MachineRow(device: name, host: id == nil ? processes.hostName() : hosts[name], thisMachine: id == nil))
             return rows.count - 1
         }
         _ = index(nil)

@@ -22,15 +22,18 @@ public struct SyncReport: Sendable {
     /// could not be read).
     public var unread = 0
     public var skipped: [(file: String, reason: String)] = []
+    /// This machine's host name, beside its id in the text.
+    public var hostName: String?
     /// For the times shown.
     public var offsetMinutes = 0
 
     public var behind: Bool { unwritten > 0 || unread > 0 }
 
     /// The report for `store` (folded and written as `EventStore.openForReading` leaves it).
-    public static func build(store: EventStore?, device: String?, offsetMinutes: Int) throws -> SyncReport {
+    public static func build(store: EventStore?, device: String?, offsetMinutes: Int, processes: any ProcessService) throws -> SyncReport {
         var report = SyncReport(device: device, offsetMinutes: offsetMinutes)
         guard let store, let journal = store.journal else { return report }
+        report.hostName = processes.hostName()
         report.folder = journal.folder
         report.device = journal.device
         for history in try store.machineHistories() {
@@ -41,11 +44,11 @@ public struct SyncReport: Sendable {
                 report.machines[index].lastWrite = [report.machines[index].lastWrite, history.lastEvent].compactMap { $0 }.max()
                 continue
             }
-            report.machines.append(Machine(device: id, host: history.device == nil ? SystemProcesses().hostName() : history.host,
+            report.machines.append(Machine(device: id, host: history.device == nil ? report.hostName : history.host,
                                            thisMachine: id == journal.device, events: history.events, lastWrite: history.lastEvent))
         }
         if !report.machines.contains(where: \.thisMachine) {
-            report.machines.insert(Machine(device: journal.device, host: SystemProcesses().hostName(), thisMachine: true, events: 0), at: 0)
+            report.machines.insert(Machine(device: journal.device, host: report.hostName, thisMachine: true, events: 0), at: 0)
         }
         report.unwritten = try store.unjournaledCount()
         report.unread = store.foldJournals(budget: 0).unread
@@ -79,7 +82,7 @@ public struct SyncReport: Sendable {
         // Every name here but this machine's own may come from the folder, written by anyone:
         // shown only through the sanitiser.
         let shown = TerminalText.field
-        var lines = ["This machine: \(shown(device))" + (SystemProcesses().hostName().map { " (\(shown($0)))" } ?? ""), "Folder: \(shown(folder))", "Machines:"]
+        var lines = ["This machine: \(shown(device))" + (hostName.map { " (\(shown($0)))" } ?? ""), "Folder: \(shown(folder))", "Machines:"]
         let hosts = machines.map { shown($0.host ?? "") }
         let width = hosts.map(\.count).max() ?? 0
         for (name, machine) in zip(hosts, machines) {

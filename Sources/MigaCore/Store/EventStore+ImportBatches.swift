@@ -33,7 +33,7 @@ extension EventStore {
         let insertNew = ImportRow(statement: try db.prepare("\(columns) SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (\(Self.storedEventLookup))"),
                                   checksDuplicates: true)
         var overlap = ImportOverlap(earliest: spool.earliest, latest: spool.latest, fileRepeatsEvents: fileRepeatsEvents)
-        var pacing = ImportPacing(database: path)
+        var pacing = ImportPacing(database: path, processes: processes)
         // Room for the pages of the indexes the batches update (128 MiB). A batch waits for
         // the lock as the store was opened to (`LockWait.patient` for `events import`).
         try db.execute("PRAGMA cache_size = -131072")
@@ -53,7 +53,7 @@ extension EventStore {
         func commit(last: Bool) throws {
             try overlap.inserted(db: db)
             try db.execute("COMMIT")
-            let checkpoint = pacing.committed(afterHolding: SystemProcesses().monotonicNanoseconds() - batch!.locked, walFrames: walFrames.pointee)
+            let checkpoint = pacing.committed(afterHolding: processes.monotonicNanoseconds() - batch!.locked, walFrames: walFrames.pointee)
             batch = nil
             committed += pending
             pending = 0
@@ -64,7 +64,7 @@ extension EventStore {
                 if batch == nil {
                     pacing.leaveTheLockFree()
                     try db.execute("BEGIN IMMEDIATE")
-                    batch = (try overlap.othersMayHoldSpooledEvents(db: db), SystemProcesses().monotonicNanoseconds())
+                    batch = (try overlap.othersMayHoldSpooledEvents(db: db), processes.monotonicNanoseconds())
                 }
                 if !batch!.looks && events.count == Self.rowsAStatement {
                     try insertMany.run(events[...], db: db)
@@ -75,7 +75,7 @@ extension EventStore {
                         pending += db.changes
                     }
                 }
-                if SystemProcesses().monotonicNanoseconds() - batch!.locked >= ImportPacing.batch { try commit(last: false) }
+                if processes.monotonicNanoseconds() - batch!.locked >= ImportPacing.batch { try commit(last: false) }
             }
             if batch != nil { try commit(last: true) }
         } catch {
@@ -108,17 +108,22 @@ struct ImportPacing {
     static let walFramesAlone: Int32 = 2_000 // 8 MB of pages
 
     let database: String
+    /// The clock the batches are timed by and the waits between them.
+    let processes: any ProcessService
     private var committedAt: UInt64?
     private var heldSinceLongGap: UInt64 = 0
     private var othersThere = true
 
-    init(database: String) { self.database = database }
+    init(database: String, processes: any ProcessService = SystemProcesses()) {
+        self.database = database
+        self.processes = processes
+    }
 
     /// After a batch's commit: whether to checkpoint now.
     mutating func committed(afterHolding held: UInt64, walFrames: Int32) -> Bool {
-        committedAt = SystemProcesses().monotonicNanoseconds()
+        committedAt = processes.monotonicNanoseconds()
         heldSinceLongGap += held
-        othersThere = Self.othersHaveOpen(database)
+        othersThere = Self.othersHaveOpen(database, processes: processes)
         return othersThere || walFrames >= Self.walFramesAlone
     }
 
@@ -127,9 +132,9 @@ struct ImportPacing {
     mutating func leaveTheLockFree() {
         guard let committedAt, othersThere else { return }
         let long = heldSinceLongGap >= Self.longGapEvery
-        let now = SystemProcesses().monotonicNanoseconds()
+        let now = processes.monotonicNanoseconds()
         let end = committedAt + (long ? Self.longGap : Self.gap)
-        if now < end { SystemProcesses().sleep(microseconds: UInt32((end - now) / 1000)) }
+        if now < end { processes.sleep(microseconds: UInt32((end - now) / 1000)) }
         if long { heldSinceLongGap = 0 }
     }
 
@@ -138,10 +143,10 @@ struct ImportPacing {
     /// from its first read until it closes, waiting for the write lock included. (Not by
     /// opening the files: closing any descriptor of a file drops every POSIX lock this process
     /// holds on it, SQLite's own included.) Unknown counts as yes.
-    static func othersHaveOpen(_ database: String) -> Bool {
+    static func othersHaveOpen(_ database: String, processes: any ProcessService = SystemProcesses()) -> Bool {
         let inodes = Set([database, database + "-shm"].compactMap { FileStatus.at($0)?.inode })
         guard let table = try? BoundedFile.read("/proc/locks", limit: 4 << 20) else { return true }
-        return heldByOthers(locks: table, inodes: inodes, me: Int(SystemProcesses().id))
+        return heldByOthers(locks: table, inodes: inodes, me: Int(processes.id))
     }
 
     /// Lines such as `1: POSIX  ADVISORY  READ 1234 fe:00:5335183 128 128` (the file's device

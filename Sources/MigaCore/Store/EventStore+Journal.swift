@@ -34,7 +34,7 @@ extension EventStore {
     func holdingJournalLock<T>(_ journal: SyncJournal, _ work: () throws -> T) throws -> T {
         let lock: DirectoryLock
         do {
-            try SystemFiles().makeDirectories(journal.stateDirectory, mode: 0o700)
+            try files.makeDirectories(journal.stateDirectory, mode: 0o700)
             lock = try DirectoryLock(journal.stateDirectory, patience: Self.journalLockPatience)
         } catch {
             throw SyncError.busy(journal.folder)
@@ -84,7 +84,7 @@ extension EventStore {
         }
         guard last > mark else { return 0 }
         let own = try Self.openOwnFolder(journal)
-        let header = Data(journal.header(hostName: SystemProcesses().hostName()).utf8)
+        let header = Data(journal.header(hostName: processes.hostName()).utf8)
         for name in order {
             try own.append(files[name]!, to: name, header: header)
         }
@@ -127,7 +127,7 @@ extension EventStore {
         }
         if let journal, journal.folder == SyncFolderSetting.expanded(config.syncFolder, home: context.environment["HOME"]) { return nil }
         do {
-            journal = try SyncJournal.named(config.syncFolder, paths: context.paths, environment: context.environment)
+            journal = try SyncJournal.named(config.syncFolder, paths: context.paths, environment: context.environment, files: context.files)
             return nil
         } catch {
             journal = nil
@@ -140,8 +140,8 @@ extension EventStore {
     /// brought up to date, and anything new that could not be read said once. Without sync,
     /// nil when there is no database (reading must not make one).
     public static func openForReading(config: MigaConfig, context: MigaContext) throws -> EventStore? {
-        guard !config.syncFolder.isEmpty else { return try openExisting(paths: context.paths) }
-        let store = try EventStore(paths: context.paths)
+        guard !config.syncFolder.isEmpty else { return try openExisting(context: context) }
+        let store = try EventStore(context: context)
         if let problem = store.useSyncFolder(of: config, context: context) {
             context.messages.say("miga: \(problem)")
             return store
@@ -174,7 +174,7 @@ extension EventStore {
     /// What `miga sync push` does, bounded by nothing: for a process that may wait.
     public static func push(config: MigaConfig, context: MigaContext) throws {
         guard !config.syncFolder.isEmpty else { return }
-        let store = try EventStore(paths: context.paths)
+        let store = try EventStore(context: context)
         guard store.useSyncFolder(of: config, context: context) == nil, let journal = store.journal else { return }
         try store.holdingJournalLock(journal) {
             // This machine's events first: they are what only this machine can give the others.
@@ -305,7 +305,7 @@ extension EventStore {
         } catch {
             throw SyncError.folderMissing(folder)
         }
-        let store = try EventStore(paths: context.paths, lockWait: .patient)
+        let store = try EventStore(context: context, lockWait: .patient)
         if let problem = store.useSyncFolder(of: config, context: context) { throw problem }
         guard let journal = store.journal else { return [] }
         let written = try store.catchUpJournal()
@@ -316,7 +316,7 @@ extension EventStore {
             let events = others.map(\.events).reduce(0, +)
             lines.append("Other machines: \(others.count), with \(events) event\(events == 1 ? "" : "s") here now.")
         }
-        if let inside = databaseInside(folder: folder, paths: context.paths) { lines.append("warning: " + inside) }
+        if let inside = databaseInside(folder: folder, paths: context.paths, files: context.files) { lines.append("warning: " + inside) }
         lines += store.unsaidSyncProblems()
         if config.syncConfig {
             switch ConfigSync.reconcile(folder: folder, context: context) {
@@ -333,10 +333,10 @@ extension EventStore {
     /// files while they are written, and a copy made so is a damaged database.
     /// The machine's id too: a folder that carries it gives every machine one id, and then
     /// two writers to one file.
-    public static func databaseInside(folder: String, paths: MigaPaths) -> String? {
-        let shared = SystemFiles().realPath(folder) ?? folder
+    public static func databaseInside(folder: String, paths: MigaPaths, files: any FileService = SystemFiles()) -> String? {
+        let shared = files.realPath(folder) ?? folder
         func inside(_ path: String) -> Bool {
-            let real = SystemFiles().realPath(path) ?? path
+            let real = files.realPath(path) ?? path
             return real == shared || real.hasPrefix(shared + "/")
         }
         if inside(paths.dataDirectory) {

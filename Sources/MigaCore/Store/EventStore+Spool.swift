@@ -29,18 +29,19 @@ extension EventStore {
 
     /// Keeps `events` in the spool as one file.
     func spool(_ events: [Event]) throws {
-        try Self.spool(events, besideDatabase: path, overflow: overflowSpool)
+        try Self.spool(events, besideDatabase: path, overflow: overflowSpool, files: files, processes: processes)
     }
 
     /// The same without opening the database: for events about a database that could not
     /// be used at all (another program's file, a damaged one), which wait until it is moved
     /// aside and miga makes a new one. When the spool beside it cannot be written either (the
     /// disk is full), they wait in `overflow`, in memory until logout.
-    public static func spool(_ events: [Event], besideDatabase database: String, overflow: String?) throws {
+    public static func spool(_ events: [Event], besideDatabase database: String, overflow: String?,
+                             files: any FileService = SystemFiles(), processes: any ProcessService = SystemProcesses()) throws {
         let text = events.map { EventLine.jsonl($0) + "\n" }.joined()
-        let name = eventsPrefix + "\(SystemProcesses().id)-\(SystemProcesses().monotonicNanoseconds())"
+        let name = eventsPrefix + "\(processes.id)-\(processes.monotonicNanoseconds())"
         func write(into folder: String) throws {
-            try SystemFiles().makeDirectories(folder, mode: 0o700)
+            try files.makeDirectories(folder, mode: 0o700)
             try AtomicFile.write(text, to: folder + "/" + name, mode: 0o600)
         }
         do {
@@ -56,8 +57,8 @@ extension EventStore {
     func foldSpool() {
         // The overflow holds only whole files of events: grace passes are the shim's, beside
         // the database.
-        let names = Self.spooledNames(in: spoolFolder, grace: true).map { (spoolFolder, $0) }
-            + (overflowSpool.map { folder in Self.spooledNames(in: folder, grace: false).map { (folder, $0) } } ?? [])
+        let names = Self.spooledNames(in: spoolFolder, grace: true, files: files).map { (spoolFolder, $0) }
+            + (overflowSpool.map { folder in Self.spooledNames(in: folder, grace: false, files: files).map { (folder, $0) } } ?? [])
         guard !names.isEmpty else { return }
         var folded: [String] = [], discard: [String] = []
         var events: [Event] = []
@@ -83,7 +84,7 @@ extension EventStore {
                 folded = [] // the files stay; the next process tries again
             }
         }
-        for file in folded + discard { SystemFiles().removeFile(file) }
+        for file in folded + discard { files.removeFile(file) }
     }
 
     /// Inserts `events` in their order, each unless one with its identity (time, session,
@@ -112,8 +113,8 @@ extension EventStore {
         case unusable
     }
 
-    static func spooledNames(in folder: String, grace: Bool, limit: Int = spoolBatchLimit) -> [String] {
-        SystemFiles().directoryNames(in: folder, limit: limit) { name in
+    static func spooledNames(in folder: String, grace: Bool, limit: Int = spoolBatchLimit, files: any FileService) -> [String] {
+        files.directoryNames(in: folder, limit: limit) { name in
             (grace && name.hasPrefix(gracePrefix)) || name.hasPrefix(eventsPrefix)
         }
     }

@@ -92,7 +92,7 @@ extension EventStore {
         // several lines inside quotes.
         var csv: Bool?
         var records = CSVRecordFraming(maxLength: Self.maxLineLength)
-        try Self.forEachLine(of: source, name: name) { number, line in
+        try Self.forEachLine(of: source, name: name, terminal: terminal) { number, line in
             if csv == nil {
                 if CSVRecordFraming.isBlank(line) { return }
                 csv = try Self.isCSV(firstLine: line, number: number, name: name)
@@ -155,7 +155,8 @@ extension EventStore {
     /// than `maxLineLength` is an ImportError. The bytes are searched with memchr: walking a
     /// `Data` byte by byte took 3 s of a million-line import. `line` borrows the buffer's
     /// storage and is valid only during the call.
-    static func forEachLine(of source: ImportSource, name: String, _ body: (_ number: Int, _ line: UnsafeRawBufferPointer) throws -> Void) throws {
+    static func forEachLine(of source: ImportSource, name: String, terminal: any TerminalService,
+                            _ body: (_ number: Int, _ line: UnsafeRawBufferPointer) throws -> Void) throws {
         var number = 0
         /// Every complete line in `bytes`, then (at the end of input) the rest; returns where
         /// the unfinished last line starts.
@@ -189,7 +190,7 @@ extension EventStore {
             var filled = 0
             while true {
                 let count = try buffer.withUnsafeMutableBytes {
-                    try SystemTerminal().read(from: FileDescriptor(rawValue: fd), into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]),
+                    try terminal.read(from: FileDescriptor(rawValue: fd), into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]),
                                          name: FileDescriptor(rawValue: fd) == .standardInput ? "standard input" : name)
                 }
                 filled += count

@@ -23,6 +23,12 @@ public final class EventStore {
     /// Why this machine's events could not be appended when a command last tried
     /// (`openForReading`), for `sync status` to say.
     public var journalProblem: SyncError?
+    /// The file system this store writes its folders, spool and journal through.
+    let files: any FileService
+    /// This process's id, clock and waits, for the spool's names and the import's pacing.
+    let processes: any ProcessService
+    /// Reads an export given as a descriptor (`EventStore+Transfer`).
+    let terminal: any TerminalService
 
     /// How long a write may wait for another process's lock.
     public enum LockWait: Sendable {
@@ -37,28 +43,49 @@ public final class EventStore {
 
     /// Opens the database only if it exists: reading stats must not create one.
     /// Events waiting in the overflow (the disk was full when they happened) make one.
-    public static func openExisting(paths: MigaPaths, lockWait: LockWait = .brief) throws -> EventStore? {
-        let waiting = paths.overflowSpool.map { !spooledNames(in: $0, grace: false, limit: 1).isEmpty } ?? false
-        return AtomicFile.exists(paths.database) || waiting ? try EventStore(paths: paths, lockWait: lockWait) : nil
+    public static func openExisting(paths: MigaPaths, lockWait: LockWait = .brief, files: any FileService = SystemFiles(),
+                                    processes: any ProcessService = SystemProcesses(),
+                                    terminal: any TerminalService = SystemTerminal()) throws -> EventStore? {
+        let waiting = paths.overflowSpool.map { !spooledNames(in: $0, grace: false, limit: 1, files: files).isEmpty } ?? false
+        return AtomicFile.exists(paths.database) || waiting
+            ? try EventStore(paths: paths, lockWait: lockWait, files: files, processes: processes, terminal: terminal) : nil
+    }
+
+    /// `openExisting(paths:lockWait:)` with the context's paths and services.
+    public static func openExisting(context: MigaContext, lockWait: LockWait = .brief) throws -> EventStore? {
+        try openExisting(paths: context.paths, lockWait: lockWait, files: context.files, processes: context.processes,
+                         terminal: context.terminal)
+    }
+
+    /// miga's database, with its overflow spool, through the context's services.
+    public convenience init(context: MigaContext, lockWait: LockWait = .brief) throws {
+        try self.init(paths: context.paths, lockWait: lockWait, files: context.files, processes: context.processes,
+                      terminal: context.terminal)
     }
 
     /// miga's database, with its overflow spool.
-    public convenience init(paths: MigaPaths, lockWait: LockWait = .brief) throws {
-        try self.init(path: paths.database, lockWait: lockWait, overflowSpool: paths.overflowSpool)
+    public convenience init(paths: MigaPaths, lockWait: LockWait = .brief, files: any FileService = SystemFiles(),
+                            processes: any ProcessService = SystemProcesses(), terminal: any TerminalService = SystemTerminal()) throws {
+        try self.init(path: paths.database, lockWait: lockWait, overflowSpool: paths.overflowSpool,
+                      files: files, processes: processes, terminal: terminal)
     }
 
-    public init(path: String, lockWait: LockWait = .brief, overflowSpool: String? = nil) throws {
+    public init(path: String, lockWait: LockWait = .brief, overflowSpool: String? = nil, files: any FileService = SystemFiles(),
+                processes: any ProcessService = SystemProcesses(), terminal: any TerminalService = SystemTerminal()) throws {
         self.path = path
         self.overflowSpool = overflowSpool
+        self.files = files
+        self.processes = processes
+        self.terminal = terminal
         let directory = FilePath.parent(of: path)
         do {
-            try SystemFiles().makeDirectories(directory, mode: 0o700)
+            try files.makeDirectories(directory, mode: 0o700)
         } catch {
             throw StoreError.cannotCreateDirectory(path: directory, reason: "\(error)")
         }
         do {
-            try Self.createPrivately(path)
-            db = try Self.open(path, lockWait: lockWait)
+            try Self.createPrivately(path, files: files)
+            db = try Self.open(path, lockWait: lockWait, files: files, processes: processes)
             foldSpool() // the shim's grace passes and spooled events, before anything reads or writes events
         } catch let error as StoreError {
             throw error
@@ -77,9 +104,10 @@ public final class EventStore {
     /// Everything is bounded by `openingSeconds`: a database some other program keeps locked
     /// must not keep a person from their app. The gate then fails open and says why. In the
     /// usual case nothing here waits for a lock: it only reads, and WAL readers never wait.
-    private static func open(_ path: String, lockWait: LockWait) throws -> SQLiteConnection {
+    private static func open(_ path: String, lockWait: LockWait, files: any FileService,
+                             processes: any ProcessService) throws -> SQLiteConnection {
         var generator = SystemRandomNumberGenerator()
-        let deadline = SystemProcesses().monotonicNanoseconds() + UInt64(max(openingSeconds, lockWait.seconds) * 1_000_000_000)
+        let deadline = processes.monotonicNanoseconds() + UInt64(max(openingSeconds, lockWait.seconds) * 1_000_000_000)
         while true {
             do {
                 try refuseForeignFileBesideLog(path)
@@ -102,10 +130,10 @@ public final class EventStore {
                 // memory target. The kernel's page cache still holds the file.
                 if lockWait == .brief { try db.execute("PRAGMA cache_size = -1024") }
                 try migrate(db)
-                tighten(path)
+                tighten(path, files: files)
                 return db
-            } catch let error as SQLiteError where isRetryable(error) && SystemProcesses().monotonicNanoseconds() < deadline {
-                SystemProcesses().sleep(microseconds: UInt32.random(in: 2_000...20_000, using: &generator))
+            } catch let error as SQLiteError where isRetryable(error) && processes.monotonicNanoseconds() < deadline {
+                processes.sleep(microseconds: UInt32.random(in: 2_000...20_000, using: &generator))
             }
         }
     }
@@ -181,16 +209,16 @@ public final class EventStore {
 
     /// The database and its WAL and shared-memory files (which SQLite creates with the
     /// database's mode) are the person's alone: 0600, whatever umask the first command had.
-    static func createPrivately(_ path: String) throws {
+    static func createPrivately(_ path: String, files: any FileService) throws {
         // An existing file (or anything odd, which SQLite reports) is left as it is.
-        SystemFiles().createFileIfAbsent(path, mode: 0o600)
+        files.createFileIfAbsent(path, mode: 0o600)
     }
 
     /// A file of miga's made before it kept them private: 0600 from now on.
-    static func tighten(_ path: String) {
+    static func tighten(_ path: String, files: any FileService) {
         for file in [path, path + "-wal", path + "-shm"] {
             if let status = FileStatus.at(file, followingLinks: false), status.isRegularFile, status.permissions & 0o077 != 0 {
-                SystemFiles().setPermissions(file, 0o600)
+                files.setPermissions(file, 0o600)
             }
         }
     }

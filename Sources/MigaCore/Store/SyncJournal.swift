@@ -37,28 +37,29 @@ public struct SyncJournal: Sendable, Equatable {
 
     /// The journal named by `sync_folder` (`~` expanded), with this machine's id (made on
     /// first use); nil when `sync_folder` is empty.
-    public static func named(_ written: String, paths: MigaPaths, environment: [String: String]) throws -> SyncJournal? {
+    public static func named(_ written: String, paths: MigaPaths, environment: [String: String],
+                             files: any FileService = SystemFiles()) throws -> SyncJournal? {
         guard !written.isEmpty else { return nil }
         guard let folder = SyncFolderSetting.expanded(written, home: environment["HOME"]) else {
             throw SyncError.badFolder(written)
         }
-        return SyncJournal(folder: folder, device: try deviceID(stateDirectory: paths.stateDirectory), stateDirectory: paths.stateDirectory)
+        return SyncJournal(folder: folder, device: try deviceID(stateDirectory: paths.stateDirectory, files: files), stateDirectory: paths.stateDirectory)
     }
 
     /// This machine's id: 16 hex digits, random, made once. Two processes making it at the
     /// same moment agree: each writes its own whole under a temporary name and links it into
     /// place, and the one whose link fails reads the other's.
-    public static func deviceID(stateDirectory: String) throws -> String {
+    public static func deviceID(stateDirectory: String, files: any FileService = SystemFiles()) throws -> String {
         let path = stateDirectory + "/" + deviceFileName
         if let existing = readDeviceID(path) { return existing }
         do {
-            try SystemFiles().makeDirectories(stateDirectory, mode: 0o700)
+            try files.makeDirectories(stateDirectory, mode: 0o700)
             var generator = SystemRandomNumberGenerator()
             let id = (0..<2).map { _ in hex(generator.next() as UInt32) }.joined()
-            let temporary = try SystemFiles().createUniqueFile(in: stateDirectory, prefix: ".device.miga-")
-            defer { SystemFiles().removeFile(temporary) }
+            let temporary = try files.createUniqueFile(in: stateDirectory, prefix: ".device.miga-")
+            defer { files.removeFile(temporary) }
             try AtomicFile.write(id + "\n", to: temporary, mode: 0o600)
-            if SystemFiles().linkIfAbsent(temporary, to: path) { return id }
+            if files.linkIfAbsent(temporary, to: path) { return id }
             if let existing = readDeviceID(path) { return existing }
             // Something that is not an id is there (hand-edited, damaged): replaced whole.
             try AtomicFile.write(id + "\n", to: path, mode: 0o600)
@@ -130,7 +131,7 @@ extension ConfigSync {
     public static func reconcile(folder: String, context: MigaContext) -> Outcome {
         let paths = context.paths
         do {
-            let device = try SyncJournal.deviceID(stateDirectory: paths.stateDirectory)
+            let device = try SyncJournal.deviceID(stateDirectory: paths.stateDirectory, files: context.files)
             return reconcile(folder: folder, machine: Machine(configFile: paths.configFile, stateDirectory: paths.stateDirectory, device: device,
                                                               home: context.environment["HOME"], now: context.clock.nowMilliseconds()))
         } catch {
