@@ -108,7 +108,7 @@ final class TimeboxTests: XCTestCase {
         XCTAssertTrue(extended.extended)
         XCTAssertEqual(service.graceUntil("chat"), clock.now().addingTimeInterval(300), "five more from the answer")
         XCTAssertThrowsError(try service.endTimebox(try XCTUnwrap(service.timebox(session: "s1")), choice: "extend")) {
-            XCTAssertEqual($0 as? GateService.TimeboxProblem, .extendedOnce)
+            XCTAssertEqual($0 as? TimeboxProblem, .extendedOnce)
         }
         XCTAssertThrowsError(try service.endTimebox(box, choice: "later")) {
             XCTAssertEqual("\($0)", "unknown choice \"later\" (one of close, extend, keep, gone)")
@@ -119,7 +119,7 @@ final class TimeboxTests: XCTestCase {
         XCTAssertEqual(ended.ending, "keep")
         XCTAssertEqual(service.openTimeboxes(), [], "answered: nothing left to ask")
         XCTAssertThrowsError(try service.endTimebox(ended, choice: "close")) {
-            XCTAssertEqual($0 as? GateService.TimeboxProblem, .alreadyEnded("keep"))
+            XCTAssertEqual($0 as? TimeboxProblem, .alreadyEnded("keep"))
         }
         let details = try service.store.allEvents().filter { $0.type == .timeboxEnded }.map(\.detail)
         XCTAssertEqual(details, [#"{"minutes":10,"choice":"extend","used":10}"#, #"{"minutes":15,"choice":"keep","used":15}"#])

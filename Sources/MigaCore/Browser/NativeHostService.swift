@@ -239,13 +239,13 @@ public final class NativeHostService {
         // Only a gated site's: the browser ends no app's timebox.
         guard setup.gating, let box = service.timebox(session: session),
               let site = setup.matcher.sites.first(where: { SiteMatcher.appName(site: $0) == box.app }) else {
-            throw ReplyError("\(GateService.TimeboxProblem.notFound)")
+            throw ReplyError("\(TimeboxProblem.notFound)")
         }
         do {
             let after = try service.endTimebox(box, choice: choice)
             let until = service.graceUntil(box.app).map { context.clock.milliseconds($0) }
             return .timeboxEnd(graceUntil: until, timebox: after.ending == nil ? Self.timebox(after, site: site) : nil)
-        } catch let problem as GateService.TimeboxProblem {
+        } catch let problem as TimeboxProblem {
             throw ReplyError("\(problem)")
         }
     }

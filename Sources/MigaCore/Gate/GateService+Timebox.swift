@@ -1,8 +1,6 @@
 /// The soft end of "For how long?" as front ends reach it: the rule itself is in `Timebox/`
 /// (`EventStore.endTimebox`), with the service's store and clock.
 extension GateService {
-    public typealias TimeboxProblem = MigaCore.TimeboxProblem
-
     /// The timebox of the Open in `session`, as the store has it now.
     public func timebox(session: String) -> Timebox? {
         store.timebox(session: session, now: context.clock.nowMilliseconds())
