@@ -120,12 +120,14 @@ export function webAddress(text) {
   }
 }
 
-// A site's rule from the host: {site, domain, addresses}, with its pattern compiled; null when
-// it is not one (that site is then not gated here: fail open).
+// A site's rule from the host: {site, domain, addresses, path}, with its pattern compiled; null
+// when it is not one (that site is then not gated here: fail open). A path site's pattern
+// (`path` not "": youtube.com/shorts) is matched with case, as paths are; a whole host's without.
 function siteRuleFrom(rule) {
   if (!rule || typeof rule.site !== "string" || typeof rule.domain !== "string" || typeof rule.addresses !== "string") return null;
+  const path = typeof rule.path === "string" ? rule.path : "";
   try {
-    return { site: rule.site, domain: rule.domain, addresses: rule.addresses, pattern: new RegExp(rule.addresses, "i") };
+    return { site: rule.site, domain: rule.domain, addresses: rule.addresses, path, pattern: new RegExp(rule.addresses, path ? "" : "i") };
   } catch (error) {
     return null;
   }
@@ -135,7 +137,8 @@ export function ruleOf(site) {
   return state ? state.rules.find((rule) => rule.site === site) : undefined;
 }
 
-// The listed site `url` belongs to, by the host's rule.
+// The listed site `url` belongs to, by the host's rules: the first that matches (the host sends
+// them in the order it tries them, a path site before its host).
 export function siteFor(url) {
   if (typeof url !== "string" || !state || !state.gating) return null;
   const rule = state.rules.find((candidate) => candidate.pattern.test(url));

@@ -46,7 +46,7 @@ export const PROTOCOL = /* protocol-table */ {
   "records": {
     "timebox": ["session", "site", "domain", "addresses", "minutes", "end", "extended", "notice_at", "notice_until", "declared_minutes",
                 "choices", "extend_label"],
-    "site_rule": ["site", "domain", "addresses"]
+    "site_rule": ["site", "domain", "addresses", "path"]
   }
 } /* end-protocol-table */;
 

@@ -3,7 +3,7 @@
 // navigation after Open), and blocks for a site's own workers while no tab is on it.
 import { api, GATE_PAGE } from "./api.js";
 import { state, ruleOf, siteFor, inGrace, ungated, refresh } from "./host.js";
-import { lastAddress } from "./tabs.js";
+import { lastAddress, lastAddressLoaded } from "./tabs.js";
 
 // After Open (or a grace pass) the tab may load anything for this long, so a redirect chain
 // (t.co → reddit.com → www.reddit.com) completes without a second gate.
@@ -12,21 +12,34 @@ const BYPASS_RULE_BASE = 100000;
 let graceTimer = null;
 export const bypasses = new Map(); // tabId → timer
 
+// A path site's rules (youtube.com/shorts) sit above every rule of a whole host (its redirect,
+// and its grace's allow: the host's grace does not let the path site in), and match with case.
+const PATH_PRIORITY = 51;
+
+function caseOf(rule) {
+  return rule.path ? { isUrlFilterCaseSensitive: true } : {};
+}
+
 // The redirect rules: one pair per site, kept as long as the site is listed.
 function rulesFor(sites) {
   const rules = [];
   let id = 1;
-  for (const { domain, addresses: regexFilter } of sites.map(ruleOf).filter(Boolean)) {
+  for (const rule of sites.map(ruleOf).filter(Boolean)) {
+    const { domain, addresses: regexFilter, path } = rule;
     // A gate guards the entry into a site, not each page: a navigation the site itself starts
-    // (a link, a form, a script on one of its pages) is a visit going on, not an entry.
-    const condition = { requestDomains: [domain], excludedInitiatorDomains: [domain], resourceTypes: ["main_frame"], regexFilter };
+    // (a link, a form, a script on one of its pages) is a visit going on, not an entry. Not
+    // so for a path site: a link from its host into the path is an entry into it (a tab
+    // already inside it goes on by its own rule, insideRulesFor).
+    const condition = { requestDomains: [domain], resourceTypes: ["main_frame"], regexFilter, ...caseOf(rule) };
+    if (!path) condition.excludedInitiatorDomains = [domain];
+    const priority = path ? PATH_PRIORITY : 1;
     rules.push({
-      id: id++, priority: 1, condition,
+      id: id++, priority, condition,
       action: { type: "redirect", redirect: { regexSubstitution: GATE_PAGE + "#\\1" } },
     });
     // A form sent to a gated site is not sent again after Open; its gate says so.
     rules.push({
-      id: id++, priority: 2, condition: { ...condition, requestMethods: ["post"] },
+      id: id++, priority: priority + 1, condition: { ...condition, requestMethods: ["post"] },
       action: { type: "redirect", redirect: { regexSubstitution: GATE_PAGE + "?post=1#\\1" } },
     });
   }
@@ -39,10 +52,13 @@ function rulesFor(sites) {
 const OPEN_RULE_BASE = 50000;
 
 function openRulesFor(sites, now) {
-  return sites.filter((site) => ruleOf(site) && (inGrace(site, now) || ungated(site, now))).map((site, index) => ({
-    id: OPEN_RULE_BASE + index, priority: 50, action: { type: "allow" },
-    condition: { requestDomains: [ruleOf(site).domain], resourceTypes: ["main_frame"] },
-  }));
+  return sites.filter((site) => ruleOf(site) && (inGrace(site, now) || ungated(site, now))).map((site, index) => {
+    const rule = ruleOf(site);
+    const condition = { requestDomains: [rule.domain], resourceTypes: ["main_frame"] };
+    // A path site's grace is its own: its addresses only, above its redirect.
+    if (rule.path) Object.assign(condition, { regexFilter: rule.addresses, ...caseOf(rule) });
+    return { id: OPEN_RULE_BASE + index, priority: rule.path ? PATH_PRIORITY + 4 : 50, action: { type: "allow" }, condition };
+  });
 }
 
 let rulesQueue = Promise.resolve();
@@ -56,11 +72,12 @@ export function rebuildRules() {
       removeRuleIds: existing.map((rule) => rule.id),
       addRules: rulesFor(sites),
     });
+    await lastAddressLoaded;
     const open = (await api.declarativeNetRequest.getSessionRules()).map((rule) => rule.id)
-      .filter((id) => id >= OPEN_RULE_BASE && id < BYPASS_RULE_BASE); // the open and the workers' rules
-    const workers = workerRulesFor(sites, now);
-    workerRulesKey = JSON.stringify(workers);
-    await api.declarativeNetRequest.updateSessionRules({ removeRuleIds: open, addRules: [...openRulesFor(sites, now), ...workers] });
+      .filter((id) => id >= OPEN_RULE_BASE && id < BYPASS_RULE_BASE); // the open, the workers' and the inside rules
+    const followers = tabRulesFor(sites, now);
+    workerRulesKey = JSON.stringify(followers);
+    await api.declarativeNetRequest.updateSessionRules({ removeRuleIds: open, addRules: [...openRulesFor(sites, now), ...followers] });
     scheduleGraceEnd(now);
   }).catch((error) => console.error("miga: could not update the rules:", error));
   return rulesQueue;
@@ -98,20 +115,47 @@ function workerRulesFor(sites, now) {
   const used = sitesInUse(now);
   return sites.filter((site) => !used.has(site)).map(ruleOf).filter(Boolean).map((rule, index) => ({
     id: WORKER_RULE_BASE + index, priority: 60, action: { type: "block" },
-    condition: { requestDomains: [rule.domain], initiatorDomains: [rule.domain], tabIds: [-1], regexFilter: rule.addresses },
+    condition: { requestDomains: [rule.domain], initiatorDomains: [rule.domain], tabIds: [-1], regexFilter: rule.addresses, ...caseOf(rule) },
   }));
 }
 
-// Called as tabs come and go from sites: only the workers' rules change, and only when needed.
+// A gate guards the entry into a path site, not each page: a tab that shows a page of a path
+// site (it got in: Open, grace, hours without a gate) may go on inside it — one allow rule per
+// path site for the tabs inside it, above its redirect, while they stay there. A tab that
+// leaves the path site, or closes, is no longer in it (backstop.js refreshes these rules as
+// tabs come and go from sites).
+const INSIDE_RULE_BASE = 70000;
+
+function insideRulesFor(sites) {
+  const rules = [];
+  sites.map(ruleOf).filter((rule) => rule && rule.path).forEach((rule, index) => {
+    const tabIds = [...lastAddress].filter(([, url]) => siteFor(url) === rule.site).map(([tabId]) => tabId).sort((a, b) => a - b);
+    if (!tabIds.length) return;
+    rules.push({
+      id: INSIDE_RULE_BASE + index, priority: PATH_PRIORITY + 5, action: { type: "allow" },
+      condition: { tabIds, requestDomains: [rule.domain], resourceTypes: ["main_frame"], regexFilter: rule.addresses, ...caseOf(rule) },
+    });
+  });
+  return rules;
+}
+
+// The rules that follow the tabs: the workers' and the inside rules.
+function tabRulesFor(sites, now) {
+  return [...workerRulesFor(sites, now), ...insideRulesFor(sites)];
+}
+
+// Called as tabs come and go from sites: only the rules that follow the tabs change, and only
+// when needed.
 export function refreshWorkerRules() {
   rulesQueue = rulesQueue.then(async () => {
-    const workers = workerRulesFor(state && state.gating ? state.sites : [], Date.now());
-    const key = JSON.stringify(workers);
+    await lastAddressLoaded;
+    const followers = tabRulesFor(state && state.gating ? state.sites : [], Date.now());
+    const key = JSON.stringify(followers);
     if (key === workerRulesKey) return;
     workerRulesKey = key;
     const old = (await api.declarativeNetRequest.getSessionRules()).map((rule) => rule.id)
       .filter((id) => id >= WORKER_RULE_BASE && id < BYPASS_RULE_BASE);
-    await api.declarativeNetRequest.updateSessionRules({ removeRuleIds: old, addRules: workers });
+    await api.declarativeNetRequest.updateSessionRules({ removeRuleIds: old, addRules: followers });
   }).catch((error) => console.error("miga: could not update the rules:", error));
   return rulesQueue;
 }

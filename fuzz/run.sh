@@ -18,7 +18,7 @@ build() { # NAME SOURCES...
 }
 build desktop-entry Sources/MigaCore/DesktopEntries/DesktopEntry.swift Sources/MigaCore/DesktopEntries/ExecLine.swift \
     Sources/MigaSystem/Text/StringEditing.swift fuzz/DesktopEntryFuzz.swift
-build url -I Sources/CIDN2 Sources/WHATWGURL/*.swift fuzz/URLFuzz.swift
+build url -I Sources/CIDN2 Sources/WHATWGURL/*.swift Sources/MigaCore/Config/SitePath.swift fuzz/URLFuzz.swift
 [ -d Sources/TOML ] && build toml Sources/TOML/*.swift fuzz/TOMLFuzz.swift
 build shim Sources/MigaCore/Install/PathShim.swift Sources/MigaSystem/Text/ShellQuoting.swift \
     Sources/MigaCore/Config/AppCheck.swift Sources/ControlCharacters/TerminalText.swift Sources/MigaSystem/Text/StringEditing.swift \

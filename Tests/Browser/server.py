@@ -16,6 +16,8 @@ tab ended up):
   /redirect?to=URL      302 to URL
   /form                 a POST form (#post-form, #post-submit) to ?action=URL
   /hop/N?to=URL         302 chain of N hops on this host, then 302 to URL (or a page)
+  /tube, /watch, /shorts/...  a video site's pages (gate `tube.test/shorts`): each links to
+                        #to-short (/shorts/x), #next-short (/shorts/y) and #to-watch (/watch?v=1)
 Run it alone: `python3 server.py` prints its port and logs requests to stdout.
 """
 import datetime, html, json, os, shutil, socket, ssl, subprocess, tempfile, threading, time
@@ -31,6 +33,7 @@ DEFAULT_HOSTS = [
     "keep.test", "www.keep.test", "extend.test", "close.test", "www.close.test", "gone.test", "left.test", "last.test",
     "notice.test",
     "free.test", "www.free.test", "other.test", "docs.test",
+    "tube.test", "www.tube.test",
 ]
 
 
@@ -184,6 +187,11 @@ class _Handler(BaseHTTPRequestHandler):
                     f'<p><a id="new-window" target="_blank" href="{html.escape(gated)}">new window</a></p>'
                     f'<p><a id="to-free" href="{html.escape(free)}">free</a></p>'
                     f'<iframe id="frame" src="{html.escape(query.get("frame", ["about:blank"])[0])}"></iframe>')
+            self._page(200, self._doc(label, body))
+            return
+        if path in ("/tube", "/watch") or path.startswith("/shorts/"):
+            body = ('<p><a id="to-short" href="/shorts/x">a short</a></p><p><a id="next-short" href="/shorts/y">next short</a></p>'
+                    '<p><a id="to-watch" href="/watch?v=1">a video</a></p>')
             self._page(200, self._doc(label, body))
             return
         if path == "/sw/worker.js":

@@ -8,6 +8,7 @@ import json, os, sys, time, unittest, urllib.parse
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cases import Allowance, DoThisInstead, Entries, HowLong, ScheduleWithoutGate  # noqa: E402
+from cases_paths import Paths  # noqa: E402
 from harness import (failed, BrowserCase, Firefox, TempHome, TestServer, firefox_missing, original_from_gate, skip_or_fail,  # noqa: E402
                      wait_for, what_is_missing)
 
@@ -341,5 +342,10 @@ class TestFirefoxNoHost(FirefoxCase):
         self.assertEqual(self.h.events(types=["session_start"]), [])
 
 
+class TestFirefoxPaths(Paths, FirefoxCase):
+    """Path sites (cases_paths.py): `tube.test/shorts` gated, the rest of tube.test not."""
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
+

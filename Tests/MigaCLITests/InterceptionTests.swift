@@ -405,6 +405,60 @@ final class InterceptionTests: XCTestCase, DesktopSystemCase {
         XCTAssertEqual(try home.events().last?.type, .gracePass)
     }
 
+    /// A path site (`youtube.com/shorts`): added and listed as written; a `/watch` link of the
+    /// same host goes to the browser at once, a `/shorts/…` link is gated under the path
+    /// site's own name, and its grace and hand-over files carry the name percent-encoded,
+    /// never as a folder.
+    func testOpenURLGatesAPathSiteAndPassesTheRestOfItsHost() throws {
+        let run = home.root + "/run"
+        XCTAssertEqual(mkdir(run, 0o700), 0)
+        let env = ["DISPLAY": "", "XDG_RUNTIME_DIR": run]
+        XCTAssertEqual(try miga("install").status, 0)
+        try home.writeConfig("timer_seconds = 15\ngrace_minutes = 5\nsites = []\n")
+        let added = try miga("config", "sites", "add", "YouTube.com/shorts/")
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertTrue(added.stdout.contains("youtube.com/shorts is gated"), added.stdout)
+        XCTAssertEqual(try miga("config", "sites", "list").stdout, "youtube.com/shorts\n")
+        let query = try miga("config", "sites", "add", "youtube.com/watch?v=1")
+        XCTAssertEqual(query.status, 1)
+        XCTAssertTrue(query.stderr.contains("is not a site's path"), query.stderr)
+
+        let watch = try miga("open-url", "https://www.youtube.com/watch?v=1", environment: env)
+        XCTAssertEqual(watch.status, 0, watch.stderr)
+        eventually { self.home.recordedInfo() != nil }
+        XCTAssertEqual(home.recordedArguments(), ["--new-window", "https://www.youtube.com/watch?v=1"])
+        XCTAssertEqual(try home.events(), [], "the host's other pages are not gated")
+
+        for suffix in ["argv", "info"] { unlink(home.root + "/recorded." + suffix) }
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) open-url 'https://youtube.com/shorts/abc'",
+                                        environment: environment(env))
+        terminal.waitFor("[e] Exit")
+        XCTAssertTrue(terminal.screen().contains("miga · youtube.com/shorts"), terminal.screen())
+        try terminal.press("e")
+        terminal.assertTerminalRestored()
+        XCTAssertEqual(Set(try home.events().map(\.app)), ["youtube.com/shorts"])
+        XCTAssertNil(home.recordedArguments())
+
+        // An Open of the path site: its grace lets the next link through, and leaves its files.
+        let store = try EventStore(path: home.database)
+        try store.record(Event(timestamp: Int64(Date().timeIntervalSince1970 * 1000), utcOffsetMinutes: 0, session: "test",
+                               type: .openSelected, app: "youtube.com/shorts"))
+        let graced = try miga("open-url", "https://m.youtube.com/shorts/xyz?feature=share", environment: env)
+        XCTAssertEqual(graced.status, 0, graced.stderr)
+        eventually { self.home.recordedInfo() != nil }
+        XCTAssertEqual(home.recordedArguments(), ["--new-window", "https://m.youtube.com/shorts/xyz?feature=share"])
+        XCTAssertEqual(try home.events().last?.type, .gracePass)
+        XCTAssertEqual(try home.events().last?.app, "youtube.com/shorts")
+        eventually { FileManager.default.fileExists(atPath: run + "/miga/grace/youtube.com%2Fshorts.until") }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: run + "/miga/pass/youtube.com%2Fshorts"))
+        for folder in ["grace", "pass"] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: run + "/miga/\(folder)/youtube.com"), "no folder named after the host")
+        }
+        let removed = try miga("config", "sites", "remove", "youtube.com/shorts")
+        XCTAssertEqual(removed.status, 0, removed.stderr)
+        XCTAssertFalse(try miga("config", "sites", "list").stdout.contains("youtube.com/shorts"))
+    }
+
     /// "Do this instead" with a link, chosen at a terminal gate: the link goes to the person's
     /// own browser (the default before miga's), never gated, though it is a gated site's.
     func testALinkAlternativeGoesToTheBrowserWithoutAGate() throws {
