@@ -21,8 +21,8 @@ final class StatsCLITests: XCTestCase, StatsCase {
         ])
         let json = try miga("stats", "--json", "--days", "2")
         XCTAssertEqual(json.status, 0, json.stderr)
-        XCTAssertTrue(json.stdout.contains("\"sessions\":1,\"exits\":2,\"opens\":1,\"reads\":1,\"completed\":0,\"exit_rate\":0.6667,\"minutes_waited\":1.5,\"streak\":{\"current\":2,\"longest\":2}"), json.stdout)
-        XCTAssertTrue(json.stdout.contains("\"apps\":[{\"app\":\"chat\",\"sessions\":1,\"exits\":2,\"opens\":0,\"reads\":1},{\"app\":\"web\",\"sessions\":0,\"exits\":0,\"opens\":1,\"reads\":0}]"), json.stdout)
+        XCTAssertTrue(json.stdout.contains("\"sessions\":1,\"exits\":2,\"opens\":1,\"reads\":1,\"completed\":0,\"exit_rate\":0.6667,\"minutes_waited\":1.5,\"focus_minutes\":0.0,\"streak\":{\"current\":2,\"longest\":2}"), json.stdout)
+        XCTAssertTrue(json.stdout.contains("\"apps\":[{\"app\":\"chat\",\"sessions\":1,\"exits\":2,\"opens\":0,\"reads\":1,\"focus_minutes\":0.0},{\"app\":\"web\",\"sessions\":0,\"exits\":0,\"opens\":1,\"reads\":0,\"focus_minutes\":0.0}]"), json.stdout)
 
         let piped = try miga("stats")
         XCTAssertFalse(piped.stdout.contains("\u{1B}"), "no colour when not a terminal")

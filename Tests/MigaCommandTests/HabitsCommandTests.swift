@@ -37,7 +37,7 @@ final class HabitsCommandTests: XCTestCase, HabitsCase {
             """)
         let empty = try home.miga(["status", "--json"], environment: home.environment(["TZ": "UTC"]))
         XCTAssertEqual(empty.status, 0, empty.stderr)
-        XCTAssertTrue(empty.stdout.contains(#""exits":0,"opens":0,"streak":0,"grace":[],"schedule":{"index":1,"from":"00:00","to":"24:00","timer_seconds":40}"#), empty.stdout)
+        XCTAssertTrue(empty.stdout.contains(#""exits":0,"opens":0,"streak":0,"focus_minutes":0.0,"grace":[],"schedule":{"index":1,"from":"00:00","to":"24:00","timer_seconds":40}"#), empty.stdout)
         XCTAssertFalse(FileManager.default.fileExists(atPath: home.root + "/home/.local/share/miga/miga.sqlite3"), "status only reads")
 
         try importToday([(.exitSelected, "chat", 50, nil), (.openSelected, "chat", 20, #"{"intention":"say hi"}"#)])

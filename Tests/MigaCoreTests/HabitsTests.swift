@@ -370,12 +370,12 @@ final class HabitsTests: XCTestCase {
                        "told apart from case; last week's is not this week's")
         XCTAssertEqual(report.streak, Streaks(current: 1, longest: 2))
         XCTAssertEqual(report.json, """
-            {"week":{"from":"2026-11-16","to":"2026-11-22","sessions":5,"exits":2,"opens":2,"reads":1,"exit_rate":0.5,"exit_share":0.4,"minutes_waited":1.93},\
-            "last_week":{"from":"2026-11-09","to":"2026-11-15","sessions":2,"exits":2,"opens":1,"reads":0,"exit_rate":0.6667,"exit_share":0.6667,"minutes_waited":1.0},\
-            "apps":[{"app":"discord","week":{"sessions":4,"exits":1,"opens":2,"reads":1,"exit_rate":0.3333,"exit_share":0.25,"minutes_waited":1.52},\
-            "last_week":{"sessions":1,"exits":2,"opens":0,"reads":0,"exit_rate":1.0,"exit_share":1.0,"minutes_waited":0.5}},\
-            {"app":"reddit.com","week":{"sessions":1,"exits":1,"opens":0,"reads":0,"exit_rate":1.0,"exit_share":1.0,"minutes_waited":0.42},\
-            "last_week":{"sessions":1,"exits":0,"opens":1,"reads":0,"exit_rate":0.0,"exit_share":0.0,"minutes_waited":0.5}}],\
+            {"week":{"from":"2026-11-16","to":"2026-11-22","sessions":5,"exits":2,"opens":2,"reads":1,"exit_rate":0.5,"exit_share":0.4,"minutes_waited":1.93,"focus_minutes":0.0},\
+            "last_week":{"from":"2026-11-09","to":"2026-11-15","sessions":2,"exits":2,"opens":1,"reads":0,"exit_rate":0.6667,"exit_share":0.6667,"minutes_waited":1.0,"focus_minutes":0.0},\
+            "apps":[{"app":"discord","week":{"sessions":4,"exits":1,"opens":2,"reads":1,"exit_rate":0.3333,"exit_share":0.25,"minutes_waited":1.52,"focus_minutes":0.0},\
+            "last_week":{"sessions":1,"exits":2,"opens":0,"reads":0,"exit_rate":1.0,"exit_share":1.0,"minutes_waited":0.5,"focus_minutes":0.0}},\
+            {"app":"reddit.com","week":{"sessions":1,"exits":1,"opens":0,"reads":0,"exit_rate":1.0,"exit_share":1.0,"minutes_waited":0.42,"focus_minutes":0.0},\
+            "last_week":{"sessions":1,"exits":0,"opens":1,"reads":0,"exit_rate":0.0,"exit_share":0.0,"minutes_waited":0.5,"focus_minutes":0.0}}],\
             "intentions":[{"text":"reply to sam","count":2}],"over_allowance":1,"timeboxes":0,"minutes_declared":0,"minutes_used":0,\
             "exit_share":0.4,"one_sec_exit_share":0.36,"alternatives":[],"loosened":[],"streak":{"current":1,"longest":2}}
             """)
@@ -401,10 +401,10 @@ final class HabitsTests: XCTestCase {
                             Schedule(index: 2, daysText: "daily", days: 0x7F, from: 660, to: 780, gate: false)]
         let now = ms("2026-11-18T12:00:00")
         let report = try StatusReport.build(store: store, config: config, nowMilliseconds: now, offsetMinutes: 60)
-        XCTAssertEqual(report.json, #"{"date":"2026-11-18","exits":2,"opens":2,"streak":2,"grace":[{"app":"discord","until":"2026-11-18T12:03:00.000+01:00"}],"schedule":{"index":2,"from":"11:00","to":"13:00","gate":false},"snooze":null,"timeboxes":[],"pending":[]}"#)
+        XCTAssertEqual(report.json, #"{"date":"2026-11-18","exits":2,"opens":2,"streak":2,"focus_minutes":0.0,"grace":[{"app":"discord","until":"2026-11-18T12:03:00.000+01:00"}],"schedule":{"index":2,"from":"11:00","to":"13:00","gate":false},"snooze":null,"timeboxes":[],"pending":[]}"#)
         XCTAssertEqual(report.line, "miga 2 exits · 2 opens · streak 2 · grace discord 3 min · 11:00–13:00 no gate")
         let empty = try StatusReport.build(store: nil, config: MigaConfig(), nowMilliseconds: now, offsetMinutes: 60)
-        XCTAssertEqual(empty.json, #"{"date":"2026-11-18","exits":0,"opens":0,"streak":0,"grace":[],"schedule":null,"snooze":null,"timeboxes":[],"pending":[]}"#)
+        XCTAssertEqual(empty.json, #"{"date":"2026-11-18","exits":0,"opens":0,"streak":0,"focus_minutes":0.0,"grace":[],"schedule":null,"snooze":null,"timeboxes":[],"pending":[]}"#)
     }
 
     /// "For how long?" in the week: the timeboxes that ended this week (by the Open's local

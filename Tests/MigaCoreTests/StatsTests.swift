@@ -34,15 +34,15 @@ final class StatsTests: XCTestCase {
         return (0..<count).map { offset -> String in
             let day = start.adding(days: offset)
             let (exits, opens, reads) = values["\(day)"] ?? (0, 0, 0)
-            return "{\"date\":\"\(day)\",\"exits\":\(exits),\"opens\":\(opens),\"reads\":\(reads)}"
+            return "{\"date\":\"\(day)\",\"exits\":\(exits),\"opens\":\(opens),\"reads\":\(reads),\"minutes\":0.0}"
         }.joined(separator: ",")
     }
 
     func testStreakEndingTodayAfterAGap() throws {
         XCTAssertEqual(try report("streak-today.jsonl", today: "2026-11-21"), """
             {"from":"2026-11-08","to":"2026-11-21","sessions":3,"exits":7,"opens":1,"reads":1,"completed":2,\
-            "exit_rate":0.875,"minutes_waited":4.02,"streak":{"current":3,"longest":4},\
-            "apps":[{"app":"discord","sessions":2,"exits":7,"opens":0,"reads":1},{"app":"firefox","sessions":1,"exits":0,"opens":1,"reads":0}],\
+            "exit_rate":0.875,"minutes_waited":4.02,"focus_minutes":0.0,"streak":{"current":3,"longest":4},\
+            "apps":[{"app":"discord","sessions":2,"exits":7,"opens":0,"reads":1,"focus_minutes":0.0},{"app":"firefox","sessions":1,"exits":0,"opens":1,"reads":0,"focus_minutes":0.0}],\
             "days":[\(days(from: "2026-11-08", count: 14, ["2026-11-10": (1, 0, 0), "2026-11-11": (1, 0, 0), "2026-11-12": (1, 0, 0),
                                                            "2026-11-13": (1, 0, 0), "2026-11-19": (1, 0, 1), "2026-11-20": (1, 1, 0),
                                                            "2026-11-21": (1, 0, 0)]))]}
@@ -52,8 +52,8 @@ final class StatsTests: XCTestCase {
     func testAppFilterNarrowsCountsButNotStreaks() throws {
         XCTAssertEqual(try report("streak-today.jsonl", today: "2026-11-21", app: "discord"), """
             {"from":"2026-11-08","to":"2026-11-21","sessions":2,"exits":7,"opens":0,"reads":1,"completed":1,\
-            "exit_rate":1.0,"minutes_waited":3.5,"streak":{"current":3,"longest":4},\
-            "apps":[{"app":"discord","sessions":2,"exits":7,"opens":0,"reads":1}],\
+            "exit_rate":1.0,"minutes_waited":3.5,"focus_minutes":0.0,"streak":{"current":3,"longest":4},\
+            "apps":[{"app":"discord","sessions":2,"exits":7,"opens":0,"reads":1,"focus_minutes":0.0}],\
             "days":[\(days(from: "2026-11-08", count: 14, ["2026-11-10": (1, 0, 0), "2026-11-11": (1, 0, 0), "2026-11-12": (1, 0, 0),
                                                            "2026-11-13": (1, 0, 0), "2026-11-19": (1, 0, 1), "2026-11-20": (1, 0, 0),
                                                            "2026-11-21": (1, 0, 0)]))]}
@@ -63,8 +63,8 @@ final class StatsTests: XCTestCase {
     func testDaysBoundsCountsToTheLastLocalDays() throws {
         XCTAssertEqual(try report("streak-today.jsonl", today: "2026-11-21", days: 3), """
             {"from":"2026-11-19","to":"2026-11-21","sessions":3,"exits":3,"opens":1,"reads":1,"completed":2,\
-            "exit_rate":0.75,"minutes_waited":2.02,"streak":{"current":3,"longest":4},\
-            "apps":[{"app":"discord","sessions":2,"exits":3,"opens":0,"reads":1},{"app":"firefox","sessions":1,"exits":0,"opens":1,"reads":0}],\
+            "exit_rate":0.75,"minutes_waited":2.02,"focus_minutes":0.0,"streak":{"current":3,"longest":4},\
+            "apps":[{"app":"discord","sessions":2,"exits":3,"opens":0,"reads":1,"focus_minutes":0.0},{"app":"firefox","sessions":1,"exits":0,"opens":1,"reads":0,"focus_minutes":0.0}],\
             "days":[\(days(from: "2026-11-19", count: 3, ["2026-11-19": (1, 0, 1), "2026-11-20": (1, 1, 0), "2026-11-21": (1, 0, 0)]))]}
             """)
     }
@@ -72,8 +72,8 @@ final class StatsTests: XCTestCase {
     func testStreakEndingYesterdayWhileTodayHasNoExitYet() throws {
         XCTAssertEqual(try report("streak-yesterday.jsonl", today: "2026-11-21"), """
             {"from":"2026-11-08","to":"2026-11-21","sessions":0,"exits":4,"opens":1,"reads":0,"completed":0,\
-            "exit_rate":0.8,"minutes_waited":1.83,"streak":{"current":3,"longest":3},\
-            "apps":[{"app":"chat","sessions":0,"exits":4,"opens":1,"reads":0}],\
+            "exit_rate":0.8,"minutes_waited":1.83,"focus_minutes":0.0,"streak":{"current":3,"longest":3},\
+            "apps":[{"app":"chat","sessions":0,"exits":4,"opens":1,"reads":0,"focus_minutes":0.0}],\
             "days":[\(days(from: "2026-11-08", count: 14, ["2026-11-16": (1, 0, 0), "2026-11-18": (1, 0, 0), "2026-11-19": (1, 0, 0),
                                                            "2026-11-20": (1, 0, 0), "2026-11-21": (0, 1, 0)]))]}
             """)
@@ -103,8 +103,8 @@ final class StatsTests: XCTestCase {
         // the window's edges are local days too (+14:00 in, -10:00 out).
         XCTAssertEqual(try report("midnight-offsets.jsonl", today: "2026-11-21"), """
             {"from":"2026-11-08","to":"2026-11-21","sessions":0,"exits":3,"opens":1,"reads":0,"completed":0,\
-            "exit_rate":0.75,"minutes_waited":2.5,"streak":{"current":3,"longest":3},\
-            "apps":[{"app":"chat","sessions":0,"exits":3,"opens":1,"reads":0}],\
+            "exit_rate":0.75,"minutes_waited":2.5,"focus_minutes":0.0,"streak":{"current":3,"longest":3},\
+            "apps":[{"app":"chat","sessions":0,"exits":3,"opens":1,"reads":0,"focus_minutes":0.0}],\
             "days":[\(days(from: "2026-11-08", count: 14, ["2026-11-08": (0, 1, 0), "2026-11-19": (1, 0, 0), "2026-11-20": (1, 0, 0),
                                                            "2026-11-21": (1, 0, 0)]))]}
             """)
@@ -114,8 +114,8 @@ final class StatsTests: XCTestCase {
         // Europe/Berlin left summer time on 2026-10-25; the last two Exits share a UTC day.
         XCTAssertEqual(try report("dst.jsonl", today: "2026-10-26"), """
             {"from":"2026-10-13","to":"2026-10-26","sessions":0,"exits":4,"opens":0,"reads":0,"completed":0,\
-            "exit_rate":1.0,"minutes_waited":2.0,"streak":{"current":4,"longest":4},\
-            "apps":[{"app":"chat","sessions":0,"exits":4,"opens":0,"reads":0}],\
+            "exit_rate":1.0,"minutes_waited":2.0,"focus_minutes":0.0,"streak":{"current":4,"longest":4},\
+            "apps":[{"app":"chat","sessions":0,"exits":4,"opens":0,"reads":0,"focus_minutes":0.0}],\
             "days":[\(days(from: "2026-10-13", count: 14, ["2026-10-23": (1, 0, 0), "2026-10-24": (1, 0, 0), "2026-10-25": (1, 0, 0),
                                                            "2026-10-26": (1, 0, 0)]))]}
             """)
@@ -124,17 +124,17 @@ final class StatsTests: XCTestCase {
     func testExitRateIsZeroWithoutExitsOrOpens() throws {
         let empty = """
             {"from":"2026-11-21","to":"2026-11-21","sessions":0,"exits":0,"opens":0,"reads":0,"completed":0,\
-            "exit_rate":0.0,"minutes_waited":0.0,"streak":{"current":0,"longest":0},"apps":[],\
-            "days":[{"date":"2026-11-21","exits":0,"opens":0,"reads":0}]}
+            "exit_rate":0.0,"minutes_waited":0.0,"focus_minutes":0.0,"streak":{"current":0,"longest":0},"apps":[],\
+            "days":[{"date":"2026-11-21","exits":0,"opens":0,"reads":0,"minutes":0.0}]}
             """
         XCTAssertEqual(try StatsReport.build(store: nil, today: CivilDay("2026-11-21")!, days: 1).json, empty)
         XCTAssertEqual(try report(nil, today: "2026-11-21", days: 1), empty)
         // Events, but neither an Exit nor an Open for this app today: still 0.0, and the streak stays.
         XCTAssertEqual(try report("streak-today.jsonl", today: "2026-11-21", days: 1, app: "firefox"), """
             {"from":"2026-11-21","to":"2026-11-21","sessions":0,"exits":0,"opens":0,"reads":0,"completed":0,\
-            "exit_rate":0.0,"minutes_waited":0.0,"streak":{"current":3,"longest":4},\
-            "apps":[{"app":"firefox","sessions":0,"exits":0,"opens":0,"reads":0}],\
-            "days":[{"date":"2026-11-21","exits":0,"opens":0,"reads":0}]}
+            "exit_rate":0.0,"minutes_waited":0.0,"focus_minutes":0.0,"streak":{"current":3,"longest":4},\
+            "apps":[{"app":"firefox","sessions":0,"exits":0,"opens":0,"reads":0,"focus_minutes":0.0}],\
+            "days":[{"date":"2026-11-21","exits":0,"opens":0,"reads":0,"minutes":0.0}]}
             """)
     }
 

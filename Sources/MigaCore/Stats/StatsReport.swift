@@ -127,12 +127,13 @@ public struct StatsReport: Equatable, Sendable {
     /// Seconds as minutes to one decimal, as every focused time is shown.
     public static func minutes(seconds: Int) -> Double { Double(max(0, seconds) / 6) / 10 }
 
-    /// Exactly DESIGN's keys, in DESIGN's order. The focused minutes (`focus_minutes` at the
-    /// top and per app, `minutes` per day) are there when the period has focused time.
+    /// Exactly DESIGN's keys, in DESIGN's order, with the focused minutes (`focus_minutes` at
+    /// the top and per app, `minutes` per day) always there, 0 on a day without any: a reader
+    /// (a status bar, a script) need not ask whether the key exists.
     public var json: String {
         func string(_ text: String) -> String { JSONText.string(text) }
         func minutes(_ seconds: Int, _ key: String) -> String {
-            focusSeconds > 0 ? ",\"\(key)\":" + JSONText.number(Self.minutes(seconds: seconds), places: 1) : ""
+            ",\"\(key)\":" + JSONText.number(Self.minutes(seconds: seconds), places: 1)
         }
         let apps = self.apps.map {
             "{\"app\":\(string($0.app)),\"sessions\":\($0.sessions),\"exits\":\($0.exits),\"opens\":\($0.opens),\"reads\":\($0.reads)"

@@ -98,8 +98,8 @@ public struct StatusReport: Equatable, Sendable {
             "{\"setting\":\(JSONText.string($0.setting.name)),\"from\":\(JSONText.string($0.from)),\"to\":\(JSONText.string($0.to)),"
                 + "\"applies\":\"\(EventTimestamp.format(unixMilliseconds: $0.applies, offsetMinutes: offsetMinutes))\"}"
         }
-        // Today's focused minutes once there are any (as `stats --json` has them).
-        let focus = focusSeconds > 0 ? "\"focus_minutes\":\(JSONText.number(StatsReport.minutes(seconds: focusSeconds), places: 1))," : ""
+        // Today's focused minutes, always there (as `stats --json` has them).
+        let focus = "\"focus_minutes\":\(JSONText.number(StatsReport.minutes(seconds: focusSeconds), places: 1)),"
         return "{\"date\":\"\(date)\",\"exits\":\(exits),\"opens\":\(opens),\"streak\":\(streak)," + focus
             + "\"grace\":[\(grace.joined(separator: ","))],\"schedule\":\(schedule),\"snooze\":\(snooze),"
             + "\"timeboxes\":[\(timeboxes.joined(separator: ","))],\"pending\":[\(pending.joined(separator: ","))]}"

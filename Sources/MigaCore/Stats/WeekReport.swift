@@ -122,7 +122,8 @@ public struct WeekReport: Equatable, Sendable {
         return report
     }
 
-    /// Whether either week has focused time: then every totals object carries `focus_minutes`.
+    /// Whether either week has focused time: the human view then has its rows and column
+    /// (the JSON has `focus_minutes` always).
     var countsFocus: Bool { week.focusSeconds + lastWeek.focusSeconds > 0 }
 
     public var json: String {
@@ -132,7 +133,7 @@ public struct WeekReport: Equatable, Sendable {
                 + "\"exit_rate\":\(JSONText.number(value.exitRate, places: 4)),"
                 + "\"exit_share\":\(JSONText.number(value.exitShare, places: 4)),"
                 + "\"minutes_waited\":\(JSONText.number(value.minutesWaited, places: 2))"
-                + (countsFocus ? ",\"focus_minutes\":\(JSONText.number(StatsReport.minutes(seconds: value.focusSeconds), places: 1))" : "")
+                + ",\"focus_minutes\":\(JSONText.number(StatsReport.minutes(seconds: value.focusSeconds), places: 1))"
         }
         let apps = self.apps.map { "{\"app\":\(JSONText.string($0.app)),\"week\":{\(totals($0.week))},\"last_week\":{\(totals($0.lastWeek))}}" }
         let intentions = self.intentions.map { "{\"text\":\(JSONText.string($0.text)),\"count\":\($0.count)}" }
