@@ -62,9 +62,23 @@ api.webNavigation.onErrorOccurred.addListener(async (details) => {
     sendToGate(details.tabId, details.url);
   }
 });
+// A route a page's own script makes (history.pushState) changes the tab's address too, with
+// no document committed: page-gate.js answers those with the gate over the page. Its event and
+// this one come in either order, so a change within one host waits a moment for it.
+const ROUTE_WAIT_MS = 300;
 api.tabs.onUpdated.addListener((tabId, change) => {
-  if (change.url) shown(tabId, change.url);
+  if (!change.url) return;
+  if (sameHost(lastAddress.get(tabId), change.url)) setTimeout(() => shown(tabId, change.url), ROUTE_WAIT_MS);
+  else shown(tabId, change.url);
 });
+
+function sameHost(one, other) {
+  try {
+    return typeof one === "string" && new URL(one).host === new URL(other).host;
+  } catch (error) {
+    return false;
+  }
+}
 
 // The navigation after Open has arrived: later ones in this tab are gated again.
 api.webNavigation.onCompleted.addListener((details) => {
