@@ -8,6 +8,7 @@ import datetime, json, os, shlex, shutil, subprocess, sys, time, unittest, urlli
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cases import Allowance, DoThisInstead, Entries, HowLong, ScheduleWithoutGate  # noqa: E402
+from cases_overlay import GateOverPage  # noqa: E402
 from harness import (failed, BrowserCase, Chromium, CHROMIUM_ID, MIGA_BIN, TempHome, TestServer, chromium_missing, now_iso, original_from_gate,  # noqa: E402
                      skip_or_fail, wait_for, what_is_missing, Timeout)
 
@@ -803,5 +804,10 @@ class TestHostBinaryGone(ChromiumCase):
         self.assertTrue(self.s.hits("gated.test", "/page/no-binary", mark))
 
 
+class TestGateOverPage(GateOverPage, ChromiumCase):
+    """The gate over a page (cases_overlay.py): a single-page route into a path site."""
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
+
