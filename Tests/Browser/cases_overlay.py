@@ -42,7 +42,8 @@ class GateOverPage:
         self.b.wait_for_page("spa.test", path)
 
     def route(self, link):
-        self.b.click("#" + link)
+        """The page's own script changes its route (a driver's click would scroll to the link)."""
+        self.b.page_script(f"document.getElementById('{link}').click()")
 
     # -- the cases
 
@@ -60,9 +61,13 @@ class GateOverPage:
         mark = self.s.mark()
         self.route("to-shorts")
         self.wait_gate()
+        scrolled = self.b.page_script("return Math.round(window.scrollY)")
+        self.assertEqual(scrolled, 1500)
         self.assertRegex(self.gate_text("#countdown") or "", r"\d+ s")
         self.assertEqual(self.gate("#open")[0].get_attribute("aria-disabled"), "true")
         self.assertTrue((self.gate_text("#content") or "").strip(), "the gate's content")
+        # gate.css, inside the root: the gate fills the window above the page.
+        self.assertEqual(self.gate("#miga-gate")[0].value_of_css_property("position"), "fixed")
         self.session_of(SHORTS)
         self.assertEqual(self.s.requests_for("spa.test", mark, http_only=True), [], "a route is no request")
         self.assertTrue(self.b.page_script("return location.pathname") == "/shorts/abc")
@@ -74,7 +79,7 @@ class GateOverPage:
         self.wait_event("open_selected", SHORTS)
         page = self.b.page_script("return {y: Math.round(window.scrollY), comment: document.getElementById('comment').value,"
                                   " loads: window.spaLoads, path: location.pathname}")
-        self.assertEqual(page, {"y": 1500, "comment": "half a comment", "loads": 1, "path": "/shorts/abc"})
+        self.assertEqual(page, {"y": scrolled, "comment": "half a comment", "loads": 1, "path": "/shorts/abc"})
         # Inside the path site, the next route is a visit going on: no second gate.
         self.route("to-more")
         time.sleep(1.5)
