@@ -121,21 +121,27 @@ function keepFocus(host, shadow, wrapper) {
   };
 }
 
-// The element comes back when the page removes it or changes its attributes, at once (the
-// restored attributes are compared first: putting them back is itself a change to observe).
+// The element comes back when the page removes it, and its attributes when the page changes
+// them, at once. Putting them back is itself a change the observer sees: it then finds nothing
+// to do, so this never loops (a page with no root element to go back into waits for one).
 function keepAttached(host) {
   let expected = null;
-  const restore = () => {
+  const restyle = () => {
     for (const name of host.getAttributeNames()) if (name !== "style" && name !== "popover") host.removeAttribute(name);
     styleHost(host);
-    if (!host.isConnected && document.documentElement) document.documentElement.append(host);
-    if (host.isConnected) showOnTop(host);
+    if (host.getAttribute("popover") !== "manual") host.setAttribute("popover", "manual");
     expected = host.getAttribute("style");
   };
-  const changed = () => !host.isConnected || host.getAttribute("style") !== expected || host.getAttribute("popover") !== "manual" ||
+  const tampered = () => host.getAttribute("style") !== expected || host.getAttribute("popover") !== "manual" ||
     host.getAttributeNames().length !== 2;
-  restore();
-  const observer = new MutationObserver(() => { if (changed()) restore(); });
+  const check = () => {
+    if (tampered()) restyle();
+    if (!host.isConnected && document.documentElement) document.documentElement.append(host);
+    if (host.isConnected) showOnTop(host);
+  };
+  restyle();
+  check();
+  const observer = new MutationObserver(check);
   observer.observe(document, { childList: true, subtree: true });
   observer.observe(host, { attributes: true });
   // The page closed the popover (hidePopover changes no attribute): it opens again.
