@@ -9,7 +9,7 @@
 // in it: the root is closed, keys and clicks count only when a person made them, the element
 // comes back if the page removes it, and focus stays in the gate while it is up. The page
 // under it is left as it was: its scroll, its half-typed text, its focus (given back after).
-import { api } from "./gate-page.js";
+import { api, hangUp } from "./gate-page.js";
 import { runGate } from "./gate.js";
 
 const HOST_STYLE = {
@@ -65,7 +65,7 @@ function gateElements() {
 // A line in a corner when the gate went away because of miga, not the person: it takes no
 // click and no focus, and goes by itself.
 function sayFailure(line) {
-  const host = document.createElement("miga-notice");
+  const host = document.createElement("miga-gate-notice");
   styleHost(host);
   for (const [name, value] of Object.entries({ inset: "auto 1rem 1rem auto", "pointer-events": "none", overflow: "visible" })) {
     host.style.setProperty(name, value, "important");
@@ -182,6 +182,7 @@ function show(options) {
   shown = handle;
   // Open (or miga failing open): the page as it was, its focus given back.
   const uncover = (problem) => {
+    hangUp();
     handle.remove();
     if (problem) sayFailure(problem);
     if (pageFocus && pageFocus.isConnected && typeof pageFocus.focus === "function") pageFocus.focus({ preventScroll: true });
