@@ -132,3 +132,13 @@ class GateOverPage:
         wait_for(lambda: second not in self.b.handles(), 15, message="the tab to close")
         self.b.switch(first)
         self.assertEqual(self.new_events(app=SHORTS, types=["open_selected"]), [])
+
+    def test_exit_over_the_page_in_the_last_tab_shows_the_calm_page(self):
+        self.b.wait_for_rules("spa.test")
+        self.on_spa("/spa/last")
+        self.route("to-shorts")
+        self.wait_gate()
+        self.b.keys("e")
+        self.wait_event("exit_selected", SHORTS)
+        wait_for(lambda: self.b.url().split("#")[0].endswith("/calm.html") or None, 15, message="the calm page")
+        self.assertEqual(len(self.b.handles()), 1)
