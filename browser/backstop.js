@@ -3,7 +3,7 @@ import { api, GATE_PAGE } from "./api.js";
 import { siteFor, inGrace, ungated } from "./host.js";
 import { bypasses, refreshWorkerRules, endBypass } from "./rules.js";
 import { sentHere, backstopped, lastAddress, lastAddressLoaded, remember } from "./tabs.js";
-import { showGateOverPage } from "./page-gate.js";
+import { routeChanged } from "./page-gate.js";
 
 
 // What the rules cannot see: a site's own service worker answering a navigation (Chromium's
@@ -19,9 +19,9 @@ async function shown(tabId, url, inPage = false) {
   await lastAddressLoaded;
   const previous = lastAddress.get(tabId);
   if (previous === url || backstopped.has(tabId)) return;
-  if (isEntry(tabId, url, previous) && !inPage) return sendToGate(tabId, url); // the tab stays where it was, for now
-  if (isEntry(tabId, url, previous)) showGateOverPage(tabId, url);
+  if (!inPage && isEntry(tabId, url, previous)) return sendToGate(tabId, url); // the tab stays where it was, for now
   remember(tabId, url);
+  if (inPage) routeChanged(tabId, url, previous);
   if (siteFor(previous || "") !== siteFor(url)) refreshWorkerRules();
 }
 
