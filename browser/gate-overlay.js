@@ -153,12 +153,12 @@ function keepAttached(host) {
   };
 }
 
-let shown = null; // the gate over this page, when one is up
-
 // The gate over this page for the worker's gate `nonce` (its port's name says it), asking
 // for `target`; false in a frame.
+// The one shown is kept on the isolated world's global, which a second injection of this file
+// shares: a new gate replaces the old one, whichever injection showed it.
 function show(options) {
-  if (shown) shown.remove();
+  if (globalThis.__migaGateShown) globalThis.__migaGateShown.remove();
   if (window.top !== window || !options || typeof options.nonce !== "string" || typeof options.target !== "string") return false;
   const pageFocus = document.activeElement;
   const host = document.createElement("miga-gate");
@@ -173,16 +173,16 @@ function show(options) {
   const handle = {
     nonce: options.nonce,
     remove() {
+      hangUp();
       letGo();
       letFocusGo();
       host.remove();
-      if (shown === handle) shown = null;
+      if (globalThis.__migaGateShown === handle) globalThis.__migaGateShown = null;
     },
   };
-  shown = handle;
+  globalThis.__migaGateShown = handle;
   // Open (or miga failing open): the page as it was, its focus given back.
   const uncover = (problem) => {
-    hangUp();
     handle.remove();
     if (problem) sayFailure(problem);
     if (pageFocus && pageFocus.isConnected && typeof pageFocus.focus === "function") pageFocus.focus({ preventScroll: true });
@@ -213,6 +213,7 @@ function show(options) {
 
 // The gate of `nonce` goes, if it is the one shown (the worker gave up on it).
 function remove(nonce) {
+  const shown = globalThis.__migaGateShown;
   if (shown && shown.nonce === nonce) shown.remove();
 }
 
