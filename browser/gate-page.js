@@ -1,19 +1,20 @@
-// The gate page's state and its port to the extension's worker, shared by gate.js and
-// gate-questions.js.
+// Where a gate runs and how it talks to the extension's worker, shared by gate.js and
+// gate-questions.js. One gate, two places: the gate page (gate.html, in its own tab) and the
+// gate over a page (page-gate-overlay.js, built from these same modules, inside a closed
+// shadow root). `runGate` (gate.js) fills `env` once, before anything else here is used.
 export const api = globalThis.browser ?? globalThis.chrome;
-export const root = document.documentElement;
-export const $ = (id) => document.getElementById(id);
 
-// Everything after the first "#" is the address that was asked for, exactly as the browser
-// serialised it.
-const href = location.href;
-export const target = href.includes("#") ? href.slice(href.indexOf("#") + 1) : "";
-export const isPost = new URLSearchParams(location.search).get("post") === "1";
+// dom: the Document or ShadowRoot holding the gate's elements (both have getElementById and
+// activeElement); root: the element whose data-state and data-question the CSS follows;
+// target: the address asked for; isPost: it was a form sent; transport: see gate.js.
+export const env = { dom: null, root: null, target: "", isPost: false, transport: null };
+export const $ = (id) => env.dom.getElementById(id);
+export const focused = () => env.dom.activeElement;
 
-let page = null;
+let port = null;
 let nextReply = 1;
 const waiting = new Map();
-// What the page is doing now.
+// What the gate is doing now.
 export const now = {
   gate: null, // the host's "gate" reply
   startedAt: 0,
@@ -37,26 +38,34 @@ export function webAddress(text) {
 }
 
 // The port to the extension's worker. A worker that restarts (an update, a crash) drops it:
-// the next request connects again, and the gate goes on (see background.js).
-function connectPage() {
-  page = api.runtime.connect({ name: "gate" });
-  page.onMessage.addListener((message) => {
+// the next request connects again, and the gate goes on (see gates.js).
+function connect() {
+  port = env.transport.connect();
+  port.onMessage.addListener((message) => {
     const waiter = message && waiting.get(message.replyTo);
     if (!waiter) return;
     waiting.delete(message.replyTo);
     waiter.resolve(message);
   });
-  page.onDisconnect.addListener(() => {
-    page = null;
+  port.onDisconnect.addListener(() => {
+    port = null;
     for (const waiter of waiting.values()) waiter.reject(new Error("the extension restarted"));
     waiting.clear();
   });
 }
 
+// The gate over a page is over: its port goes with it (the worker has what it needs).
+export function hangUp() {
+  if (!port) return;
+  const current = port;
+  port = null;
+  current.disconnect();
+}
+
 // Every request names the gate, so a worker that restarted meanwhile knows which it is.
 export function request(message) {
-  if (!page) connectPage();
-  return send(now.gate ? { ...message, session: now.gate.session, url: webAddress(target) } : message);
+  if (!port) connect();
+  return send(now.gate ? { ...message, session: now.gate.session, url: webAddress(env.target) } : message);
 }
 
 function send(message) {
@@ -64,7 +73,7 @@ function send(message) {
     const replyTo = nextReply++;
     waiting.set(replyTo, { resolve, reject });
     try {
-      page.postMessage({ ...message, replyTo });
+      port.postMessage({ ...message, replyTo });
     } catch (error) {
       waiting.delete(replyTo);
       reject(error);
@@ -72,17 +81,20 @@ function send(message) {
   });
 }
 
-export function go(url) {
+// The gate is done and the address opens: the page loads it, the overlay uncovers it.
+// `problem`: the one line said when that is miga failing open.
+export function go(url, problem) {
   now.finished = true;
-  root.dataset.state = "opening";
-  location.replace(url);
+  clearInterval(now.ticker);
+  env.root.dataset.state = "opening";
+  if (problem) say(problem);
+  env.transport.open(url, problem);
 }
 
 export function setState(name) {
-  root.dataset.state = name;
+  env.root.dataset.state = name;
 }
 
 export function say(text) {
   $("notice").textContent = text || "";
 }
-

@@ -1,6 +1,6 @@
 // The questions Open may ask first: a sentence to type (challenge = "type"), "What are you
 // here to do?" (intention = true) and "For how long?" (ask_minutes = true).
-import { root, $, now, say } from "./gate-page.js";
+import { env, $, focused, now, say } from "./gate-page.js";
 
 // "Open anyway" past today's opens_per_day: the host names it; an older host names nothing.
 // While "For how long?" asks, Open (and Enter) takes the default.
@@ -20,7 +20,7 @@ export function secondsLeft() {
 // (an empty answer too), Esc comes back to the three choices.
 export function showQuestion() {
   now.asking = true;
-  root.dataset.question = "shown";
+  env.root.dataset.question = "shown";
   $("intention").hidden = false;
   say("");
   $("intention-text").focus();
@@ -29,9 +29,9 @@ export function showQuestion() {
 export function hideQuestion() {
   if (!now.asking) return;
   now.asking = false;
-  delete root.dataset.question;
+  delete env.root.dataset.question;
   $("intention").hidden = true;
-  if (document.activeElement === $("intention-text")) $("intention-text").blur();
+  if (focused() === $("intention-text")) $("intention-text").blur();
 }
 
 // challenge = "type": after the countdown, Open first shows a sentence to type exactly, key by
@@ -46,7 +46,7 @@ export function challengeSentence() {
 
 export function showChallenge(problem) {
   now.askingChallenge = true;
-  root.dataset.question = "challenge";
+  env.root.dataset.question = "challenge";
   $("challenge-sentence").textContent = challengeSentence();
   const field = $("challenge");
   field.value = "";
@@ -61,11 +61,11 @@ export function showChallenge(problem) {
 export function hideChallenge() {
   if (!now.askingChallenge) return;
   now.askingChallenge = false;
-  if (root.dataset.question === "challenge") delete root.dataset.question;
+  if (env.root.dataset.question === "challenge") delete env.root.dataset.question;
   $("challenge-box").hidden = true;
   $("challenge").value = "";
   $("challenge-problem").textContent = "";
-  if (document.activeElement === $("challenge")) $("challenge").blur();
+  if (focused() === $("challenge")) $("challenge").blur();
 }
 
 // Typed wrong, or put in some other way: the field starts again, and says so.
@@ -141,7 +141,7 @@ export function buildMinutes(offer, chooseOpen) {
     const key = document.createElement("kbd");
     key.textContent = String(index + 1);
     button.append(key, ` ${minutes} min`);
-    button.addEventListener("click", () => chooseOpen(minutes));
+    button.addEventListener("click", (event) => { if (event.isTrusted) chooseOpen(minutes); });
     group.append(button);
   });
   $("minutes-default").textContent = `${offer.default} min`;
@@ -149,7 +149,7 @@ export function buildMinutes(offer, chooseOpen) {
 
 export function showMinutes(offer) {
   now.askingMinutes = true;
-  root.dataset.question = "minutes";
+  env.root.dataset.question = "minutes";
   $("minutes").hidden = false;
   $("open-key").textContent = "Enter";
   $("open-label").textContent = openLabel();
@@ -162,9 +162,9 @@ export function hideMinutes() {
   if (!now.askingMinutes) return;
   now.askingMinutes = false;
   now.intentionAnswer = null; // the next Open asks again
-  if (root.dataset.question === "minutes") delete root.dataset.question;
+  if (env.root.dataset.question === "minutes") delete env.root.dataset.question;
   $("minutes").hidden = true;
   $("open-key").textContent = "o";
   $("open-label").textContent = openLabel();
-  if ($("minutes").contains(document.activeElement)) document.activeElement.blur();
+  if ($("minutes").contains(focused())) focused().blur();
 }

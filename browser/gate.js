@@ -1,6 +1,8 @@
-// The pause in a browser tab: the same experience as miga's terminal gate. The countdown runs
-// on the monotonic clock (performance.now); miga's host keeps its own and has the last word.
-import { root, $, target, isPost, now, webAddress, request, go, setState, say } from "./gate-page.js";
+// The pause: the same experience as miga's terminal gate, in a browser tab (gate.html, through
+// gate-tab.js) or over a page (page-gate-overlay.js, which scripts/build-extension.sh builds
+// from these same modules). The countdown runs on the monotonic clock (performance.now);
+// miga's host keeps its own and has the last word.
+import { env, $, now, webAddress, request, go, setState, say } from "./gate-page.js";
 import {
   openLabel, secondsLeft, CHALLENGE_HINT, showQuestion, hideQuestion, challengeSentence, showChallenge, hideChallenge, watchChallenge, backToChoices,
   minutesOffer, buildMinutes, showMinutes, hideMinutes,
@@ -117,23 +119,21 @@ async function chooseExit(alternative) {
   $("timer").hidden = true;
   say("");
   $("celebration-text").textContent = message;
-  if (now.gate.animations) root.classList.add("animate");
+  if (now.gate.animations) env.root.classList.add("animate");
   $("celebration").hidden = false;
   const link = chosen && chosen.kind === "url" ? webAddress(chosen.url) : null;
   const problem = chosen && typeof chosen.problem === "string" ? chosen.problem.trim().split("\n")[0] : "";
   if (problem) say(problem); // the command could not start: one line, read before the tab goes
   setTimeout(async () => {
-    if (link) {
-      // The alternative's page, in this tab (the worker let it through, gated site or not).
-      location.replace(link);
-      return;
-    }
+    // The alternative's page, in this tab (the worker let it through, gated site or not).
+    if (link) return env.transport.navigate(link);
+    let reply = null;
     try {
-      const reply = await request({ type: "close" });
-      if (reply && reply.calm) location.replace(reply.calm);
+      reply = await request({ type: "close" });
     } catch (error) {
-      location.replace("calm.html");
+      // the worker is gone: the tab stays, with nothing of the site's in it
     }
+    env.transport.closed(reply);
   }, problem ? 6000 : 2500);
 }
 
@@ -156,7 +156,7 @@ function buildAlternatives() {
     const key = document.createElement("kbd");
     key.textContent = String(position + 1);
     button.append(key, ` ${entry.label.trim()}`);
-    button.addEventListener("click", () => chooseExit(entry));
+    onClick(button, () => chooseExit(entry));
     group.append(button);
   });
   group.hidden = offered.length === 0;
@@ -206,6 +206,7 @@ async function chooseOpen(minutes) {
   if (offer) message.minutes = Number.isInteger(minutes) && minutes > 0 ? minutes : offer.default;
   if (now.challengeTyped !== null) message.challenge = now.challengeTyped;
   now.finished = true;
+  let problem = "";
   try {
     const reply = await request(message);
     if (reply.type === "error" && reply.challenge_failed) {
@@ -218,16 +219,16 @@ async function chooseOpen(minutes) {
       now.finished = false;
       return say(reply.error);
     }
-    if (reply.failed_open) say(reply.failed_open); // the one line: it opens anyway
+    if (reply.failed_open) problem = reply.failed_open; // the one line: it opens anyway
   } catch (error) {
     // miga went away: the person chose Open, and Open they get
   }
-  clearInterval(now.ticker);
-  go(target);
+  go(env.target, problem);
 }
 
-document.addEventListener("keydown", (event) => {
-  if (event.ctrlKey || event.altKey || event.metaKey) return;
+function onKey(event) {
+  // A person's keys only: nothing a page (or anything else) made up acts.
+  if (!event.isTrusted || event.ctrlKey || event.altKey || event.metaKey) return;
   const key = event.key;
   if (now.askingChallenge) {
     // Everything else is typed into the field: the page's keys do not act.
@@ -266,19 +267,37 @@ document.addEventListener("keydown", (event) => {
   else if (key === "o" || key === "Enter") chooseOpen();
   else return;
   event.preventDefault();
-});
-$("exit").addEventListener("click", chooseExit);
-$("next").addEventListener("click", readNext);
-$("open").addEventListener("click", () => chooseOpen());
-watchChallenge();
+}
 
-async function start() {
-  // Framed by another page: miga's gate never runs inside someone else's page.
-  if (window.top !== window) {
+// A button acts on a person's click (or Enter/Space on it) only.
+function onClick(element, action) {
+  element.addEventListener("click", (event) => { if (event.isTrusted) action(); });
+}
+
+// The gate, in `options.dom` (a Document or a ShadowRoot holding gate.html's elements):
+// `root` the element carrying data-state, `keys` where its keys are heard, `target` the
+// address asked for, `isPost`, `framed` (a gate inside someone else's page never runs), and
+// `transport`: connect() (a runtime port to the worker), open(url, problem) (Open, or miga
+// failing open: the page loads the address, the overlay uncovers the page), navigate(url)
+// (an alternative's link), closed(reply) (after Exit, the worker's answer to "close"),
+// title(text).
+export function runGate(options) {
+  Object.assign(env, { dom: options.dom, root: options.root, target: options.target, isPost: options.isPost === true,
+    transport: options.transport });
+  options.keys.addEventListener("keydown", onKey);
+  onClick($("exit"), chooseExit);
+  onClick($("next"), readNext);
+  onClick($("open"), () => chooseOpen());
+  watchChallenge();
+  if (options.framed) {
     setState("exited");
     return;
   }
-  const url = webAddress(target);
+  start();
+}
+
+async function start() {
+  const url = webAddress(env.target);
   if (!url) {
     setState("exited");
     $("content").textContent = "There is no web address to open here.";
@@ -288,26 +307,25 @@ async function start() {
   try {
     reply = await request({ type: "gate", url });
   } catch (error) {
-    reply = { action: "go" };
+    reply = { action: "go", problem: `miga could not be asked (${error.message || error}); opening.` };
   }
-  if (reply.action !== "gate") return go(url); // not gated, grace running, or no miga: fail open
+  // Not gated, grace running, or no miga: fail open.
+  if (reply.action !== "gate") return go(url, reply.type === "error" ? reply.error : reply.problem);
 
   now.gate = reply;
   now.startedAt = performance.now();
   $("site").textContent = `miga · ${reply.site}`;
-  document.title = `A pause before ${reply.site} · miga`;
+  env.transport.title(`A pause before ${reply.site} · miga`);
   showItem(reply.item);
   showNotes(reply.notes);
   $("timer").hidden = false;
   $("choices").hidden = false;
-  $("post-note").hidden = !isPost;
+  $("post-note").hidden = !env.isPost;
   const offer = minutesOffer();
   if (offer) buildMinutes(offer, chooseOpen);
   buildAlternatives();
   setState("counting");
   tick();
   now.ticker = setInterval(tick, 200);
-  requestAnimationFrame(() => { root.dataset.shownAt = String(performance.now()); });
+  requestAnimationFrame(() => { env.root.dataset.shownAt = String(performance.now()); });
 }
-
-start();

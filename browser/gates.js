@@ -25,7 +25,13 @@ api.runtime.onConnect.addListener((page) => {
   sentHere.delete(tabId);
   if (!sent && page.sender.frameId !== 0) return refuse(page);
   // known: miga has answered for this gate (always so for a page this worker sent).
-  const gate = { session: null, url: null, tabId, ended: false, sent, known: sent };
+  serveGate(page, { session: null, url: null, tabId, ended: false, sent, known: sent });
+});
+
+// The port of a gate (a gate page, or a gate over a page: page-gate.js), answered here.
+// `gate.overlay`, for a gate over a page: {reply (the host's gate, asked already), settle
+// (how it ended: "open", "exit", "gone", "failed")}.
+export function serveGate(page, gate) {
   gates.set(page, gate);
   page.onMessage.addListener((message) => {
     // A page this worker did not send may only go on with a gate it names (its worker
@@ -45,8 +51,9 @@ api.runtime.onConnect.addListener((page) => {
       gate.ended = true;
       ask(request("abandon", { session: gate.session })).catch(() => {});
     }
+    if (gate.overlay) gate.overlay.settle("gone");
   });
-});
+}
 
 // Not a page miga sent: it learns nothing, and what it asks for is loaded as any navigation
 // is (so a gated site is gated then, properly).
@@ -92,6 +99,7 @@ async function handleGateMessage(page, gate, message) {
 
 // A gated navigation's page asks for its gate; miga's answer may be to go straight on.
 async function newGate(page, gate, message) {
+  if (gate.overlay) return gate.overlay.reply; // page-gate.js asked before it showed the gate
   gate.url = String(message.url);
   let reply;
   try {
@@ -116,7 +124,7 @@ async function newGate(page, gate, message) {
 }
 
 // A grace the host gave with its answer holds in the rules at once.
-async function learnGrace(reply) {
+export async function learnGrace(reply) {
   if (reply.grace_until && state) {
     state.grace[reply.site] = reply.grace_until;
     await rebuildRules();
@@ -129,6 +137,7 @@ async function exitGate(page, gate, message) {
   if (Number.isInteger(message.alternative) && message.alternative > 0) exit.alternative = message.alternative;
   const reply = await askAboutGate(gate, exit);
   if (reply.type !== "error") gate.ended = true;
+  if (reply.type !== "error" && gate.overlay) gate.overlay.settle("exit");
   // An alternative that is a link opens in this tab after the celebration, with the same
   // one-time pass an Open gives: it is never gated, whatever site it is on.
   const link = reply.type !== "error" && reply.alternative && reply.alternative.kind === "url" ? webAddress(reply.alternative.url) : null;
@@ -154,7 +163,9 @@ async function openGate(page, gate, message) {
   gate.ended = true;
   await learnGrace(reply);
   if (reply.timebox) await learnTimebox(reply.timebox); // before the site loads in this tab
-  await allowTab(gate.tabId, gate.url);
+  // A gate over a page uncovers it: nothing loads, so nothing needs letting through.
+  if (gate.overlay) gate.overlay.settle("open");
+  else await allowTab(gate.tabId, gate.url);
   return reply;
 }
 
@@ -170,17 +181,23 @@ async function openRefused(gate, reply) {
   // is loaded as any navigation is, and gated if it is an entry.
   if (!gate.sent && !gate.known) return { action: "go", reason: "not_sent" };
   gate.ended = true;
-  await allowTab(gate.tabId, gate.url);
+  if (gate.overlay) gate.overlay.settle("failed");
+  else await allowTab(gate.tabId, gate.url);
   return { type: "open", failed_open: `miga could not record this Open (${reply.error}); opening anyway.` };
 }
 
-// Exit closes the tab, or shows a calm page when it is the window's last.
+// Exit closes the tab, or shows a calm page when it is the window's last (a gate page goes
+// there itself; a tab under a gate over a page is sent there).
 async function closeGateTab(page, gate, message) {
   const tab = await api.tabs.get(gate.tabId);
   const siblings = await api.tabs.query({ windowId: tab.windowId });
   if (siblings.length > 1) {
     await api.tabs.remove(gate.tabId);
     return { closed: true };
+  }
+  if (gate.overlay) {
+    await api.tabs.update(gate.tabId, { url: CALM_PAGE });
+    return { closed: false };
   }
   return { closed: false, calm: CALM_PAGE };
 }

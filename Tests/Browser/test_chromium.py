@@ -9,6 +9,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cases import Allowance, DoThisInstead, Entries, HowLong, ScheduleWithoutGate  # noqa: E402
 from cases_paths import Paths  # noqa: E402
+from cases_overlay import GateOverPage  # noqa: E402
 from harness import (failed, BrowserCase, Chromium, CHROMIUM_ID, MIGA_BIN, TempHome, TestServer, chromium_missing, now_iso, original_from_gate,  # noqa: E402
                      skip_or_fail, wait_for, what_is_missing, Timeout)
 
@@ -806,6 +807,10 @@ class TestHostBinaryGone(ChromiumCase):
 
 class TestChromiumPaths(Paths, ChromiumCase):
     """Path sites (cases_paths.py): `tube.test/shorts` gated, the rest of tube.test not."""
+
+
+class TestGateOverPage(GateOverPage, ChromiumCase):
+    """The gate over a page (cases_overlay.py): a single-page route into a path site."""
 
 
 if __name__ == "__main__":

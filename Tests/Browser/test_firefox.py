@@ -9,6 +9,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cases import Allowance, DoThisInstead, Entries, HowLong, ScheduleWithoutGate  # noqa: E402
 from cases_paths import Paths  # noqa: E402
+from cases_overlay import GateOverPage  # noqa: E402
 from harness import (failed, BrowserCase, Firefox, TempHome, TestServer, firefox_missing, original_from_gate, skip_or_fail,  # noqa: E402
                      wait_for, what_is_missing)
 
@@ -344,6 +345,10 @@ class TestFirefoxNoHost(FirefoxCase):
 
 class TestFirefoxPaths(Paths, FirefoxCase):
     """Path sites (cases_paths.py): `tube.test/shorts` gated, the rest of tube.test not."""
+
+
+class TestFirefoxGateOverPage(GateOverPage, FirefoxCase):
+    """The gate over a page (cases_overlay.py): a single-page route into a path site."""
 
 
 if __name__ == "__main__":
