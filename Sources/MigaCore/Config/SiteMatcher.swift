@@ -102,8 +102,10 @@ public struct SiteMatcher: Equatable {
 
     /// Whether `name` is the name of a path site (`appName(site:)` of one): a name events,
     /// grace and a snooze may carry beside app names.
+    /// Its host is one a person can add (`addableSite`: a dot, or an IP address), so a slip
+    /// such as `--app bad/name` stays a usage error rather than a site of host `bad`.
     public static func isPathSiteName(_ name: String) -> Bool {
-        name.contains("/") && normalizedSite(name).map(appName(site:)) == name
+        name.contains("/") && addableSite(name).map(appName(site:)) == name
     }
 
     /// Whether `url` is a link `open-url` handles at all: an http or https URL that parses.
