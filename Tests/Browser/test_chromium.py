@@ -8,6 +8,7 @@ import datetime, json, os, shlex, shutil, subprocess, sys, time, unittest, urlli
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cases import Allowance, DoThisInstead, Entries, HowLong, ScheduleWithoutGate  # noqa: E402
+from cases_room import Budget, ComingBack, FocusTime, Idle  # noqa: E402
 from harness import (failed, BrowserCase, Chromium, CHROMIUM_ID, MIGA_BIN, TempHome, TestServer, chromium_missing, now_iso, original_from_gate,  # noqa: E402
                      skip_or_fail, wait_for, what_is_missing, Timeout)
 
@@ -805,3 +806,20 @@ class TestHostBinaryGone(ChromiumCase):
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
+
+
+class TestComingBack(ComingBack, ChromiumCase):
+    """A return to a gated tab, before and after `reentry_minutes` and under a grace (cases_room)."""
+
+
+class TestFocusTime(FocusTime, ChromiumCase):
+    """Focused time on a gated site, with its window focused and not (cases_room)."""
+
+
+class TestBudget(Budget, ChromiumCase):
+    """The daily budget's soft end (cases_room)."""
+
+
+class TestIdle(Idle, ChromiumCase):
+    """Idle stops the count (cases_room): Chromium with a window on a private Xvfb display."""
+    launch = staticmethod(lambda home, server: Chromium(home, server, headless=False))

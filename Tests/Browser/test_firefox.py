@@ -8,6 +8,7 @@ import json, os, sys, time, unittest, urllib.parse
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cases import Allowance, DoThisInstead, Entries, HowLong, ScheduleWithoutGate  # noqa: E402
+from cases_room import Budget, ComingBack, FocusTime  # noqa: E402
 from harness import (failed, BrowserCase, Firefox, TempHome, TestServer, firefox_missing, original_from_gate, skip_or_fail,  # noqa: E402
                      wait_for, what_is_missing)
 
@@ -343,3 +344,17 @@ class TestFirefoxNoHost(FirefoxCase):
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
+
+
+# The idle case (cases_room.Idle) runs in Chromium only: a headless Firefox is idle from its
+# start, whatever Marionette types, so it has no idle time to test.
+class TestFirefoxComingBack(ComingBack, FirefoxCase):
+    """A return to a gated tab, before and after `reentry_minutes` and under a grace (cases_room)."""
+
+
+class TestFirefoxFocusTime(FocusTime, FirefoxCase):
+    """Focused time on a gated site, with its window focused and not (cases_room)."""
+
+
+class TestFirefoxBudget(Budget, FirefoxCase):
+    """The daily budget's soft end (cases_room)."""
