@@ -20,7 +20,7 @@ import { budgetDue } from "./budget.js";
 export const FOCUS_ALARM = "miga-focus";
 const STORE_KEY = "focus";
 const MINUTE_MS = 60000;
-// Alarms come every 30 s while a gated tab is in front. A longer silence is a worker or a
+// Alarms come every 30 s while a gated tab is in front. A silence of minutes is a worker or a
 // computer that was asleep: only a minute past the last alarm counts, the rest is away.
 const TICK_MINUTES = 0.5;
 const STALE_MS = 3 * MINUTE_MS;
@@ -148,7 +148,7 @@ function leave(at) {
   front = null;
   quietly(() => api.alarms.clear(FOCUS_ALARM));
   if (!was) return;
-  const end = Math.max(was.since, Math.min(at, was.checked + MINUTE_MS));
+  const end = Math.max(was.since, Math.min(at, was.checked + STALE_MS));
   sendFocus(was.url, end - was.since);
   lastFront.tabs[was.tabId] = end;
   lastFront.sites[was.site] = end;
