@@ -8,12 +8,13 @@
 //
 // `toHost`: each message the extension sends, with the fields it may carry (besides `type`
 // and `id`). `fromHost`: each message the host sends, with every field it may carry.
-// `records`: the objects inside those (a timebox, a site's rule).
+// `records`: the objects inside those (a timebox, a site's rule, a budget's soft end and its
+// choices).
 export const PROTOCOL = /* protocol-table */ {
   "toHost": {
     "hello": [],
     "state": [],
-    "gate": ["url"],
+    "gate": ["url", "reentry"],
     "resume": ["session", "url"],
     "next": ["session"],
     "completed": ["session"],
@@ -23,11 +24,14 @@ export const PROTOCOL = /* protocol-table */ {
     "abandon": ["session"],
     "grace_pass": ["url"],
     "schedule_pass": ["url"],
-    "stats": []
+    "stats": [],
+    "reentry": ["url", "away_seconds"],
+    "focus": ["url", "seconds"],
+    "budget_end": ["url", "choice"]
   },
   "fromHost": {
     "state": ["protocol", "version", "gating", "reason", "message", "grace", "ungated", "timeboxes", "site_rules",
-              "timer_seconds", "grace_minutes", "breathing", "animations", "sites"],
+              "idle_seconds", "timer_seconds", "grace_minutes", "breathing", "animations", "sites"],
     "gate": ["action", "reason", "message", "site", "grace_until", "session", "app", "timer_seconds", "breathing",
              "animations", "item", "notes", "intention", "open_label", "minutes", "alternatives", "challenge", "waited_ms"],
     "resume": ["action", "session", "site", "app", "timer_seconds", "breathing", "animations", "item", "notes", "intention",
@@ -40,13 +44,18 @@ export const PROTOCOL = /* protocol-table */ {
     "abandon": [],
     "grace_pass": ["recorded"],
     "schedule_pass": ["recorded"],
-    "stats": ["exits", "opens", "reads", "streak", "gating", "reason", "message", "snooze"],
-    "error": ["error", "seconds_left", "challenge_failed"]
+    "stats": ["exits", "opens", "reads", "streak", "gating", "reason", "message", "snooze", "focus_minutes"],
+    "error": ["error", "seconds_left", "challenge_failed"],
+    "reentry": ["action", "site"],
+    "focus": ["site", "minutes_today", "budget_end"],
+    "budget_end": ["recorded"]
   },
   "records": {
     "timebox": ["session", "site", "domain", "addresses", "minutes", "end", "extended", "notice_at", "notice_until", "declared_minutes",
                 "choices", "extend_label"],
-    "site_rule": ["site", "domain", "addresses"]
+    "site_rule": ["site", "domain", "addresses"],
+    "budget_end": ["site", "minutes", "message", "choices"],
+    "budget_choice": ["choice", "label"]
   }
 } /* end-protocol-table */;
 

@@ -3,6 +3,8 @@
 public indirect enum OrderedJSON: Equatable, Sendable {
     case string(String)
     case int(Int64)
+    /// A number with at most `places` decimals (trailing zeros dropped, one kept: `47.0`).
+    case decimal(Double, places: Int)
     case bool(Bool)
     case null
     case array([OrderedJSON])
@@ -17,6 +19,8 @@ public indirect enum OrderedJSON: Equatable, Sendable {
         switch self {
         case .string(let value): return JSONText.string(value)
         case .int(let value): return String(value)
+        // JSON has no NaN or infinity: such a value is written as 0.
+        case .decimal(let value, let places): return JSONText.number(value.isFinite ? value : 0, places: places)
         case .bool(let value): return value ? "true" : "false"
         case .null: return "null"
         case .array(let values): return "[" + values.map(\.text).joined(separator: ",") + "]"

@@ -17,7 +17,7 @@ final class BrowserProtocolTests: XCTestCase {
         switch kind {
         case .hello: return .hello
         case .state: return .state
-        case .gate: return .gate(url: "https://reddit.com/r/linux")
+        case .gate: return .gate(url: "https://reddit.com/r/linux", reentry: true)
         case .resume: return .resume(session: session, url: "https://reddit.com/")
         case .next: return .next(session: session)
         case .completed: return .completed(session: session)
@@ -28,6 +28,9 @@ final class BrowserProtocolTests: XCTestCase {
         case .gracePass: return .gracePass(url: "https://reddit.com/")
         case .schedulePass: return .schedulePass(url: "https://reddit.com/")
         case .stats: return .stats
+        case .reentry: return .reentry(url: "https://reddit.com/r/linux", awaySeconds: 720)
+        case .focus: return .focus(url: "https://reddit.com/r/linux", seconds: 60)
+        case .budgetEnd: return .budgetEnd(url: "https://reddit.com/", choice: "keep")
         }
     }
 
@@ -41,6 +44,9 @@ final class BrowserProtocolTests: XCTestCase {
         session: session, site: "reddit.com", app: "reddit.com", timerSeconds: 15, breathing: "on", animations: true, item: item,
         notes: ["3rd time today"], intention: true, openLabel: "Open", minutes: ([5, 10, 20, 30], 10),
         alternatives: [("Read a book", "url")], challenge: "I choose this", waitedMilliseconds: 1200)
+
+    static let budgetEnd = HostToExtension.BudgetEnd(site: "reddit.com", minutes: 30, message: DailyBudget.message(minutes: 30, site: "reddit.com"),
+                                                     choices: DailyBudget.siteChoices)
 
     /// Each kind of host message, in every shape it has (together they carry every field).
     static func samples(_ kind: HostToExtension.Kind) -> [HostToExtension] {
@@ -67,8 +73,12 @@ final class BrowserProtocolTests: XCTestCase {
         case .schedulePass: return [.schedulePass(recorded: false)]
         case .stats:
             return [.stats(.init(exits: 1, opens: 2, reads: 3, currentStreak: 4, longestStreak: 5, gating: true, reason: nil,
-                                 message: nil, snooze: (until: 7, apps: ["reddit.com"])))]
+                                 message: nil, snooze: (until: 7, apps: ["reddit.com"]), focusMinutes: 47.5))]
         case .error: return [.error("Open unlocks in 3 s", secondsLeft: 3, challengeFailed: true), .error("no such gate")]
+        case .reentry: return [.reentry(gate: true, site: "reddit.com"), .reentry(gate: false, site: nil)]
+        case .focus:
+            return [.focus(.init(site: "reddit.com", minutesToday: 30.2, budgetEnd: budgetEnd)), .focus(.init(site: nil, minutesToday: 0))]
+        case .budgetEnd: return [.budgetEnd(recorded: true)]
         }
     }
 
@@ -225,6 +235,69 @@ final class BrowserProtocolTests: XCTestCase {
             return Array(first.keys)
         }
         XCTAssertEqual(Set(records["site_rule"] ?? []), Set(ruleFields ?? []))
+        XCTAssertEqual(records["budget_end"], fields(of: Self.budgetEnd.json))
+        let choice = try JSONValue.parse(Self.budgetEnd.json.text)["choices"].flatMap { value -> [String]? in
+            guard case .array(let items) = value, let first = items.first?.object else { return nil }
+            return Array(first.keys)
+        }
+        XCTAssertEqual(Set(records["budget_choice"] ?? []), Set(choice ?? []))
+    }
+
+    // MARK: - The room: coming back, focused time, the budget
+
+    /// The room's messages as the extension sends them, and hostile values in them: a time
+    /// away out of range is absent (a first sight, which counts as a return), focused seconds
+    /// outside 1–60 and a choice that is no word refuse the message.
+    func testTheRoomsMessagesDecodeAndRefuseHostileValues() throws {
+        XCTAssertEqual(try decode(#"{"type":"gate","url":"https://x.test/","reentry":true}"#), .gate(url: "https://x.test/", reentry: true))
+        for reentry in ["false", "1", "\"true\"", "null", "{}"] {
+            XCTAssertEqual(try decode(#"{"type":"gate","url":"https://x.test/","reentry":\#(reentry)}"#), .gate(url: "https://x.test/"), reentry)
+        }
+        XCTAssertEqual(try decode(#"{"type":"reentry","url":"https://x.test/","away_seconds":0}"#),
+                       .reentry(url: "https://x.test/", awaySeconds: 0))
+        XCTAssertEqual(try decode(#"{"type":"reentry","url":"https://x.test/"}"#), .reentry(url: "https://x.test/", awaySeconds: nil))
+        for away in ["-1", "-9223372036854775808", "9223372036854775807", "3155760001", "1e300", "12.5", "\"600\"", "null", "[600]"] {
+            XCTAssertEqual(try decode(#"{"type":"reentry","url":"https://x.test/","away_seconds":\#(away)}"#),
+                           .reentry(url: "https://x.test/", awaySeconds: nil), away)
+        }
+        XCTAssertEqual(try decode(#"{"type":"focus","url":"https://x.test/","seconds":1}"#), .focus(url: "https://x.test/", seconds: 1))
+        XCTAssertEqual(try decode(#"{"type":"focus","url":"https://x.test/","seconds":60}"#), .focus(url: "https://x.test/", seconds: 60))
+        for seconds in ["0", "61", "-5", "9223372036854775807", "1e300", "30.5", "\"30\"", "null"] {
+            XCTAssertEqual(problem(Data(#"{"type":"focus","url":"https://x.test/","seconds":\#(seconds)}"#.utf8)),
+                           #""seconds" is missing or not valid"#, seconds)
+        }
+        XCTAssertEqual(problem(Data(#"{"type":"focus","url":"https://x.test/"}"#.utf8)), #""seconds" is missing or not valid"#)
+        XCTAssertEqual(problem(Data(#"{"type":"focus","seconds":30}"#.utf8)), #""url" is missing or not valid"#)
+        XCTAssertEqual(problem(Data(#"{"type":"reentry","away_seconds":30}"#.utf8)), #""url" is missing or not valid"#)
+        XCTAssertEqual(try decode(#"{"type":"budget_end","url":"https://x.test/","choice":"close"}"#),
+                       .budgetEnd(url: "https://x.test/", choice: "close"))
+        for body in [#"{"type":"budget_end","url":"https://x.test/"}"#, #"{"type":"budget_end","url":"https://x.test/","choice":7}"#,
+                     #"{"type":"budget_end","url":"https://x.test/","choice":"\#(String(repeating: "c", count: 17))"}"#] {
+            XCTAssertEqual(problem(Data(body.utf8)), #""choice" is missing or not valid"#, body)
+        }
+    }
+
+    /// The exact shapes the extension reads: `minutes_today` and `focus_minutes` numbers with
+    /// one decimal, `budget_end` null or the soft end, `reentry`'s `action`, `state`'s `idle_seconds`.
+    func testTheRoomsAnswersHaveTheirShapes() throws {
+        let focus = HostToExtension.focus(.init(site: "reddit.com", minutesToday: 30, budgetEnd: Self.budgetEnd)).json(id: .int(1)).text
+        XCTAssertEqual(focus, #"{"type":"focus","id":1,"site":"reddit.com","minutes_today":30.0,"budget_end":{"site":"reddit.com","minutes":30,"#
+                       + #""message":"Your 30 minutes on reddit.com for today are used","choices":[{"choice":"close","label":"Close tab"},"#
+                       + #"{"choice":"keep","label":"Keep going"}]}}"#)
+        XCTAssertEqual(HostToExtension.focus(.init(site: nil, minutesToday: 0)).json(id: .null).text,
+                       #"{"type":"focus","id":null,"site":null,"minutes_today":0.0,"budget_end":null}"#)
+        XCTAssertEqual(HostToExtension.reentry(gate: true, site: "reddit.com").json(id: .int(2)).text,
+                       #"{"type":"reentry","id":2,"action":"gate","site":"reddit.com"}"#)
+        XCTAssertEqual(HostToExtension.reentry(gate: false, site: nil).json(id: .int(2)).text, #"{"type":"reentry","id":2,"action":"go","site":null}"#)
+        XCTAssertEqual(HostToExtension.budgetEnd(recorded: false).json(id: .int(3)).text, #"{"type":"budget_end","id":3,"recorded":false}"#)
+        let stats = try JSONValue.parse(Self.samples(.stats)[0].json(id: .null).text)
+        XCTAssertEqual(stats["focus_minutes"]?.double, 47.5)
+        let state = try JSONValue.parse(Self.samples(.state)[0].json(id: .null).text)
+        XCTAssertEqual(state["idle_seconds"]?.integer, 300)
+        XCTAssertEqual(NativeHostService.idleSeconds(environment: ["MIGA_IDLE_SECONDS": "15"]), 15)
+        for text in ["14", "3601", "-1", "abc", "", "99999999999999999999"] {
+            XCTAssertEqual(NativeHostService.idleSeconds(environment: ["MIGA_IDLE_SECONDS": text]), 300, text)
+        }
     }
 
     /// Messages built by protocol.js's own `request` decode here, when node is on the machine

@@ -71,9 +71,9 @@ final class ConfigKeysTests: XCTestCase {
                                           "config.toml:5: unknown key \"colour\" in [apps.chat] ignored"])
         XCTAssertEqual(ConfigKeys.topLevel, ["timer_seconds", "grace_minutes", "categories", "breathing", "animations", "terminal", "sites",
                                              "intention", "escalate_seconds", "opens_per_day", "ask_minutes", "default_minutes", "challenge", "weekly_summary",
-                                             "loosen_delay_minutes", "sync_folder", "sync_config"])
+                                             "reentry_minutes", "minutes_per_day", "loosen_delay_minutes", "sync_folder", "sync_config"])
         XCTAssertEqual(ConfigKeys.perApp, ["command", "timer_seconds", "intention", "escalate_seconds", "opens_per_day", "ask_minutes",
-                                           "default_minutes", "challenge"])
+                                           "default_minutes", "challenge", "reentry_minutes", "minutes_per_day"])
     }
 
     /// A new entry of the table needs nothing else: for every key, in each scope it has, a
@@ -289,7 +289,8 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertEqual(shell.completions(before: ["remove"], word: "", installedNames: installed), ["matrix", "signal"])
         XCTAssertEqual(shell.completions(before: ["set"], word: "apps.s", installedNames: installed), ["apps.signal.ask_minutes", "apps.signal.challenge", "apps.signal.command", "apps.signal.default_minutes",
                                                                                                          "apps.signal.escalate_seconds", "apps.signal.intention",
-                                                                                                         "apps.signal.opens_per_day", "apps.signal.timer_seconds"])
+                                                                                                         "apps.signal.minutes_per_day", "apps.signal.opens_per_day",
+                                                                                                         "apps.signal.reentry_minutes", "apps.signal.timer_seconds"])
         XCTAssertEqual(shell.completions(before: ["set"], word: "w", installedNames: installed), ["weekly_summary"])
         XCTAssertEqual(shell.completions(before: ["set", "intention"], word: "", installedNames: installed), ["false", "true"])
         XCTAssertEqual(shell.completions(before: ["site", "remove"], word: "red", installedNames: installed), ["reddit.com"])

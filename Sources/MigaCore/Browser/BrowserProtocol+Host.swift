@@ -24,6 +24,13 @@ public enum HostToExtension: Sendable {
     case gracePass(recorded: Bool)
     case schedulePass(recorded: Bool)
     case stats(Stats)
+    /// The answer to `reentry`: whether the tab come back to meets a gate (`action` `gate` or
+    /// `go`), and its site (as listed; nil for an address of no gated site).
+    case reentry(gate: Bool, site: String?)
+    /// The answer to `focus`: the site's focused minutes today and, once a day when they reach
+    /// its `minutes_per_day`, the soft end to show.
+    case focus(Focus)
+    case budgetEnd(recorded: Bool)
     /// A request that failed; its page fails open at once (but for a locked Open, which says
     /// how long is left, and a typed sentence that was not the one asked).
     case error(String, secondsLeft: Int? = nil, challengeFailed: Bool = false)
@@ -35,7 +42,8 @@ public enum HostToExtension: Sendable {
         case abandon
         case gracePass = "grace_pass"
         case schedulePass = "schedule_pass"
-        case stats, error
+        case stats, error, reentry, focus
+        case budgetEnd = "budget_end"
     }
 
     public var kind: Kind {
@@ -53,6 +61,9 @@ public enum HostToExtension: Sendable {
         case .schedulePass: return .schedulePass
         case .stats: return .stats
         case .error: return .error
+        case .reentry: return .reentry
+        case .focus: return .focus
+        case .budgetEnd: return .budgetEnd
         }
     }
 
@@ -71,6 +82,9 @@ public enum HostToExtension: Sendable {
         public var siteRules: [SiteRule]
         /// `ConfigKeys.state`: the settings the extension uses, `sites` among them.
         public var settings: [(String, OrderedJSON)]
+        /// Seconds without input after which the person counts as idle (away): the browser's
+        /// `idle` detection interval.
+        public var idleSeconds: Int = NativeHostService.idleSeconds
 
     }
 
@@ -162,6 +176,25 @@ public enum HostToExtension: Sendable {
         public var gating: Bool
         public var reason, message: String?
         public var snooze: (until: Int64, apps: [String])?
+        /// Today's focused minutes on gated sites and apps.
+        public var focusMinutes: Double = 0
+    }
+
+    /// A site's focused minutes today (`site` nil: the address was no gated site's, and
+    /// nothing was recorded), and the budget's soft end when it is due.
+    public struct Focus: Sendable {
+        public var site: String?
+        public var minutesToday: Double
+        public var budgetEnd: BudgetEnd?
+    }
+
+    /// The daily budget's soft end as the overlay shows it: the budget's minutes, the line,
+    /// and the choices (`DailyBudget.siteChoices`) with what their buttons say.
+    public struct BudgetEnd: Sendable {
+        public var site: String
+        public var minutes: Int
+        public var message: String
+        public var choices: [(choice: String, label: String)]
     }
 
     /// The version of this protocol, sent in every state.
@@ -187,6 +220,11 @@ public enum HostToExtension: Sendable {
             return [("recorded", .bool(true)), ("grace_until", graceUntil.map(OrderedJSON.int) ?? .null), ("timebox", timebox?.json ?? .null)]
         case .gracePass(let recorded), .schedulePass(let recorded): return [("recorded", .bool(recorded))]
         case .stats(let stats): return Self.members(stats)
+        case .reentry(let gate, let site): return [("action", .string(gate ? "gate" : "go")), ("site", .optional(site))]
+        case .focus(let focus):
+            return [("site", .optional(focus.site)), ("minutes_today", .decimal(focus.minutesToday, places: 1)),
+                    ("budget_end", focus.budgetEnd?.json ?? .null)]
+        case .budgetEnd(let recorded): return [("recorded", .bool(recorded))]
         case .error(let message, let secondsLeft, let challengeFailed):
             var members: [(String, OrderedJSON)] = [("error", .string(message))]
             if let secondsLeft { members.append(("seconds_left", .int(secondsLeft))) }
@@ -204,6 +242,7 @@ public enum HostToExtension: Sendable {
             ("site_rules", .array(state.siteRules.map {
                 .object([("site", .string($0.site)), ("domain", .string($0.domain)), ("addresses", .string($0.addresses))])
             })),
+            ("idle_seconds", .int(state.idleSeconds)),
         ] + state.settings
     }
 
@@ -243,6 +282,7 @@ public enum HostToExtension: Sendable {
             ("streak", .object([("current", .int(stats.currentStreak)), ("longest", .int(stats.longestStreak))])),
             ("gating", .bool(stats.gating)), ("reason", .optional(stats.reason)), ("message", .optional(stats.message)),
             ("snooze", stats.snooze.map { .object([("until", .int($0.until)), ("apps", .array($0.apps.map(OrderedJSON.string)))]) } ?? .null),
+            ("focus_minutes", .decimal(stats.focusMinutes, places: 1)),
         ]
     }
 }
@@ -254,6 +294,13 @@ extension HostToExtension.Timebox {
                  ("end", .int(end)), ("extended", .bool(extended)), ("notice_at", .int(noticeAt)), ("notice_until", .int(noticeUntil)),
                  ("declared_minutes", .int(declaredMinutes)), ("choices", .array(choices.map(OrderedJSON.string))),
                  ("extend_label", .string(extendLabel))])
+    }
+}
+
+extension HostToExtension.BudgetEnd {
+    var json: OrderedJSON {
+        .object([("site", .string(site)), ("minutes", .int(minutes)), ("message", .string(message)),
+                 ("choices", .array(choices.map { .object([("choice", .string($0.choice)), ("label", .string($0.label))]) }))])
     }
 }
 

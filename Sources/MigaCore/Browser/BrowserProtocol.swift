@@ -18,8 +18,9 @@ import JSON
 public enum ExtensionToHost: Equatable, Sendable {
     /// The extension starting (`hello`) or asking again (`state`): answered with the state.
     case hello, state
-    /// A gate page asking what to show for `url`.
-    case gate(url: String)
+    /// A gate page asking what to show for `url`; `reentry`: a gate over a tab come back to
+    /// (its `session_start` says so).
+    case gate(url: String, reentry: Bool = false)
     /// A gate page whose gate this host does not hold, asking to go on with it.
     case resume(session: String, url: String)
     case next(session: String)
@@ -35,6 +36,13 @@ public enum ExtensionToHost: Equatable, Sendable {
     case gracePass(url: String)
     case schedulePass(url: String)
     case stats
+    /// A tab of a gated site came to the front after `awaySeconds` not in front (nil: seen for
+    /// the first time, which counts as a return): does it meet a gate? Records nothing.
+    case reentry(url: String, awaySeconds: Int64?)
+    /// Focused seconds (1–60) on the site of `url`: recorded as a `focus` event.
+    case focus(url: String, seconds: Int)
+    /// The daily budget's soft end answered (`close`, `keep`, or `gone`: no tab of the site was left).
+    case budgetEnd(url: String, choice: String)
 
     /// Every message's `type`, in the order `PROTOCOL.toHost` lists them.
     public enum Kind: String, CaseIterable, Sendable {
@@ -43,7 +51,8 @@ public enum ExtensionToHost: Equatable, Sendable {
         case abandon
         case gracePass = "grace_pass"
         case schedulePass = "schedule_pass"
-        case stats
+        case stats, reentry, focus
+        case budgetEnd = "budget_end"
     }
 
     public var kind: Kind {
@@ -61,6 +70,9 @@ public enum ExtensionToHost: Equatable, Sendable {
         case .gracePass: return .gracePass
         case .schedulePass: return .schedulePass
         case .stats: return .stats
+        case .reentry: return .reentry
+        case .focus: return .focus
+        case .budgetEnd: return .budgetEnd
         }
     }
 
@@ -84,6 +96,9 @@ public enum ExtensionToHost: Equatable, Sendable {
     static let urlLimit = 1 << 16, intentionLimit = 1 << 16, challengeLimit = 4096, choiceLimit = 16, typeLimit = 32
     /// The most "Do this instead" choices a gate shows (`Alternative.shownLimit`).
     static let alternativeRange: ClosedRange<Int64> = 1...3
+    /// A `focus` message's seconds; the time away a `reentry` may say (a century at most).
+    static let focusSecondsRange: ClosedRange<Int64> = 1...60
+    static let awaySecondsRange: ClosedRange<Int64> = 0...3_155_760_000
 
     /// The message in `body` and the `id` to answer it with.
     public static func decode(_ body: Data) throws -> (message: ExtensionToHost, id: OrderedJSON) {
@@ -110,7 +125,7 @@ public enum ExtensionToHost: Equatable, Sendable {
         case .hello: return .hello
         case .state: return .state
         case .stats: return .stats
-        case .gate: return .gate(url: try fields.url())
+        case .gate: return .gate(url: try fields.url(), reentry: fields.flag("reentry"))
         case .resume:
             let url = try fields.url()
             return .resume(session: try fields.session(), url: url)
@@ -129,6 +144,17 @@ public enum ExtensionToHost: Equatable, Sendable {
             return .timeboxEnd(session: session, choice: choice)
         case .gracePass: return .gracePass(url: try fields.url())
         case .schedulePass: return .schedulePass(url: try fields.url())
+        case .reentry:
+            return .reentry(url: try fields.url(), awaySeconds: fields.values["away_seconds"]?.integer(in: awaySecondsRange))
+        case .focus:
+            let url = try fields.url()
+            guard let seconds = fields.values["seconds"]?.integer(in: focusSecondsRange) else { throw Problem.badField("seconds") }
+            return .focus(url: url, seconds: Int(seconds))
+        case .budgetEnd:
+            let url = try fields.url()
+            // Which choices there are is the host's (`DailyBudget`): an unknown one is answered there.
+            guard let choice = fields.string("choice", limit: choiceLimit) else { throw Problem.badField("choice") }
+            return .budgetEnd(url: url, choice: choice)
         }
     }
 
@@ -140,6 +166,12 @@ public enum ExtensionToHost: Equatable, Sendable {
         func string(_ name: String, limit: Int) -> String? {
             guard let text = values[name]?.string, !text.isEmpty, text.utf8.count <= limit else { return nil }
             return text
+        }
+
+        /// A flag that is on only when it is `true` itself.
+        func flag(_ name: String) -> Bool {
+            if case .bool(true)? = values[name] { return true }
+            return false
         }
 
         func url() throws -> String {
@@ -174,7 +206,15 @@ public enum ExtensionToHost: Equatable, Sendable {
         var members: [(String, OrderedJSON)] = [("type", .string(kind.rawValue))]
         switch self {
         case .hello, .state, .stats: break
-        case .gate(let url), .gracePass(let url), .schedulePass(let url): members.append(("url", .string(url)))
+        case .gate(let url, let reentry):
+            members.append(("url", .string(url)))
+            if reentry { members.append(("reentry", .bool(true))) }
+        case .gracePass(let url), .schedulePass(let url): members.append(("url", .string(url)))
+        case .reentry(let url, let away):
+            members.append(("url", .string(url)))
+            if let away { members.append(("away_seconds", .int(away))) }
+        case .focus(let url, let seconds): members += [("url", .string(url)), ("seconds", .int(seconds))]
+        case .budgetEnd(let url, let choice): members += [("url", .string(url)), ("choice", .string(choice))]
         case .resume(let session, let url): members += [("session", .string(session)), ("url", .string(url))]
         case .next(let session), .completed(let session), .abandon(let session): members.append(("session", .string(session)))
         case .exit(let session, let alternative):

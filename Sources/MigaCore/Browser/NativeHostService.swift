@@ -12,6 +12,17 @@ public final class NativeHostService {
     /// A page starts its countdown after the host's reply, so its end comes a little after the
     /// host's; this much early is still taken as the end.
     static let lockSlackMilliseconds = 500
+    /// Seconds without input before a person counts as idle, away from the front (DESIGN: 5
+    /// minutes); tests may set another through `MIGA_IDLE_SECONDS` (15–3600: the browser's
+    /// `idle` API allows 15 at least).
+    static let idleSeconds = 300
+    static let idleSecondsRange = 15...3600
+
+    static func idleSeconds(environment: [String: String]) -> Int {
+        guard let text = environment["MIGA_IDLE_SECONDS"], text.utf8.count <= 8, let seconds = Int(text),
+              idleSecondsRange.contains(seconds) else { return idleSeconds }
+        return seconds
+    }
 
     /// One open gate: its session, driven as the terminal's is, and what its last step could
     /// not record.
@@ -51,7 +62,7 @@ public final class NativeHostService {
         }
     }
 
-    private let context: MigaContext
+    let context: MigaContext
     private var gates: [String: HostGate] = [:]
     private var gateOrder: [String] = []
     private var storeCache: EventStore?
@@ -125,7 +136,7 @@ public final class NativeHostService {
             version: MigaVersion.current, gating: setup.gating, reason: setup.reason, message: setup.message,
             grace: grace, ungated: ungated, timeboxes: timeboxes,
             siteRules: setup.gating ? setup.matcher.sites.map(Self.siteRule) : [],
-            settings: ConfigKeys.state(of: sent))
+            settings: ConfigKeys.state(of: sent), idleSeconds: Self.idleSeconds(environment: context.environment))
     }
 
     /// The browser closed the pipe. That is also what the extension's worker restarting looks
@@ -140,7 +151,7 @@ public final class NativeHostService {
 
     // MARK: - Messages
 
-    private struct ReplyError: Error {
+    struct ReplyError: Error {
         var reply: HostToExtension
         init(_ message: String, secondsLeft: Int? = nil, challengeFailed: Bool = false) {
             reply = .error(message, secondsLeft: secondsLeft, challengeFailed: challengeFailed)
@@ -163,7 +174,7 @@ public final class NativeHostService {
     private func answer(_ message: ExtensionToHost) throws -> HostToExtension {
         switch message {
         case .hello, .state: return .state(currentState())
-        case .gate(let url): return .gate(try startGate(url: url))
+        case .gate(let url, let reentry): return .gate(try startGate(url: url, reentry: reentry))
         case .resume(let session, let url): return .resume(try resumeGate(session, url: url))
         case .next(let session): return try readNext(session)
         case .completed(let session): return try completed(session)
@@ -175,6 +186,9 @@ public final class NativeHostService {
         case .gracePass(let url): return .gracePass(recorded: try recordPass(url: url))
         case .schedulePass(let url): return .schedulePass(recorded: try recordPass(url: url))
         case .stats: return .stats(try stats())
+        case .reentry(let url, let away): return try comingBack(url: url, awaySeconds: away)
+        case .focus(let url, let seconds): return .focus(try focus(url: url, seconds: seconds))
+        case .budgetEnd(let url, let choice): return .budgetEnd(recorded: try endBudget(url: url, choice: choice))
         }
     }
 
@@ -280,12 +294,15 @@ public final class NativeHostService {
         return HostToExtension.Stats(
             exits: report.exits, opens: report.opens, reads: report.reads,
             currentStreak: report.streak.current, longestStreak: report.streak.longest,
-            gating: setup.gating, reason: setup.reason, message: setup.message, snooze: snooze.map { ($0.until, $0.apps) })
+            gating: setup.gating, reason: setup.reason, message: setup.message, snooze: snooze.map { ($0.until, $0.apps) },
+            focusMinutes: StatsReport.minutes(seconds: report.focusSeconds))
     }
 
     /// A gate page asking what to show for `url`: go straight on (not gated, or grace), or a
     /// new gate with its first item.
-    private func startGate(url: String) throws -> HostToExtension.GateAnswer {
+    /// `reentry`: a gate over a tab come back to (a return is no link `open-url` handed on,
+    /// so it takes no pass).
+    private func startGate(url: String, reentry: Bool = false) throws -> HostToExtension.GateAnswer {
         let setup = BrowserSetup.load(context: context)
         guard setup.gating else { return .goNotGating(reason: setup.reason, message: setup.message) }
         guard let site = setup.matcher.site(for: url) else { return .goNotGated }
@@ -294,7 +311,7 @@ public final class NativeHostService {
         let service = GateService(config: setup.config, store: try store(), context: context)
         let recorder = GateRecorder(app: app, store: service.store, clock: context.clock)
         let plan: GatePlan
-        switch service.admit(app, isSite: true, takesHandedOver: true, recorder: recorder) {
+        switch service.admit(app, isSite: true, takesHandedOver: !reentry, reentry: reentry, recorder: recorder) {
         case .schedule, .removed: return .goSchedule(site: key)
         case .handedOver: return .goHandedOver(site: key)
         case .grace(let until), .snooze(let until):
@@ -404,7 +421,7 @@ public final class NativeHostService {
         if let problem { throw ReplyError("could not record the choice: \(problem)") }
     }
 
-    private func store() throws -> EventStore {
+    func store() throws -> EventStore {
         if let storeCache { return storeCache }
         let store = try EventStore(context: context)
         storeCache = store

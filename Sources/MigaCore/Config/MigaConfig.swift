@@ -7,6 +7,10 @@ public struct MigaConfig: Equatable, Sendable {
     public static let opensPerDayRange = 0...100
     /// What Enter gives at "For how long?" (`default_minutes`).
     public static let defaultMinutesRange = 1...240
+    /// Minutes away after which coming back to an app or tab meets a gate (`reentry_minutes`; 0: off).
+    public static let reentryMinutesRange = 0...1440
+    /// Focused minutes a day before the gate says the budget is used (`minutes_per_day`; 0: none).
+    public static let minutesPerDayRange = 0...1440
     public static let defaultSites = ["reddit.com", "x.com", "twitter.com", "instagram.com",
                                       "facebook.com", "tiktok.com", "youtube.com"]
 
@@ -28,10 +32,13 @@ public struct MigaConfig: Equatable, Sendable {
         public var askMinutes: Bool?
         public var defaultMinutes: Int?
         public var challenge: Challenge?
+        /// Overrides of the global `reentry_minutes` and `minutes_per_day`.
+        public var reentryMinutes: Int?
+        public var minutesPerDay: Int?
 
         public init(name: String, command: String, timerSeconds: Int? = nil, intention: Bool? = nil,
                     escalateSeconds: Int? = nil, opensPerDay: Int? = nil, askMinutes: Bool? = nil, defaultMinutes: Int? = nil,
-                    challenge: Challenge? = nil) {
+                    challenge: Challenge? = nil, reentryMinutes: Int? = nil, minutesPerDay: Int? = nil) {
             self.name = name
             self.command = command
             self.timerSeconds = timerSeconds
@@ -41,6 +48,8 @@ public struct MigaConfig: Equatable, Sendable {
             self.askMinutes = askMinutes
             self.defaultMinutes = defaultMinutes
             self.challenge = challenge
+            self.reentryMinutes = reentryMinutes
+            self.minutesPerDay = minutesPerDay
         }
     }
 
@@ -59,6 +68,8 @@ public struct MigaConfig: Equatable, Sendable {
     public var defaultMinutes = 10
     public var weeklySummary = false
     public var challenge = Challenge.off
+    public var reentryMinutes = 0
+    public var minutesPerDay = 0
     /// 0: a change applies at once; else a change that loosens waits this long (see `Loosening`).
     public var loosenDelayMinutes = 0
     /// A folder the person's sync tool shares between their machines ("" : off); see `SyncJournal`.

@@ -57,12 +57,13 @@ extension GateService {
     }
 
     /// A gate's notes once the other machines' events are in (after `shareInBackground`
-    /// finished): nil when "Nth time today" is as the plan had it. Only that line changes: the
+    /// finished): nil when "Nth time today · N min today" is as the plan had it. Only that line changes: the
     /// timer and the notes that explain it stay as the plan set them, since the countdown is
     /// already running.
     public func notesCountingOtherMachines(_ app: String, session: String, plan: GatePlan) -> [String]? {
         guard let history = try? store.history(app: app, on: LocalMoment(clock: context.clock).day, excluding: session),
-              history.sessionsToday != plan.history.sessionsToday else { return nil }
+              history.sessionsToday != plan.history.sessionsToday || history.focusSecondsToday / 60 != plan.history.focusSecondsToday / 60
+        else { return nil }
         let old = GatePlan.attemptNote(plan.history)
         return (GatePlan.attemptNote(history).map { [$0] } ?? []) + plan.notes.filter { $0 != old }
     }

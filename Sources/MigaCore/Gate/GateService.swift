@@ -47,7 +47,9 @@ public struct GateService {
     /// (`gateway_skipped` with reason schedule, or `grace_pass`) through `recorder`; a problem
     /// recording it is said, and the pass stands. `isSite`: a site has no per-app keys.
     /// `takesHandedOver`: the browser's gate, which is where `open-url` hands its links on to.
-    public func admit(_ app: String, isSite: Bool = false, takesHandedOver: Bool = false, recorder: GateRecorder) -> Admission {
+    /// `reentry`: a gate on coming back to an app or tab already open (its plan says so).
+    public func admit(_ app: String, isSite: Bool = false, takesHandedOver: Bool = false, reentry: Bool = false,
+                      recorder: GateRecorder) -> Admission {
         if takesHandedOver, HandedOverPass.take(app: app, paths: context.paths, clock: context.clock, files: context.files) { return .handedOver }
         if config.retiredApps.contains(app), config.apps[app] == nil {
             if let problem = recorder.record(.gatewaySkipped, detail: Event.reasonDetail("removed")) {
@@ -77,7 +79,9 @@ public struct GateService {
         }
         // What today has held for this app; a failed read only loses the notes, never the gate.
         let history = (try? store.history(app: app, on: moment.day)) ?? AppHistory()
-        return .gate(GatePlan(config: config, app: app, isSite: isSite, at: moment, history: history))
+        var plan = GatePlan(config: config, app: app, isSite: isSite, at: moment, history: history)
+        plan.reentry = reentry
+        return .gate(plan)
     }
 
     /// Whether a gate of `app` is a site's (a link `open-url` gates): a gated site's name

@@ -42,6 +42,10 @@ public struct GateSession: Sendable {
     public let asksIntention: Bool
     /// Today's `opens_per_day` is used: Open says so and is recorded so.
     public let overAllowance: Bool
+    /// Today's `minutes_per_day` is used: the same, recorded as `over_minutes`.
+    public let overMinutes: Bool
+    /// A gate on coming back to an app or tab already open: its `session_start` says so.
+    public let reentry: Bool
     /// Open asks "For how long?" after the countdown (and any intention), Enter giving
     /// `defaultMinutes` (`ask_minutes`).
     public let asksMinutes: Bool
@@ -70,7 +74,8 @@ public struct GateSession: Sendable {
 
     public init(app: String, timerSeconds: Int, item: ContentItem, startedAt: UInt64, notes: [String] = [],
                 asksIntention: Bool = false, overAllowance: Bool = false, asksMinutes: Bool = false, defaultMinutes: Int = 10,
-                alternatives: [String] = [], challenge: String? = nil, earlyMilliseconds: Int = 0, completionRecorded: Bool = false) {
+                alternatives: [String] = [], challenge: String? = nil, earlyMilliseconds: Int = 0, completionRecorded: Bool = false,
+                overMinutes: Bool = false, reentry: Bool = false) {
         self.app = app
         self.timerSeconds = timerSeconds
         self.item = item
@@ -78,6 +83,8 @@ public struct GateSession: Sendable {
         self.notes = notes
         self.asksIntention = asksIntention
         self.overAllowance = overAllowance
+        self.overMinutes = overMinutes
+        self.reentry = reentry
         self.asksMinutes = asksMinutes
         self.defaultMinutes = Timebox.minutesRange.contains(defaultMinutes) ? defaultMinutes : 10
         self.alternatives = Array(alternatives.prefix(Alternative.shownLimit))
@@ -93,15 +100,15 @@ public struct GateSession: Sendable {
                   asksIntention: plan.asksIntention, overAllowance: plan.overAllowance, asksMinutes: plan.asksMinutes,
                   defaultMinutes: plan.defaultMinutes, alternatives: plan.alternatives.map(\.label), challenge: plan.challenge,
                   earlyMilliseconds: earlyMilliseconds,
-                  completionRecorded: completionRecorded)
+                  completionRecorded: completionRecorded, overMinutes: plan.overMinutes, reentry: plan.reentry)
     }
 
     /// What the Open choice is called on every surface (each adds its own key hint).
-    public var openLabel: String { overAllowance ? "Open anyway" : "Open" }
+    public var openLabel: String { overAllowance || overMinutes ? "Open anyway" : "Open" }
 
     /// The events the session begins with.
     public var startEffects: [GateEffect] {
-        [.record(.sessionStart, contentID: item.id, waitMilliseconds: nil)]
+        [.record(.sessionStart, contentID: item.id, waitMilliseconds: nil, detail: reentry ? "{\"reentry\":true}" : nil)]
     }
 
     public func elapsedMilliseconds(at now: UInt64) -> Int {
@@ -220,7 +227,7 @@ public struct GateSession: Sendable {
     }
 
     /// `open_selected`'s detail: the intention when one was given, the minutes declared,
-    /// `over_allowance` past today's opens, and `challenge` when the sentence was typed; nil
+    /// `over_allowance` past today's opens, `over_minutes` past today's minutes, and `challenge` when the sentence was typed; nil
     /// when none.
     func openDetail(intention: String, minutes: Int?) -> String? {
         var members: [(String, OrderedJSON)] = []
@@ -228,6 +235,7 @@ public struct GateSession: Sendable {
         if !answer.isEmpty { members.append(("intention", .string(answer))) }
         if let minutes { members.append(("minutes", .int(minutes))) }
         if overAllowance { members.append(("over_allowance", .bool(true))) }
+        if overMinutes { members.append(("over_minutes", .bool(true))) }
         if challengeTyped { members.append(("challenge", .bool(true))) }
         return members.isEmpty ? nil : OrderedJSON.object(members).text
     }

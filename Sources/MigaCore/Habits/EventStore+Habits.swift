@@ -1,31 +1,35 @@
 import JSON
 
 extension EventStore {
-    /// What `app`'s gate needs to know about today (`day`, local): one statement, three
+    /// What `app`'s gate needs to know about today (`day`, local): one statement, four
     /// lookups on the `(type, app, ts)` index, each bounded to the day (widened by the largest
     /// UTC offsets and narrowed again by each event's own offset), so a million events cost
-    /// what a dozen do.
+    /// what a dozen do. The focused seconds are the sum of today's `focus` events, each taken
+    /// within 0–60 whatever a file brought.
     /// `excluding`: a session left out of the counts (a gate already running, counting what
     /// came before it).
     public func history(app: String, on day: CivilDay, excluding session: String? = nil) throws -> AppHistory {
         let margin: Int64 = 18 * 3_600_000 + 60_000
         let lower = Int64(day.daysSinceEpoch) * 86_400_000 - margin
         let upper = Int64(day.daysSinceEpoch + 1) * 86_400_000 + margin
-        func countToday(_ type: EventType) -> String {
+        func today(_ type: EventType, _ value: String = "count(*)", excludingSession: Bool = true) -> String {
             """
-            (SELECT count(*) FROM events WHERE type = \(type.sqlLiteral) AND app = ?1 AND ts BETWEEN ?2 AND ?3
-                AND utc_offset_min BETWEEN -1080 AND 1080 AND (ts + utc_offset_min * 60000) / 86400000 = ?4 AND session IS NOT ?7)
+            (SELECT \(value) FROM events WHERE type = \(type.sqlLiteral) AND app = ?1 AND ts BETWEEN ?2 AND ?3
+                AND utc_offset_min BETWEEN -1080 AND 1080 AND (ts + utc_offset_min * 60000) / 86400000 = ?4
+                \(excludingSession ? "AND session IS NOT ?7" : ""))
             """
         }
         let row = try db.rows("""
-            SELECT \(countToday(.sessionStart)), \(countToday(.openSelected)),
+            SELECT \(today(.sessionStart)), \(today(.openSelected)),
                 (SELECT detail FROM events WHERE type = \(EventType.openSelected.sqlLiteral) AND app = ?1 AND ts BETWEEN ?5 AND ?6
-                    ORDER BY ts DESC LIMIT 1)
+                    ORDER BY ts DESC LIMIT 1),
+                \(today(.focus, Self.focusSecondsSum, excludingSession: false))
             """, [.text(app), .integer(lower), .integer(upper), SQLiteValue(day.daysSinceEpoch),
                   .integer(EventBounds.timestamps.lowerBound), .integer(EventBounds.timestamps.upperBound), SQLiteValue(session)]).first ?? []
-        guard row.count == 3 else { return AppHistory() }
+        guard row.count == 4 else { return AppHistory() }
         return AppHistory(sessionsToday: Int(StoredValue.integer(row[0]) ?? 0), opensToday: Int(StoredValue.integer(row[1]) ?? 0),
-                          lastIntention: Intention.from(detail: StoredValue.text(row[2])))
+                          lastIntention: Intention.from(detail: StoredValue.text(row[2])),
+                          focusSecondsToday: Self.focusSeconds(StoredValue.real(row[3])))
     }
 
     /// The intentions given at Opens between two instants (Unix ms) whose local day is in

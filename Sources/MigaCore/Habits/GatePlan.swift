@@ -6,11 +6,14 @@ public struct AppHistory: Equatable, Sendable {
     public var opensToday: Int
     /// The intention given at the app's last Open, when it gave one.
     public var lastIntention: String?
+    /// Focused seconds today (`focus` events): what "47 min today" and `minutes_per_day` read.
+    public var focusSecondsToday: Int
 
-    public init(sessionsToday: Int = 0, opensToday: Int = 0, lastIntention: String? = nil) {
+    public init(sessionsToday: Int = 0, opensToday: Int = 0, lastIntention: String? = nil, focusSecondsToday: Int = 0) {
         self.sessionsToday = sessionsToday
         self.opensToday = opensToday
         self.lastIntention = lastIntention
+        self.focusSecondsToday = focusSecondsToday
     }
 }
 
@@ -28,6 +31,13 @@ public struct GatePlan: Equatable, Sendable {
     /// then the timer is the longest and Open says "Open anyway" (never a lock).
     public var opensPerDay: Int
     public var overAllowance: Bool
+    /// `minutes_per_day` for this app (0: none), and whether today's focused minutes have
+    /// reached it: then, as past the allowance, the longest timer and "Open anyway".
+    public var minutesPerDay: Int
+    public var overMinutes: Bool
+    /// A gate shown on coming back to an app or tab already open (`reentry_minutes`): its
+    /// `session_start` says so.
+    public var reentry = false
     /// Open asks "For how long?" (`ask_minutes`), Enter giving `defaultMinutes`.
     public var asksMinutes: Bool
     public var defaultMinutes: Int
@@ -39,10 +49,13 @@ public struct GatePlan: Equatable, Sendable {
     /// The lines under the app's name: how often today, the last intention, why the wait is longer.
     public var notes: [String]
 
-    /// "3rd time today": this gate counted with today's earlier ones; nil for the first.
+    /// "3rd time today · 47 min today": this gate counted with today's earlier ones, and the
+    /// whole minutes of focused time today; nil for a first gate with less than a minute.
     public static func attemptNote(_ history: AppHistory) -> String? {
         let attempt = history.sessionsToday + 1
-        return attempt >= 2 ? "\(Celebration.ordinal(attempt)) time today" : nil
+        let parts = [attempt >= 2 ? "\(Celebration.ordinal(attempt)) time today" : nil,
+                     history.focusSecondsToday >= 60 ? "\(history.focusSecondsToday / 60) min today" : nil].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
     /// `app` is the gated app's name or, for a site, its app name (`isSite`: the site's own
@@ -56,8 +69,11 @@ public struct GatePlan: Equatable, Sendable {
         let wanted = min(max(base, range.lowerBound), range.upperBound)
         opensPerDay = entry?.opensPerDay ?? config.opensPerDay
         overAllowance = opensPerDay > 0 && history.opensToday >= opensPerDay
-        timerSeconds = overAllowance ? range.upperBound : min(range.upperBound, wanted + step * max(0, history.opensToday))
-        escalationSeconds = overAllowance ? 0 : timerSeconds - wanted
+        minutesPerDay = entry?.minutesPerDay ?? config.minutesPerDay
+        overMinutes = minutesPerDay > 0 && history.focusSecondsToday >= minutesPerDay * 60
+        let overLimit = overAllowance || overMinutes
+        timerSeconds = overLimit ? range.upperBound : min(range.upperBound, wanted + step * max(0, history.opensToday))
+        escalationSeconds = overLimit ? 0 : timerSeconds - wanted
         asksIntention = entry?.intention ?? config.intention
         asksMinutes = entry?.askMinutes ?? config.askMinutes
         defaultMinutes = entry?.defaultMinutes ?? config.defaultMinutes
@@ -71,6 +87,9 @@ public struct GatePlan: Equatable, Sendable {
             notes.append("Today's \(opensPerDay) open\(opensPerDay == 1 ? " is" : "s are") used: Open is still yours, after \(range.upperBound) s")
         } else if opensPerDay > 0 {
             notes.append("\(opensPerDay - history.opensToday) of \(opensPerDay) open\(opensPerDay == 1 ? "" : "s") left today")
+        }
+        if overMinutes {
+            notes.append("Today's \(minutesPerDay) minute\(minutesPerDay == 1 ? " is" : "s are") used: Open is still yours, after \(range.upperBound) s")
         }
         if let last = history.lastIntention { notes.append("Last time: \(last)") }
         if let schedule, let timer = schedule.timerSeconds, timer != (entry?.timerSeconds ?? config.timerSeconds) {

@@ -6,11 +6,14 @@ public struct StatsReport: Equatable, Sendable {
     public struct AppRow: Equatable, Sendable {
         public var app: String
         public var sessions = 0, exits = 0, opens = 0, reads = 0
+        /// Focused seconds (`focus` events) in the period.
+        public var focusSeconds = 0
     }
 
     public struct DayRow: Equatable, Sendable {
         public var date: CivilDay
         public var exits = 0, opens = 0, reads = 0
+        public var focusSeconds = 0
     }
 
     public static let defaultDays = 14
@@ -21,6 +24,8 @@ public struct StatsReport: Equatable, Sendable {
     public var to: CivilDay
     public var sessions = 0, exits = 0, opens = 0, reads = 0, completed = 0
     public var minutesWaited = 0.0
+    /// Focused seconds on gated apps and sites in the period (`focus` events).
+    public var focusSeconds = 0
     public var streak = Streaks(current: 0, longest: 0)
     public var apps: [AppRow] = []
     public var days: [DayRow] = []
@@ -109,23 +114,36 @@ public struct StatsReport: Equatable, Sendable {
             apps[row.app] = appRow
         }
         report.minutesWaited = waited / 60_000
+        for sum in try store.focusSeconds(from: from, to: today, app: app) {
+            report.focusSeconds += sum.seconds
+            report.days[sum.day.daysSinceEpoch - from.daysSinceEpoch].focusSeconds += sum.seconds
+            apps[sum.app, default: AppRow(app: sum.app)].focusSeconds += sum.seconds
+        }
         report.apps = apps.values.sorted { ($0.sessions, $1.app) > ($1.sessions, $0.app) }
         report.streak = Streaks(mindfulDays: try store.mindfulDays(), today: today)
         return report
     }
 
-    /// Exactly DESIGN's keys, in DESIGN's order.
+    /// Seconds as minutes to one decimal, as every focused time is shown.
+    public static func minutes(seconds: Int) -> Double { Double(max(0, seconds) / 6) / 10 }
+
+    /// Exactly DESIGN's keys, in DESIGN's order. The focused minutes (`focus_minutes` at the
+    /// top and per app, `minutes` per day) are there when the period has focused time.
     public var json: String {
         func string(_ text: String) -> String { JSONText.string(text) }
+        func minutes(_ seconds: Int, _ key: String) -> String {
+            focusSeconds > 0 ? ",\"\(key)\":" + JSONText.number(Self.minutes(seconds: seconds), places: 1) : ""
+        }
         let apps = self.apps.map {
-            "{\"app\":\(string($0.app)),\"sessions\":\($0.sessions),\"exits\":\($0.exits),\"opens\":\($0.opens),\"reads\":\($0.reads)}"
+            "{\"app\":\(string($0.app)),\"sessions\":\($0.sessions),\"exits\":\($0.exits),\"opens\":\($0.opens),\"reads\":\($0.reads)"
+                + minutes($0.focusSeconds, "focus_minutes") + "}"
         }
         let days = self.days.map {
-            "{\"date\":\"\($0.date)\",\"exits\":\($0.exits),\"opens\":\($0.opens),\"reads\":\($0.reads)}"
+            "{\"date\":\"\($0.date)\",\"exits\":\($0.exits),\"opens\":\($0.opens),\"reads\":\($0.reads)" + minutes($0.focusSeconds, "minutes") + "}"
         }
         return "{\"from\":\"\(from)\",\"to\":\"\(to)\",\"sessions\":\(sessions),\"exits\":\(exits),\"opens\":\(opens),"
             + "\"reads\":\(reads),\"completed\":\(completed),\"exit_rate\":\(JSONText.number(exitRate, places: 4)),"
-            + "\"minutes_waited\":\(JSONText.number(minutesWaited, places: 2)),"
+            + "\"minutes_waited\":\(JSONText.number(minutesWaited, places: 2))" + minutes(focusSeconds, "focus_minutes") + ","
             + "\"streak\":{\"current\":\(streak.current),\"longest\":\(streak.longest)},"
             + "\"apps\":[\(apps.joined(separator: ","))],\"days\":[\(days.joined(separator: ","))]"
             + (machines.map { ",\"machines\":" + OrderedJSON.array($0.map(\.json)).text } ?? "") + "}"

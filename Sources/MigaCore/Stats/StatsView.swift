@@ -54,6 +54,7 @@ public struct StatsView {
         // The totals, as many to a line as fit.
         let totals = ["Exits \(report.exits)", "Opens \(report.opens)", "Reads \(report.reads)", "Sessions \(report.sessions)",
                       "Exit rate \(rate)%", "Waited \(JSONText.number(report.minutesWaited, places: 1)) min"]
+            + (report.focusSeconds > 0 ? ["Spent \(JSONText.number(StatsReport.minutes(seconds: report.focusSeconds), places: 1)) min"] : [])
         var line = "", plain = ""
         for (index, part) in totals.enumerated() {
             if !plain.isEmpty, 2 + plain.count + 3 + part.count > columns {
@@ -93,19 +94,24 @@ public struct StatsView {
         return lines
     }
 
-    /// The per-app table. Narrow terminals drop the sessions column, then shorten long names.
+    /// The per-app table, with the minutes spent when there are any. Narrow terminals drop the
+    /// sessions column, then shorten long names.
     private func appLines(_ report: StatsReport) -> [String] {
         guard !report.apps.isEmpty else { return [] }
         // Names may come from another machine's journal: shown only through the sanitiser.
         let appNames = report.apps.map { TerminalText.field($0.app) }
         let longest = max(3, appNames.map(\.count).max() ?? 3)
-        let sessions = 2 + longest + 33 <= columns
-        let width = min(longest, max(3, columns - 2 - (sessions ? 33 : 23)))
-        var lines = ["", "  " + bold(TextColumns.pad("app", width) + (sessions ? "  sessions" : "") + "  exits  opens  reads")]
+        let spent = report.focusSeconds > 0 ? 9 : 0
+        let sessions = 2 + longest + 33 + spent <= columns
+        let width = min(longest, max(3, columns - 2 - (sessions ? 33 : 23) - spent))
+        var lines = ["", "  " + bold(TextColumns.pad("app", width) + (sessions ? "  sessions" : "") + "  exits  opens  reads"
+                                     + (spent > 0 ? "  minutes" : ""))]
         for (appName, row) in zip(appNames, report.apps) {
             let name = appName.count > width ? appName.prefix(width - 1) + "…" : appName
+            let minutes = spent > 0 ? "  " + TextColumns.right(JSONText.number(StatsReport.minutes(seconds: row.focusSeconds), places: 1), 7) : ""
             lines.append("  \(TextColumns.pad(name, width))" + (sessions ? "  \(TextColumns.right(row.sessions, 8))" : "")
-                         + "  \(TextColumns.right(row.exits, 5))  \(TextColumns.right(row.opens, 5))  \(TextColumns.right(row.reads, 5))")
+                         + "  \(TextColumns.right(row.exits, 5))  \(TextColumns.right(row.opens, 5))  \(TextColumns.right(row.reads, 5))"
+                         + minutes)
         }
         return lines
     }

@@ -13,6 +13,8 @@ public struct StatusReport: Equatable, Sendable {
     public var exits = 0
     public var opens = 0
     public var streak = 0
+    /// Focused seconds today on gated apps and sites (`focus` events).
+    public var focusSeconds = 0
     public var grace: [Grace] = []
     /// The first `[[schedule]]` table in force now that applies to every app, else the first
     /// in force for some.
@@ -59,6 +61,7 @@ public struct StatusReport: Equatable, Sendable {
         report.exits = today.exits
         report.opens = today.opens
         report.streak = today.streak.current
+        report.focusSeconds = today.focusSeconds
         // Grace as the gate decides it: an Open's declared minutes, else `grace_minutes`.
         let boxes = try store.timeboxes(since: nowMilliseconds - Timebox.lookback)
         let span = Int64(config.graceMinutes) * 60_000
@@ -95,14 +98,19 @@ public struct StatusReport: Equatable, Sendable {
             "{\"setting\":\(JSONText.string($0.setting.name)),\"from\":\(JSONText.string($0.from)),\"to\":\(JSONText.string($0.to)),"
                 + "\"applies\":\"\(EventTimestamp.format(unixMilliseconds: $0.applies, offsetMinutes: offsetMinutes))\"}"
         }
-        return "{\"date\":\"\(date)\",\"exits\":\(exits),\"opens\":\(opens),\"streak\":\(streak),"
+        // Today's focused minutes once there are any (as `stats --json` has them).
+        let focus = focusSeconds > 0 ? "\"focus_minutes\":\(JSONText.number(StatsReport.minutes(seconds: focusSeconds), places: 1))," : ""
+        return "{\"date\":\"\(date)\",\"exits\":\(exits),\"opens\":\(opens),\"streak\":\(streak)," + focus
             + "\"grace\":[\(grace.joined(separator: ","))],\"schedule\":\(schedule),\"snooze\":\(snooze),"
             + "\"timeboxes\":[\(timeboxes.joined(separator: ","))],\"pending\":[\(pending.joined(separator: ","))]}"
     }
 
-    /// "miga 3 exits · 1 open · streak 5 · grace discord 4 min · 09:00–17:00 45 s".
+    /// "miga 3 exits · 1 open · 47 min · streak 5 · grace discord 4 min · 09:00–17:00 45 s"
+    /// (the focused minutes today once there is one).
     public var line: String {
-        var parts = ["\(exits) exit\(exits == 1 ? "" : "s")", "\(opens) open\(opens == 1 ? "" : "s")", "streak \(streak)"]
+        var parts = ["\(exits) exit\(exits == 1 ? "" : "s")", "\(opens) open\(opens == 1 ? "" : "s")"]
+        if focusSeconds >= 60 { parts.append("\(focusSeconds / 60) min") }
+        parts.append("streak \(streak)")
         func minutesLeft(_ until: Int64) -> Int { max(1, Int((until - nowMilliseconds + 59_999) / 60_000)) }
         let boxed = Set(timeboxes.map(\.app))
         let graced = grace.filter { !boxed.contains($0.app) }

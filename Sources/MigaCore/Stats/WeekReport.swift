@@ -6,6 +6,8 @@ public struct WeekReport: Equatable, Sendable {
     public struct Totals: Equatable, Sendable {
         public var sessions = 0, exits = 0, opens = 0, reads = 0
         public var waitedMilliseconds: Int64 = 0
+        /// Focused seconds (`focus` events).
+        public var focusSeconds = 0
 
         public var minutesWaited: Double { Double(waitedMilliseconds) / 60_000 }
         /// Exits of all attempts (pauses), as one sec's study counted its 36 %. A choice whose
@@ -84,6 +86,15 @@ public struct WeekReport: Equatable, Sendable {
             }
             apps[row.app] = app
         }
+        for sum in try store.focusSeconds(from: monday.adding(days: -7), to: monday.adding(days: 6), app: nil) {
+            let thisWeek = sum.day >= monday
+            if thisWeek { report.week.focusSeconds += sum.seconds } else { report.lastWeek.focusSeconds += sum.seconds }
+            if thisWeek {
+                apps[sum.app, default: AppRow(app: sum.app)].week.focusSeconds += sum.seconds
+            } else {
+                apps[sum.app, default: AppRow(app: sum.app)].lastWeek.focusSeconds += sum.seconds
+            }
+        }
         report.apps = apps.values.sorted { ($0.week.sessions, $0.lastWeek.sessions, $1.app) > ($1.week.sessions, $1.lastWeek.sessions, $0.app) }
         // Intentions by local day: the same ±18 h widening as the counts, then each event's day.
         let margin: Int64 = 18 * 3_600_000 + 60_000
@@ -111,6 +122,9 @@ public struct WeekReport: Equatable, Sendable {
         return report
     }
 
+    /// Whether either week has focused time: then every totals object carries `focus_minutes`.
+    var countsFocus: Bool { week.focusSeconds + lastWeek.focusSeconds > 0 }
+
     public var json: String {
         func totals(_ value: Totals, range: (CivilDay, CivilDay)? = nil) -> String {
             (range.map { "\"from\":\"\($0.0)\",\"to\":\"\($0.1)\"," } ?? "")
@@ -118,6 +132,7 @@ public struct WeekReport: Equatable, Sendable {
                 + "\"exit_rate\":\(JSONText.number(value.exitRate, places: 4)),"
                 + "\"exit_share\":\(JSONText.number(value.exitShare, places: 4)),"
                 + "\"minutes_waited\":\(JSONText.number(value.minutesWaited, places: 2))"
+                + (countsFocus ? ",\"focus_minutes\":\(JSONText.number(StatsReport.minutes(seconds: value.focusSeconds), places: 1))" : "")
         }
         let apps = self.apps.map { "{\"app\":\(JSONText.string($0.app)),\"week\":{\(totals($0.week))},\"last_week\":{\(totals($0.lastWeek))}}" }
         let intentions = self.intentions.map { "{\"text\":\(JSONText.string($0.text)),\"count\":\($0.count)}" }

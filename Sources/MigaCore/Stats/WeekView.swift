@@ -36,6 +36,9 @@ public struct WeekView {
         lines.append(row("Opens", "\(week.opens)", "\(last.opens)"))
         lines.append(row("Pauses", "\(week.sessions)", "\(last.sessions)"))
         lines.append(row("Minutes waited", JSONText.number(week.minutesWaited, places: 1), JSONText.number(last.minutesWaited, places: 1)))
+        if report.countsFocus {
+            lines.append(row("Minutes spent", "\(week.focusSeconds / 60)", "\(last.focusSeconds / 60)"))
+        }
         lines.append(row("Exit rate", Self.rate(week), Self.rate(last)))
         lines.append(row("Exit share", Self.share(week), Self.share(last)) + dim("  (of pauses; one sec's study: \(Int(WeekReport.oneSecExitShare * 100))%)"))
         lines.append("  Streak " + green("\(report.streak.current) day\(report.streak.current == 1 ? "" : "s")")
@@ -52,12 +55,14 @@ public struct WeekView {
             // Names and intentions may come from another machine's journal: only through the sanitiser.
             let appNames = report.apps.map { TerminalText.field($0.app) }
             let width = min(24, max(3, appNames.map(\.count).max() ?? 3))
-            lines.append("  " + bold(TextColumns.pad("app", width) + "   exits  opens  share  minutes" + "   " + "last: exits opens"))
+            let spent = report.countsFocus ? "  spent" : ""
+            lines.append("  " + bold(TextColumns.pad("app", width) + "   exits  opens  share  minutes" + spent + "   " + "last: exits opens"))
             for (appName, app) in zip(appNames, report.apps) {
                 let name = appName.count > width ? appName.prefix(width - 1) + "…" : appName
                 lines.append("  \(TextColumns.pad(String(name), width))   \(TextColumns.right("\(app.week.exits)", 5))  \(TextColumns.right("\(app.week.opens)", 5))  "
                              + TextColumns.right(Self.share(app.week), 5) + "  "
                              + TextColumns.right(JSONText.number(app.week.minutesWaited, places: 1), 7)
+                             + (report.countsFocus ? TextColumns.right("\(app.week.focusSeconds / 60)", 7) : "")
                              + "   " + dim("      \(TextColumns.right("\(app.lastWeek.exits)", 5)) \(TextColumns.right("\(app.lastWeek.opens)", 5))"))
             }
         }

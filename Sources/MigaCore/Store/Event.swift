@@ -19,6 +19,9 @@ public enum EventType: String, CaseIterable, Sendable, Codable {
     /// A loosened setting applied after its wait (`loosen_delay_minutes`), at the moment it
     /// applied (`{"setting":"timer_seconds","from":"30","to":"20","waited_minutes":30}`).
     case settingLoosened = "setting_loosened"
+    /// Focused time on a gated app or site (`{"seconds":N}`, 1–60): one a minute while it is
+    /// in front and the person not idle, and the rest when focus leaves.
+    case focus = "focus"
 }
 
 extension EventType {

@@ -82,6 +82,7 @@ extension EventType {
         case (15, UInt8(ascii: "g")?): candidate = .gatewaySkipped
         case (13, UInt8(ascii: "t")?): candidate = .timeboxEnded
         case (16, UInt8(ascii: "s")?): candidate = .settingLoosened
+        case (5, UInt8(ascii: "f")?): candidate = .focus
         default: return nil
         }
         var name = candidate.rawValue
