@@ -54,9 +54,10 @@ class RoomSteps:
         self.b.wait_for_page(host, path)
         return handle
 
-    def gate_sites(self, *sites):
-        """Adds `sites` to the list (their tabs are on them already: no entry, no gate)."""
-        self.h.write_config(sites=self.base_sites + list(sites))
+    def gate_sites(self, *sites, graced=()):
+        """Adds `sites` and `graced` to the list (their tabs are on them already: no entry, no
+        gate); the extension has the rules of `sites` (a graced site's let it in)."""
+        self.h.write_config(sites=self.base_sites + list(sites) + list(graced))
         for site in sites:
             self.b.wait_for_rules(site)
 
@@ -91,7 +92,7 @@ class ComingBack(RoomSteps):
         graced = self.page("later.test", "/page/graced")
         room = self.page("back.test", "/page/room")
         self.h.import_open("later.test")  # its grace (5 minutes) covers a return
-        self.gate_sites("back.test", "later.test")
+        self.gate_sites("back.test", graced=["later.test"])
         self.b.switch(room)
 
         # Before the threshold: away a few seconds, then back: no gate, and the time in front
