@@ -12,7 +12,7 @@ import { showSoftEnd, removeSoftEnd } from "./overlays.js";
 
 const STORE_KEY = "budgets";
 const CHOICES = ["close", "keep"];
-// site → { session, site, day, url, tabs (ids showing it), answering, answered }
+// site → { session, site, day, url, message, choices, tabs (ids showing it), answering, answered }
 const budgets = new Map();
 
 const loaded = api.storage && api.storage.session
@@ -60,8 +60,8 @@ export async function budgetDue(raw, url) {
   if (!end || siteFor(url) !== end.site) return;
   const known = budgets.get(end.site);
   if (known && known.day === today()) return; // asked already today
-  const budget = { session: `budget:${end.site}:${today()}`, site: end.site, day: today(), url, tabs: [], answering: false,
-    answered: false };
+  const budget = { session: `budget:${end.site}:${today()}`, site: end.site, day: today(), url, message: end.message,
+    choices: end.choices, tabs: [], answering: false, answered: false };
   budgets.set(end.site, budget);
   save();
   let tabs = [];
@@ -71,17 +71,21 @@ export async function budgetDue(raw, url) {
     return;
   }
   if (!tabs.length) return answer(budget, "gone");
-  await Promise.all(tabs.map(async (tab) => {
-    try {
-      await showSoftEnd(tab.id, { session: budget.session, site: end.site, message: end.message, choices: end.choices,
-        reply: "budget_end" });
-      budget.tabs.push(tab.id);
-    } catch (error) {
-      // a tab that cannot show it (discarded, an error page) goes without
-    }
-  }));
-  save();
+  await Promise.all(tabs.map((tab) => showIn(budget, tab.id)));
   if (!budget.tabs.length && !budget.answered) answer(budget, "gone");
+}
+
+// The question in one tab of the site (again, if the page loaded anew meanwhile).
+async function showIn(budget, tabId) {
+  if (budget.answered || budget.answering) return;
+  try {
+    await showSoftEnd(tabId, { session: budget.session, site: budget.site, message: budget.message, choices: budget.choices,
+      reply: "budget_end" });
+  } catch (error) {
+    return; // a tab that cannot show it (discarded, an error page) goes without
+  }
+  if (!budget.tabs.includes(tabId)) budget.tabs.push(tabId);
+  save();
 }
 
 // Records the choice, then does it. A host that cannot record it costs the person nothing.
@@ -151,6 +155,13 @@ async function tabLeft(tabId) {
 }
 
 api.tabs.onRemoved.addListener((tabId) => tabLeft(tabId));
+// While the question waits for its answer, a page of the site that (re)loads asks it too.
+api.webNavigation.onCompleted.addListener(async (details) => {
+  if (details.frameId !== 0 || !/^https?:/.test(details.url)) return;
+  await loaded;
+  const budget = budgets.get(siteFor(details.url));
+  if (budget && budget.day === today() && Array.isArray(budget.choices) && budget.tabs.length) showIn(budget, details.tabId);
+});
 api.webNavigation.onCommitted.addListener((details) => {
   if (details.frameId !== 0) return;
   for (const budget of budgets.values()) {

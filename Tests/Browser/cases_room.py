@@ -185,13 +185,17 @@ class Budget(RoomSteps):
         title = self.b.shadow_elements("miga-soft-end", "#title")[0].text
         self.assertIn("last.test", title)
         self.assertEqual([b.get_attribute("id") for b in buttons], ["close", "keep"])
+        # A page of the site that loads while the question waits (a link inside it) asks it again.
+        self.b.page_script("location.href = '/page/budget-next'")
+        self.b.wait_for_page("last.test", "/page/budget-next")
+        buttons = wait_for(self.soft_end_buttons, 15, message="the budget's soft end after a reload")
         keep = [b for b in buttons if b.get_attribute("id") == "keep"][0]
         keep.click()
         ended = self.wait_event("timebox_ended", "last.test")
         detail = json.loads(ended["detail"])
         self.assertEqual((detail.get("budget"), detail.get("choice")), (True, "keep"))
         wait_for(lambda: not self.b.shadow_elements("miga-soft-end", "button"), 5, message="the overlay to go")
-        self.assertIn("/page/budget", self.b.url(), "Keep going keeps the page")
+        self.assertIn("/page/budget-next", self.b.url(), "Keep going keeps the page")
         # Asked once: more time on the site brings no second soft end.
         time.sleep(2)
         self.b.switch(other)
