@@ -156,7 +156,18 @@ class FocusTime(RoomSteps):
         minutes = wait_for(lambda: (lambda t: t if t and t != "–" else None)(
             self.b.script("return document.getElementById('minutes').textContent")), 10, message="the popup's minutes")
         self.assertRegex(minutes, r"min$")
+        if hasattr(self.b, "client"):
+            self.check_the_count_resumes_when_its_window_is_focused_again(tab, seconds_of(events))
         del first
+
+    def check_the_count_resumes_when_its_window_is_focused_again(self, tab, before):
+        """Firefox only: a headless Chromium gives no window the focus back once another has
+        taken it (Marionette does, as a person's click on the window does)."""
+        self.b.client.switch_to_window(tab, focus=True)
+        time.sleep(4)
+        self.open_window(self.s.url("free.test", "/page/third-window"))
+        wait_for(lambda: seconds_of(self.focus_events("left.test")) >= before + 2, 10,
+                 message="the focus time of the window focused again")
 
 
 class Budget(RoomSteps):
