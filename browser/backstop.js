@@ -3,6 +3,7 @@ import { api, GATE_PAGE } from "./api.js";
 import { siteFor, inGrace, ungated } from "./host.js";
 import { bypasses, refreshWorkerRules, endBypass } from "./rules.js";
 import { sentHere, backstopped, lastAddress, lastAddressLoaded, remember } from "./tabs.js";
+import { routeChanged } from "./page-gate.js";
 
 
 // What the rules cannot see: a site's own service worker answering a navigation (Chromium's
@@ -13,13 +14,14 @@ import { sentHere, backstopped, lastAddress, lastAddressLoaded, remember } from 
 // needed to tell an entry from a visit going on; it is kept for the session, so a worker that
 // restarts does not mistake a click inside a site for an entry.
 
-async function shown(tabId, url) {
+async function shown(tabId, url, inPage = false) {
   if (typeof tabId !== "number" || tabId < 0 || typeof url !== "string") return;
   await lastAddressLoaded;
   const previous = lastAddress.get(tabId);
   if (previous === url || backstopped.has(tabId)) return;
-  if (isEntry(tabId, url, previous)) return sendToGate(tabId, url); // the tab stays where it was, for now
+  if (!inPage && isEntry(tabId, url, previous)) return sendToGate(tabId, url); // the tab stays where it was, for now
   remember(tabId, url);
+  if (inPage) routeChanged(tabId, url, previous);
   if (siteFor(previous || "") !== siteFor(url)) refreshWorkerRules();
 }
 
@@ -63,13 +65,11 @@ api.webNavigation.onErrorOccurred.addListener(async (details) => {
   }
 });
 // A route a page's own script makes (history.pushState) changes the tab's address too, with
-// no document committed: page-gate.js answers those with the gate over the page. Its event and
-// this one come in either order, so a change within one host waits a moment for it.
-const ROUTE_WAIT_MS = 300;
+// no document committed; page-gate.js hears of it as well, and the two come in either order.
+// A change within one host that enters a gated site is that, or as good as that: the gate
+// comes over the page, which stays as it was.
 api.tabs.onUpdated.addListener((tabId, change) => {
-  if (!change.url) return;
-  if (sameHost(lastAddress.get(tabId), change.url)) setTimeout(() => shown(tabId, change.url), ROUTE_WAIT_MS);
-  else shown(tabId, change.url);
+  if (change.url) shown(tabId, change.url, sameHost(lastAddress.get(tabId), change.url));
 });
 
 function sameHost(one, other) {

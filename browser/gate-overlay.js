@@ -9,7 +9,7 @@
 // in it: the root is closed, keys and clicks count only when a person made them, the element
 // comes back if the page removes it, and focus stays in the gate while it is up. The page
 // under it is left as it was: its scroll, its half-typed text, its focus (given back after).
-import { api } from "./gate-page.js";
+import { api, hangUp } from "./gate-page.js";
 import { runGate } from "./gate.js";
 
 const HOST_STYLE = {
@@ -65,7 +65,7 @@ function gateElements() {
 // A line in a corner when the gate went away because of miga, not the person: it takes no
 // click and no focus, and goes by itself.
 function sayFailure(line) {
-  const host = document.createElement("miga-notice");
+  const host = document.createElement("miga-gate-notice");
   styleHost(host);
   for (const [name, value] of Object.entries({ inset: "auto 1rem 1rem auto", "pointer-events": "none", overflow: "visible" })) {
     host.style.setProperty(name, value, "important");
@@ -121,21 +121,27 @@ function keepFocus(host, shadow, wrapper) {
   };
 }
 
-// The element comes back when the page removes it or changes its attributes, at once (the
-// restored attributes are compared first: putting them back is itself a change to observe).
+// The element comes back when the page removes it, and its attributes when the page changes
+// them, at once. Putting them back is itself a change the observer sees: it then finds nothing
+// to do, so this never loops (a page with no root element to go back into waits for one).
 function keepAttached(host) {
   let expected = null;
-  const restore = () => {
+  const restyle = () => {
     for (const name of host.getAttributeNames()) if (name !== "style" && name !== "popover") host.removeAttribute(name);
     styleHost(host);
-    if (!host.isConnected && document.documentElement) document.documentElement.append(host);
-    if (host.isConnected) showOnTop(host);
+    if (host.getAttribute("popover") !== "manual") host.setAttribute("popover", "manual");
     expected = host.getAttribute("style");
   };
-  const changed = () => !host.isConnected || host.getAttribute("style") !== expected || host.getAttribute("popover") !== "manual" ||
+  const tampered = () => host.getAttribute("style") !== expected || host.getAttribute("popover") !== "manual" ||
     host.getAttributeNames().length !== 2;
-  restore();
-  const observer = new MutationObserver(() => { if (changed()) restore(); });
+  const check = () => {
+    if (tampered()) restyle();
+    if (!host.isConnected && document.documentElement) document.documentElement.append(host);
+    if (host.isConnected) showOnTop(host);
+  };
+  restyle();
+  check();
+  const observer = new MutationObserver(check);
   observer.observe(document, { childList: true, subtree: true });
   observer.observe(host, { attributes: true });
   // The page closed the popover (hidePopover changes no attribute): it opens again.
@@ -176,6 +182,7 @@ function show(options) {
   shown = handle;
   // Open (or miga failing open): the page as it was, its focus given back.
   const uncover = (problem) => {
+    hangUp();
     handle.remove();
     if (problem) sayFailure(problem);
     if (pageFocus && pageFocus.isConnected && typeof pageFocus.focus === "function") pageFocus.focus({ preventScroll: true });

@@ -54,6 +54,14 @@ function connect() {
   });
 }
 
+// The gate over a page is over: its port goes with it (the worker has what it needs).
+export function hangUp() {
+  if (!port) return;
+  const current = port;
+  port = null;
+  current.disconnect();
+}
+
 // Every request names the gate, so a worker that restarted meanwhile knows which it is.
 export function request(message) {
   if (!port) connect();
@@ -79,6 +87,7 @@ export function go(url, problem) {
   now.finished = true;
   clearInterval(now.ticker);
   env.root.dataset.state = "opening";
+  if (problem) say(problem);
   env.transport.open(url, problem);
 }
 

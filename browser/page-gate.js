@@ -111,15 +111,21 @@ api.runtime.onConnect.addListener((port) => {
 // A route a page's own script makes (history.pushState, replaceState) into a gated site from
 // an address of another site, or of none: an entry no request shows, so the gate comes over
 // the page. The host's answer decides as for any entry (grace, snooze, a timebox or hours
-// without a gate answer `go`, and nothing is shown). Non-gated routes cost nothing: decided
+// without a gate answer `go`, recorded as a pass; nothing is shown). Non-gated routes cost nothing: decided
 // from memory.
 api.webNavigation.onHistoryStateUpdated.addListener(async (details) => {
   if (details.frameId !== 0) return;
   await lastAddressLoaded;
   const previous = lastAddress.get(details.tabId);
-  if (previous === details.url) return;
+  if (previous === details.url) return; // backstop.js heard of it first
   remember(details.tabId, details.url);
-  const site = siteFor(details.url);
-  if (!site || bypasses.has(details.tabId) || (previous && siteFor(previous) === site)) return;
-  showGateOverPage(details.tabId, details.url);
+  routeChanged(details.tabId, details.url, previous);
 });
+
+// A route from `previous` to `url` in tab `tabId` (this module or backstop.js hears of it
+// first, and the other then finds the address already remembered).
+export function routeChanged(tabId, url, previous) {
+  const site = siteFor(url);
+  if (!site || bypasses.has(tabId) || (previous && siteFor(previous) === site)) return;
+  showGateOverPage(tabId, url);
+}

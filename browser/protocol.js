@@ -53,7 +53,7 @@ export const PROTOCOL = /* protocol-table */ {
   "records": {
     "timebox": ["session", "site", "domain", "addresses", "minutes", "end", "extended", "notice_at", "notice_until", "declared_minutes",
                 "choices", "extend_label"],
-    "site_rule": ["site", "domain", "addresses"],
+    "site_rule": ["site", "domain", "addresses", "path"],
     "budget_end": ["site", "minutes", "message", "choices"],
     "budget_choice": ["choice", "label"]
   }

@@ -13,10 +13,11 @@ struct ConfigSites: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Gate links to a site and its subdomains.",
-            discussion: "Examples:\n  miga config sites add news.ycombinator.com\n  miga config sites add mastodon.social"
+            discussion: "Examples:\n  miga config sites add news.ycombinator.com\n  miga config sites add mastodon.social\n"
+                + "  miga config sites add youtube.com/shorts   (only its pages under /shorts)"
         )
 
-        @Argument(help: ArgumentHelp("A host name, like reddit.com.", valueName: "host"))
+        @Argument(help: ArgumentHelp("A host name, like reddit.com, or a host and a path, like youtube.com/shorts.", valueName: "host"))
         var host: String
 
         func run(_ context: MigaContext) throws {
@@ -25,7 +26,9 @@ struct ConfigSites: ParsableCommand {
                 try context.output.line("\(site) is already gated.")
                 return
             }
-            try context.output.line("\(site) is gated: links to it and its subdomains pause first.")
+            let path = SiteMatcher.path(of: site)
+            try context.output.line(path.isEmpty ? "\(site) is gated: links to it and its subdomains pause first."
+                                    : "\(site) is gated: links to its pages under \(path) (on its subdomains too) pause first; its other pages do not.")
             let installer = try Installer(context: context)
             if installer.manifest.file(at: installer.layout.urlHandler) == nil {
                 try context.output.line("Run `miga install` so links from other apps come through miga.")

@@ -16,6 +16,10 @@ tab ended up):
   /redirect?to=URL      302 to URL
   /form                 a POST form (#post-form, #post-submit) to ?action=URL
   /hop/N?to=URL         302 chain of N hops on this host, then 302 to URL (or a page)
+  /spa/...              a single-page site: a tall page with a field (#comment), links that
+                        change its route by history.pushState (#to-shorts: /shorts/abc,
+                        #to-other: /spa/other, #to-more: /shorts/def), #route showing the
+                        route, and `window.spaLoads` counting its loads in this tab
 Run it alone: `python3 server.py` prints its port and logs requests to stdout.
 """
 import datetime, html, json, os, shutil, socket, ssl, subprocess, tempfile, threading, time
@@ -30,7 +34,7 @@ DEFAULT_HOSTS = [
     "wild.test", "sub.wild.test", "later.test",
     "keep.test", "www.keep.test", "extend.test", "close.test", "www.close.test", "gone.test", "left.test", "last.test",
     "notice.test",
-    "free.test", "www.free.test", "other.test", "docs.test",
+    "free.test", "www.free.test", "other.test", "docs.test", "spa.test",
 ]
 
 
@@ -52,6 +56,22 @@ self.addEventListener("fetch", (event) => {
     {headers: {"Content-Type": "text/html; charset=utf-8"}})));
 });
 """
+# /spa/...: a single-page site, whose links change the route without a request. The links are
+# fixed at the top, so clicking them scrolls nothing; the page is tall, so it can be scrolled.
+SINGLE_PAGE_SITE = """<style>#routes { position: fixed; top: 0; right: 0; background: #fff; }</style>
+<p id=routes><a id=to-shorts href="/shorts/abc">shorts</a> <a id=to-other href="/spa/other">other</a>
+<a id=to-more href="/shorts/def">more shorts</a></p>
+<p id=route></p><input id=comment autocomplete=off><div style="height: 5000px">a tall page</div><script>
+sessionStorage.spaLoads = String(Number(sessionStorage.spaLoads || 0) + 1);
+window.spaLoads = Number(sessionStorage.spaLoads);
+for (const link of document.querySelectorAll("#routes a")) {
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    history.pushState({}, "", link.getAttribute("href"));
+    document.getElementById("route").textContent = location.pathname;
+  });
+}
+</script>"""
 SERVICE_WORKER = """
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
@@ -194,6 +214,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if path.startswith("/sw/") or path.startswith("/swnet/"):
             self._page(200, self._doc(label, SERVICE_WORKER_PAGE.replace("/sw/worker.js", path.split("/")[1].join("//") + "worker.js")))
+            return
+        if path.startswith("/spa/"):
+            self._page(200, self._doc(label, SINGLE_PAGE_SITE))
             return
         if path.startswith("/cached/"):
             # No `no-store`: a page the back/forward cache may keep.

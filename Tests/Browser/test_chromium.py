@@ -8,6 +8,7 @@ import datetime, json, os, shlex, shutil, subprocess, sys, time, unittest, urlli
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cases import Allowance, DoThisInstead, Entries, HowLong, ScheduleWithoutGate  # noqa: E402
+from cases_overlay import GateOverPage  # noqa: E402
 from cases_room import Budget, ComingBack, FocusTime, Idle  # noqa: E402
 from harness import (failed, BrowserCase, Chromium, CHROMIUM_ID, MIGA_BIN, TempHome, TestServer, chromium_missing, now_iso, original_from_gate,  # noqa: E402
                      skip_or_fail, wait_for, what_is_missing, Timeout)
@@ -804,8 +805,8 @@ class TestHostBinaryGone(ChromiumCase):
         self.assertTrue(self.s.hits("gated.test", "/page/no-binary", mark))
 
 
-if __name__ == "__main__":
-    unittest.main(verbosity=2)
+class TestGateOverPage(GateOverPage, ChromiumCase):
+    """The gate over a page (cases_overlay.py): a single-page route into a path site."""
 
 
 class TestComingBack(ComingBack, ChromiumCase):
@@ -823,3 +824,8 @@ class TestBudget(Budget, ChromiumCase):
 class TestIdle(Idle, ChromiumCase):
     """Idle stops the count (cases_room): Chromium with a window on a private Xvfb display."""
     launch = staticmethod(lambda home, server: Chromium(home, server, headless=False))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
+

@@ -8,6 +8,7 @@ import json, os, sys, time, unittest, urllib.parse
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cases import Allowance, DoThisInstead, Entries, HowLong, ScheduleWithoutGate  # noqa: E402
+from cases_overlay import GateOverPage  # noqa: E402
 from cases_room import Budget, ComingBack, FocusTime  # noqa: E402
 from harness import (failed, BrowserCase, Firefox, TempHome, TestServer, firefox_missing, original_from_gate, skip_or_fail,  # noqa: E402
                      wait_for, what_is_missing)
@@ -342,8 +343,8 @@ class TestFirefoxNoHost(FirefoxCase):
         self.assertEqual(self.h.events(types=["session_start"]), [])
 
 
-if __name__ == "__main__":
-    unittest.main(verbosity=2)
+class TestFirefoxGateOverPage(GateOverPage, FirefoxCase):
+    """The gate over a page (cases_overlay.py): a single-page route into a path site."""
 
 
 # The idle case (cases_room.Idle) runs in Chromium only: a headless Firefox is idle from its
@@ -353,8 +354,13 @@ class TestFirefoxComingBack(ComingBack, FirefoxCase):
 
 
 class TestFirefoxFocusTime(FocusTime, FirefoxCase):
-    """Focused time on a gated site, with its window focused and not (cases_room)."""
+    """Focused time on a gated site, with its window focused and not, and focused again (cases_room)."""
 
 
 class TestFirefoxBudget(Budget, FirefoxCase):
     """The daily budget's soft end (cases_room)."""
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
+

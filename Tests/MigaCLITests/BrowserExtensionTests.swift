@@ -64,7 +64,8 @@ final class BrowserExtensionTests: XCTestCase {
     }
 
     /// What `make extension` writes is what browsers load: each family's folder has every
-    /// shared file and its own manifest as manifest.json.
+    /// shared file, its own manifest as manifest.json, and the gate over a page built from the
+    /// gate's modules.
     func testTheBuildWritesAFolderPerFamily() throws {
         let home = try MigaHome()
         let dest = home.root + "/built"
@@ -73,7 +74,7 @@ final class BrowserExtensionTests: XCTestCase {
         let shared = try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix("manifest.") }
         for family in ["chromium", "firefox"] {
             let built = try FileManager.default.contentsOfDirectory(atPath: dest + "/" + family)
-            XCTAssertEqual(Set(built), Set(shared + ["manifest.json"]), family)
+            XCTAssertEqual(Set(built), Set(shared + ["manifest.json", "page-gate-overlay.js"]), family)
             XCTAssertEqual(FileManager.default.contents(atPath: dest + "/\(family)/manifest.json"),
                            FileManager.default.contents(atPath: folder + "/manifest.\(family).json"))
         }
@@ -103,6 +104,33 @@ final class BrowserExtensionTests: XCTestCase {
         let gate = try String(contentsOfFile: folder + "/gate.html", encoding: .utf8)
         for id in ["content", "countdown", "exit", "next", "open"] {
             XCTAssertTrue(gate.contains("id=\"\(id)\""), "#\(id) is part of the contract")
+        }
+    }
+
+    /// The gate over a page is one classic script (an injected script cannot be a module)
+    /// made of the gate page's own modules, its markup and its styles: no second copy of the
+    /// gate to drift, nothing left to import, and it parses.
+    func testTheGateOverAPageIsBuiltFromTheGatePagesModules() throws {
+        let home = try MigaHome()
+        let dest = home.root + "/built"
+        let result = try home.run(MigaHome.repository + "/scripts/build-extension.sh", [dest])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let bundle = try String(contentsOfFile: dest + "/chromium/page-gate-overlay.js", encoding: .utf8)
+        let lines = bundle.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertFalse(lines.contains { $0.hasPrefix("import ") || $0.hasPrefix("export ") }, "a module statement is left")
+        for module in ["gate-page.js", "gate-questions.js", "gate.js", "gate-overlay.js"] {
+            XCTAssertTrue(bundle.contains("// ---- \(module)\n"), module)
+        }
+        XCTAssertTrue(bundle.contains("function runGate(options)"))
+        XCTAssertTrue(bundle.contains("<button id=\"open\" type=\"button\""), "gate.html's markup")
+        XCTAssertTrue(bundle.contains("#fill { height: 100%;"), "gate.css")
+        XCTAssertEqual(try String(contentsOfFile: dest + "/firefox/page-gate-overlay.js", encoding: .utf8), bundle)
+        // Not reachable from the web: injected by the extension only.
+        let resources = (try manifest()["web_accessible_resources"] as? [[String: Any]])?.flatMap { $0["resources"] as? [String] ?? [] } ?? []
+        XCTAssertEqual(resources, ["gate.html"])
+        if let node = ["/usr/bin/node", "/usr/local/bin/node"].first(where: FileManager.default.isExecutableFile) {
+            let parsed = try home.run(node, ["--check", dest + "/chromium/page-gate-overlay.js"])
+            XCTAssertEqual(parsed.status, 0, parsed.stderr)
         }
     }
 

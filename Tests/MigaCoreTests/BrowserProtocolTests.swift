@@ -359,6 +359,50 @@ final class BrowserProtocolTests: XCTestCase {
         XCTAssertEqual(match.output[1].substring.map(String.init), "https://www.reddit.com/r/x")
     }
 
+    /// Path sites: the rules in the order sent, each matched as the extension matches it (a
+    /// whole host's without case, a path site's with case), give the site `site(for:)` gives,
+    /// for addresses as a browser writes them (`href`): percent-encoding, `..` resolved, `//`,
+    /// the case of a path, ports and userinfo.
+    func testAPathSitesAddressesAreSiteMatchersRule() throws {
+        let sites = ["youtube.com", "youtube.com/shorts", "reddit.com/r/all", "*.example.com/x", "example.com/caf%C3%A9",
+                     "example.com/a%2Fb", "example.com/(x)+[y]$^|{z}", "example.com/~u_1.2;p=3,4!*'@:&", "a-b.test/shorts/live"]
+        let matcher = SiteMatcher(sites: sites)
+        XCTAssertEqual(matcher.sites.count, sites.count, "every site reads")
+        let rules = matcher.orderedSites.map(NativeHostService.siteRule)
+        let patterns = try rules.map { rule in
+            (rule.site, rule.path.isEmpty ? try Regex(rule.addresses).ignoresCase() : try Regex(rule.addresses))
+        }
+        XCTAssertEqual(rules.first { $0.site == "youtube.com/shorts" }?.path, "/shorts")
+        XCTAssertEqual(rules.first { $0.site == "youtube.com" }?.path, "")
+        XCTAssertLessThan(try XCTUnwrap(rules.firstIndex { $0.site == "youtube.com/shorts" }), try XCTUnwrap(rules.firstIndex { $0.site == "youtube.com" }))
+        let urls = [
+            "https://youtube.com/shorts", "https://youtube.com/shorts/abc", "https://www.youtube.com/shorts/", "https://youtube.com/shortsx",
+            "https://youtube.com/Shorts/x", "https://youtube.com/SHORTS", "https://youtube.com/watch?v=1", "https://youtube.com/watch?v=1#/shorts/x",
+            "https://youtube.com/?next=/shorts", "https://youtube.com//shorts/x", "https://youtube.com/shorts%2Fx", "https://youtube.com/%73horts/x",
+            "https://youtube.com:8443/shorts/x", "http://youtube.com:80x/shorts", "https://u:p@youtube.com/shorts/x", "https://youtube.com%40evil.example/shorts",
+            "https://evil.example/youtube.com/shorts", "https://youtube.com.evil.example/shorts", "https://youtube.com./shorts/x",
+            "https://youtube.com../shorts", "https://reddit.com/r/all", "https://reddit.com/r/all/top?t=day", "https://reddit.com/r/allx",
+            "https://old.reddit.com/r/all#x", "https://reddit.com/r/All", "https://reddit.com/r/", "https://a.example.com/x", "https://a.example.com/x/y",
+            "https://example.com/x", "https://example.com/caf%C3%A9", "https://example.com/caf%c3%a9/x", "https://example.com/caf%C3%A9x",
+            "https://example.com/cafe", "https://example.com/a%2Fb", "https://example.com/a%2fb?q", "https://example.com/a/b",
+            "https://example.com/(x)+[y]$^|%7Bz%7D/1", "https://example.com/(x)+[y]$^|%7bz%7d", "https://example.com/(x)+[y]$^|%7Bz%7Dx",
+            "https://example.com/(x)+[y]$^|%7Bz", "https://example.com/(x)+[y]$^%7Cz",
+            "https://example.com/~u_1.2;p=3,4!*'@:&", "https://example.com/~u_1.2;p=3,4!*'@:&/", "https://example.com/%7Eu_1.2;p=3,4!*'@:&",
+            "https://a-b.test/shorts/live/1", "https://a-b.test/shorts/lives", "https://a-b.test/shorts", "ftp://youtube.com/shorts",
+        ]
+        for url in urls {
+            let expected = matcher.listedSite(for: url)
+            let matched = patterns.first { (try? $0.1.wholeMatch(in: url)) != nil }?.0
+            XCTAssertEqual(matched, expected, url)
+        }
+        XCTAssertEqual(matcher.site(for: "https://youtube.com/shorts/abc"), "youtube.com/shorts")
+        XCTAssertEqual(matcher.site(for: "https://youtube.com/watch?v=1"), "youtube.com")
+        // Group 1 is the whole address, for the gate page's `#`.
+        let match = try XCTUnwrap(try Regex(SiteMatcher.addressPattern(of: "youtube.com/shorts")).wholeMatch(in: "https://youtube.com/shorts/x?y#z"))
+        XCTAssertEqual(match.output.count, 2)
+        XCTAssertEqual(match.output[1].substring.map(String.init), "https://youtube.com/shorts/x?y#z")
+    }
+
     /// A timebox's notice, end and choices are `Timebox`'s: the extension only shows them.
     func testATimeboxCarriesTheDecisionsOfTimebox() throws {
         var box = Timebox(app: "reddit.com", session: Self.session, openedAt: 1_000_000, minutes: 10)

@@ -184,7 +184,11 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertEqual(problem("breathing", "slow"), "breathing must be one of \"box\", \"off\"")
         XCTAssertEqual(problem("animations", "maybe"), "animations must be true or false")
         XCTAssertEqual(problem("categories", "quotes,videos"), "categories: \"videos\" must be one of \"quotes\", \"affirmations\", \"articles\"")
-        XCTAssertEqual(problem("sites", "reddit.com, site/x"), "\"site/x\" is not a host name; give sites like reddit.com")
+        XCTAssertEqual(problem("sites", "reddit.com, site/x"), "\"site/x\" is not a site's host name (it needs a dot); give sites like reddit.com")
+        XCTAssertEqual(problem("sites", "youtube.com/watch?v=1"),
+                       "\"youtube.com/watch?v=1\" is not a site's path (a path holds no ? or #, and % only before two hex digits); give sites like reddit.com")
+        XCTAssertEqual(try ConfigKeys.tomlValue("YouTube.com/shorts/, reddit.com/r/all", for: ConfigKeyPath(app: nil, key: "sites")),
+                       "[\"youtube.com/shorts\", \"reddit.com/r/all\"]")
         XCTAssertEqual(try ConfigKeys.tomlValue("Reddit.com., HTTPS://X.com/ reddit.com", for: ConfigKeyPath(app: nil, key: "sites")),
                        "[\"reddit.com\", \"x.com\"]")
         XCTAssertEqual(try ConfigKeys.tomlValue("off", for: ConfigKeyPath(app: nil, key: "animations")), "false")

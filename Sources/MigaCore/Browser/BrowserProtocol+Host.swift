@@ -78,7 +78,7 @@ public enum HostToExtension: Sendable {
         public var grace: [(String, Int64)]
         public var ungated: [(String, Int64)]
         public var timeboxes: [Timebox]
-        /// The sites the host gates, in the order they are matched.
+        /// The sites the host gates, in the order they are matched (`SiteMatcher.orderedSites`).
         public var siteRules: [SiteRule]
         /// `ConfigKeys.state`: the settings the extension uses, `sites` among them.
         public var settings: [(String, OrderedJSON)]
@@ -92,11 +92,14 @@ public enum HostToExtension: Sendable {
     /// `ungated` and a timebox's `site`), `domain` for the browser's request rules, and
     /// `addresses`, a regular expression (the same in RE2 and ECMAScript) matching exactly
     /// the http(s) addresses `SiteMatcher.site(for:)` gives this site, whose group 1 is the
-    /// whole address.
+    /// whole address, matched without case for a whole host and with case when `path` is
+    /// not "" (the path prefix a path site covers, `/shorts`). The rules come in the order
+    /// `SiteMatcher` tries them: the first whose `addresses` match an address is its site.
     public struct SiteRule: Equatable, Sendable {
         public var site: String
         public var domain: String
         public var addresses: String
+        public var path: String
     }
 
     /// A timebox as the extension times its soft end, decided here: when the notice shows
@@ -240,7 +243,7 @@ public enum HostToExtension: Sendable {
             ("grace", .object(state.grace.map { ($0.0, .int($0.1)) })), ("ungated", .object(state.ungated.map { ($0.0, .int($0.1)) })),
             ("timeboxes", .array(state.timeboxes.map(\.json))),
             ("site_rules", .array(state.siteRules.map {
-                .object([("site", .string($0.site)), ("domain", .string($0.domain)), ("addresses", .string($0.addresses))])
+                .object([("site", .string($0.site)), ("domain", .string($0.domain)), ("addresses", .string($0.addresses)), ("path", .string($0.path))])
             })),
             ("idle_seconds", .int(state.idleSeconds)),
         ] + state.settings

@@ -135,7 +135,7 @@ public final class NativeHostService {
         return HostToExtension.State(
             version: MigaVersion.current, gating: setup.gating, reason: setup.reason, message: setup.message,
             grace: grace, ungated: ungated, timeboxes: timeboxes,
-            siteRules: setup.gating ? setup.matcher.sites.map(Self.siteRule) : [],
+            siteRules: setup.gating ? setup.matcher.orderedSites.map(Self.siteRule) : [],
             settings: ConfigKeys.state(of: sent), idleSeconds: Self.idleSeconds(environment: context.environment))
     }
 
@@ -447,6 +447,7 @@ public final class NativeHostService {
 
     /// A listed site as the extension matches it, by `SiteMatcher`'s rule.
     static func siteRule(_ site: String) -> HostToExtension.SiteRule {
-        HostToExtension.SiteRule(site: site, domain: SiteMatcher.domain(of: site), addresses: SiteMatcher.addressPattern(of: site))
+        HostToExtension.SiteRule(site: site, domain: SiteMatcher.domain(of: site), addresses: SiteMatcher.addressPattern(of: site),
+                                 path: SiteMatcher.path(of: site))
     }
 }

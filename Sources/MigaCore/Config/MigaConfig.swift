@@ -113,4 +113,26 @@ public struct MigaConfig: Equatable, Sendable {
     public static func isValidAppName(_ name: String) -> Bool {
         AppCheck.problem(withName: name) == nil
     }
+
+    /// Whether `name` may be what a gate, its events, grace and a snooze are about: an app
+    /// name, or a path site's name (`youtube.com/shorts`, `SiteMatcher.appName(site:)`).
+    public static func isValidGateName(_ name: String) -> Bool {
+        isValidAppName(name) || SiteMatcher.isPathSiteName(name)
+    }
+
+    /// A gate's name (`isValidGateName`) as a file name: an app name as it is, any other
+    /// character (a path site's `/`) as `%XX`, so `youtube.com/shorts` is `youtube.com%2Fshorts`
+    /// and no name is ever a path. App names hold no `%`, so no two names share a file.
+    public static func fileName(of name: String) -> String {
+        var file = ""
+        for byte in name.utf8 {
+            let scalar = Unicode.Scalar(byte)
+            if byte < 0x80, AppCheck.isNameScalar(scalar) {
+                file.unicodeScalars.append(scalar)
+            } else {
+                file += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0x0F, radix: 16, uppercase: true)
+            }
+        }
+        return file
+    }
 }

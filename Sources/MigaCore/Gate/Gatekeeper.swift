@@ -47,7 +47,7 @@ public final class Gatekeeper {
     public func run(_ request: GateRequest) -> Int32 {
         guard !request.command.isEmpty else { return usage(GateError.noCommand) }
         let app = request.appName
-        guard MigaConfig.isValidAppName(app) else { return usage(GateError.invalidAppName(app)) }
+        guard MigaConfig.isValidGateName(app) else { return usage(GateError.invalidAppName(app)) }
 
         let command: ResolvedCommand
         do {

@@ -2,7 +2,8 @@ import FoundationEssentials
 
 /// The grace an Open starts, where the PATH shim sees it without starting miga (a grace pass
 /// then costs one `sh`): `$XDG_RUNTIME_DIR/miga/grace/NAME.until`, whose modification time is
-/// when the grace ends, and `NAME.since`, written at the Open, so the shim can tell that
+/// when the grace ends, and `NAME.since` (NAME as `MigaConfig.fileName(of:)` writes it: a path
+/// site's `youtube.com%2Fshorts`), written at the Open, so the shim can tell that
 /// neither config.toml nor the licence changed since. The database stays the record: the
 /// shim's passes go to the spool (`EventStore.foldSpool`), and miga decides grace from the
 /// events whenever the stamps are missing (after a reboot, say).
@@ -14,10 +15,10 @@ enum GraceStamp {
     /// Best effort: without stamps the gate decides grace itself, only slower.
     /// `spool`: the folder the shim writes its passes to, made here so that it need not be.
     static func write(app: String, until: Date, spool: String, environment: [String: String], files: any FileService = SystemFiles()) {
-        guard let folder = folder(environment), MigaConfig.isValidAppName(app),
+        guard let folder = folder(environment), MigaConfig.isValidGateName(app),
               (try? files.makeDirectories(folder, mode: 0o700)) != nil,
               (try? files.makeDirectories(spool, mode: 0o700)) != nil else { return }
-        let base = folder + "/" + app
+        let base = folder + "/" + MigaConfig.fileName(of: app)
         // `.until` first: a `.since` without it is never taken for grace.
         files.removeFile(base + ".since")
         guard touch(base + ".until", at: until, files: files), touch(base + ".since", at: nil, files: files) else {
@@ -27,9 +28,10 @@ enum GraceStamp {
     }
 
     static func remove(app: String, environment: [String: String], files: any FileService = SystemFiles()) {
-        guard let folder = folder(environment), MigaConfig.isValidAppName(app) else { return }
-        files.removeFile(folder + "/" + app + ".since")
-        files.removeFile(folder + "/" + app + ".until")
+        guard let folder = folder(environment), MigaConfig.isValidGateName(app) else { return }
+        let base = folder + "/" + MigaConfig.fileName(of: app)
+        files.removeFile(base + ".since")
+        files.removeFile(base + ".until")
     }
 
     /// Every stamp, and the folder (`miga uninstall`).

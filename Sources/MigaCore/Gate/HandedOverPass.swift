@@ -4,14 +4,14 @@ import FoundationEssentials
 /// hours without a gate) and passes the link on to the browser, whose extension would otherwise
 /// gate the very same attempt again (a second countdown when `grace_minutes = 0`, a duplicate
 /// `grace_pass` otherwise). The hand-over leaves one pass per link for its site in
-/// `$XDG_RUNTIME_DIR/miga/pass/NAME` (the person's own tmpfs, 0700): the browser's next gate
+/// `$XDG_RUNTIME_DIR/miga/pass/NAME` (NAME as `MigaConfig.fileName(of:)` writes it; the person's own tmpfs, 0700): the browser's next gate
 /// request for that site within a minute takes one and goes on, recording nothing more.
 enum HandedOverPass {
     static let lifetimeMilliseconds: Int64 = 60_000
 
     static func file(app: String, paths: MigaPaths) -> String? {
-        guard MigaConfig.isValidAppName(app), let runtime = paths.runtimeDirectory else { return nil }
-        return runtime + "/miga/pass/" + app
+        guard MigaConfig.isValidGateName(app), let runtime = paths.runtimeDirectory else { return nil }
+        return runtime + "/miga/pass/" + MigaConfig.fileName(of: app)
     }
 
     /// Best effort: without it the browser gates the attempt again, as before.

@@ -77,7 +77,7 @@ public struct Snooze: Equatable, Sendable {
         }
         var apps: [String] = []
         if case .array(let names)? = value["apps"], !names.isEmpty {
-            apps = names.compactMap(\.string).filter(MigaConfig.isValidAppName)
+            apps = names.compactMap(\.string).filter(MigaConfig.isValidGateName)
             guard !apps.isEmpty else { return nil } // named only what is no app: not "every gate"
         }
         return Snooze(until: until, apps: apps, from: from ?? nil, requested: requested ?? nil)
