@@ -151,7 +151,7 @@ final class StateFileTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(tightened, 8 + 7 * 3, "8 keys loosen; 7 of them per app and site")
+        XCTAssertEqual(tightened, 10 + 9 * 3, "10 keys loosen; 9 of them per app and site")
         XCTAssertEqual(strict.apps["slack"], written.apps["slack"], "an app that sets nothing itself takes the global values")
         XCTAssertEqual(strict.apps.keys.sorted(), ["discord", "slack"])
         XCTAssertEqual(strict.sites, written.sites)

@@ -227,8 +227,8 @@ public struct GateSession: Sendable {
     }
 
     /// `open_selected`'s detail: the intention when one was given, the minutes declared,
-    /// `over_allowance` past today's opens, `over_minutes` past today's minutes, and `challenge` when the sentence was typed; nil
-    /// when none.
+    /// `over_allowance` past today's opens, `over_minutes` past today's minutes, and
+    /// `challenge` when the sentence was typed; nil when none.
     func openDetail(intention: String, minutes: Int?) -> String? {
         var members: [(String, OrderedJSON)] = []
         let answer = Intention.clean(intention)

@@ -69,7 +69,7 @@ public struct GatePlan: Equatable, Sendable {
         let wanted = min(max(base, range.lowerBound), range.upperBound)
         opensPerDay = entry?.opensPerDay ?? config.opensPerDay
         overAllowance = opensPerDay > 0 && history.opensToday >= opensPerDay
-        minutesPerDay = entry?.minutesPerDay ?? config.minutesPerDay
+        minutesPerDay = DailyBudget.minutes(config: config, app: app, isSite: isSite)
         overMinutes = minutesPerDay > 0 && history.focusSecondsToday >= minutesPerDay * 60
         let overLimit = overAllowance || overMinutes
         timerSeconds = overLimit ? range.upperBound : min(range.upperBound, wanted + step * max(0, history.opensToday))
