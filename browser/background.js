@@ -8,7 +8,8 @@
 // One module per job: protocol.js (the messages), host.js (the host and its state), rules.js
 // (the request rules), tabs.js and backstop.js (what the rules cannot see), gates.js (gate
 // pages and passes), page-gate.js (the gate over a page, and single-page routes), timeboxes.js
-// and overlays.js (the soft end). This one wires them and starts.
+// and overlays.js (the soft end), focus.js and budget.js (time in front, returns to a tab, the
+// daily budget). This one wires them and starts.
 import { api } from "./api.js";
 import { request } from "./protocol.js";
 import { state, hostProblem, hooks, ask, refresh } from "./host.js";
@@ -16,9 +17,10 @@ import { rebuildRules, removeStaleBypasses } from "./rules.js";
 import "./backstop.js";
 import "./gates.js";
 import "./page-gate.js";
+import { focusStateChanged } from "./focus.js";
 import { syncTimeboxes, softEndChosen, timeboxNotice, timeboxEnd, NOTICE_ALARM, END_ALARM } from "./timeboxes.js";
 
-hooks.stateChanged = rebuildRules;
+hooks.stateChanged = () => { rebuildRules(); focusStateChanged(); };
 hooks.timeboxesArrived = syncTimeboxes;
 
 // ---- the popup -----------------------------------------------------------------------------

@@ -103,6 +103,8 @@ function applyState(message) {
     grace: message.grace && typeof message.grace === "object" ? { ...message.grace } : {},
     // Sites in hours without a gate (a schedule's gate = false), each until when at least.
     ungated: message.ungated && typeof message.ungated === "object" ? { ...message.ungated } : {},
+    // After how long without input the person counts as away (focus.js checks its range).
+    idle_seconds: Number.isInteger(message.idle_seconds) ? message.idle_seconds : null,
   };
   state.sites = state.rules.map((rule) => rule.site);
   hooks.stateChanged();

@@ -15,7 +15,8 @@ async function inPage(tabId, func, options) {
   return api.scripting.executeScript({ target, func, args: [options] });
 }
 
-// The soft end in tab `tabId`: {session, site, minutes, choices, extendLabel}.
+// The soft end in tab `tabId`: {session, site, minutes, choices, extendLabel}, or the daily
+// budget's {session, site, message, choices: [{choice, label}], reply: "budget_end"}.
 export function showSoftEnd(tabId, options) {
   return inPage(tabId, (options) => (globalThis.__migaOverlay ? globalThis.__migaOverlay.softEnd(options) : false), options);
 }

@@ -68,8 +68,9 @@ function softEndCard(color, options) {
   card.setAttribute("role", "alertdialog");
   card.setAttribute("aria-modal", "true");
   const header = make("p", { margin: "0", color: color.soft, "font-size": "0.9rem", "letter-spacing": "0.05em" }, "miga");
+  // The host's own words when it gives them (the daily budget's), else the timebox's line.
   const title = make("p", { margin: "0.5rem 0 0", "font-size": "1.3rem", "line-height": "1.4" },
-    `Your ${options.minutes} minutes on ${options.site} are up`);
+    typeof options.message === "string" && options.message ? options.message : `Your ${options.minutes} minutes on ${options.site} are up`);
   title.id = "title";
   card.setAttribute("aria-labelledby", "title");
   const row = make("div", { display: "flex", gap: "0.75rem", "flex-wrap": "wrap", "margin-top": "1.5rem" });
@@ -93,13 +94,16 @@ function choiceButton(color, id, label, primary, onClick) {
   return element;
 }
 
-// The choices the host offers, in its order ("extend" only while it may be given).
+// The choices the host offers, in its order ("extend" only while it may be given): a name, or
+// {choice, label} with the host's label.
 function choiceButtons(color, options, row, onClick) {
   const labels = { close: "Close tab", extend: options.extendLabel, keep: "Keep going" };
   const buttons = [];
-  for (const choice of options.choices) {
-    if (!labels[choice]) continue;
-    buttons.push(choiceButton(color, choice, labels[choice], choice === "close", onClick));
+  for (const entry of options.choices) {
+    const choice = entry && typeof entry === "object" ? entry.choice : entry;
+    const label = entry && typeof entry === "object" && typeof entry.label === "string" && entry.label ? entry.label : labels[choice];
+    if (typeof choice !== "string" || !Object.hasOwn(labels, choice) || !label) continue;
+    buttons.push(choiceButton(color, choice, label, choice === "close", onClick));
   }
   row.append(...buttons);
   return buttons;
@@ -117,7 +121,9 @@ function chooser(options, buttons, status, remove) {
     status.textContent = "…";
     let reply = null;
     try {
-      reply = await api.runtime.sendMessage({ type: "soft_end", session: options.session, choice });
+      // `reply`: the message the choice goes back as (the budget's is "budget_end").
+      reply = await api.runtime.sendMessage({ type: options.reply === "budget_end" ? "budget_end" : "soft_end",
+        session: options.session, choice });
     } catch (error) {
       reply = null; // the extension is gone, or the tab is closing
     }

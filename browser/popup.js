@@ -1,4 +1,4 @@
-// Today's exits, opens and streak, from miga; or, without miga, how to get it.
+// Today's exits, opens, streak and minutes on gated sites, from miga; or, without miga, how to get it.
 "use strict";
 
 const api = globalThis.browser ?? globalThis.chrome;
@@ -34,6 +34,9 @@ async function show() {
   $("exits").textContent = String(stats.exits);
   $("opens").textContent = String(stats.opens);
   $("streak").textContent = days(stats.streak.current);
+  // Focused time on the gated sites today (one decimal from miga; an older miga sends none).
+  const minutes = stats.focus_minutes;
+  if (Number.isFinite(minutes) && minutes >= 0) $("minutes").textContent = minutes > 0 && minutes < 1 ? "< 1 min" : `${Math.round(minutes)} min`;
   if (!stats.gating) {
     if (stats.reason === "not_set_up") showStatus("miga is installed but not set up for you, so no site is paused. In a terminal:", "miga install");
     else showStatus(`No site is paused: ${stats.message || stats.reason}`);

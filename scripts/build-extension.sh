@@ -9,7 +9,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 dest=${1:-.build/browser}
-shared="background.js protocol.js api.js host.js tabs.js rules.js backstop.js gates.js timeboxes.js overlays.js page-overlays.js page-gate.js gate.html gate.js gate-tab.js gate-overlay.js gate-page.js gate-questions.js gate.css calm.html popup.html popup.js"
+shared="background.js protocol.js api.js host.js tabs.js rules.js backstop.js gates.js timeboxes.js overlays.js page-overlays.js page-gate.js focus.js budget.js gate.html gate.js gate-tab.js gate-overlay.js gate-page.js gate-questions.js gate.css calm.html popup.html popup.js"
 # The overlay's modules, each after those it imports; gate-overlay.js is its entry.
 overlay_modules="gate-page.js gate-questions.js gate.js gate-overlay.js"
 

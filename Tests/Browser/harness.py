@@ -133,6 +133,9 @@ class TempHome:
         self.timer_seconds, self.grace_minutes = timer_seconds, grace_minutes
         self.extra_config = extra_config
         self.sites = list(sites)
+        # More environment for miga and the browsers started with this home (set before the
+        # browser starts: its native host inherits it), e.g. MIGA_IDLE_SECONDS.
+        self.extra_env = {}
         if fake_browser:
             self._write_fake_browser()
         self.write_config()
@@ -147,6 +150,7 @@ class TempHome:
             "XDG_CONFIG_DIRS": os.path.join(self.root, "sys-etc"),
             "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "dumb",
             "TMPDIR": os.environ.get("TMPDIR", "/tmp"),
+            **self.extra_env,
         }
 
     @property

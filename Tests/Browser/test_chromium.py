@@ -10,6 +10,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cases import Allowance, DoThisInstead, Entries, HowLong, ScheduleWithoutGate  # noqa: E402
 from cases_paths import Paths  # noqa: E402
 from cases_overlay import GateOverPage  # noqa: E402
+from cases_room import Budget, ComingBack, FocusTime, Idle  # noqa: E402
 from harness import (failed, BrowserCase, Chromium, CHROMIUM_ID, MIGA_BIN, TempHome, TestServer, chromium_missing, now_iso, original_from_gate,  # noqa: E402
                      skip_or_fail, wait_for, what_is_missing, Timeout)
 
@@ -811,6 +812,23 @@ class TestChromiumPaths(Paths, ChromiumCase):
 
 class TestGateOverPage(GateOverPage, ChromiumCase):
     """The gate over a page (cases_overlay.py): a single-page route into a path site."""
+
+
+class TestComingBack(ComingBack, ChromiumCase):
+    """A return to a gated tab, before and after `reentry_minutes` and under a grace (cases_room)."""
+
+
+class TestFocusTime(FocusTime, ChromiumCase):
+    """Focused time on a gated site, with its window focused and not (cases_room)."""
+
+
+class TestBudget(Budget, ChromiumCase):
+    """The daily budget's soft end (cases_room)."""
+
+
+class TestIdle(Idle, ChromiumCase):
+    """Idle stops the count (cases_room): Chromium with a window on a private Xvfb display."""
+    launch = staticmethod(lambda home, server: Chromium(home, server, headless=False))
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cases import Allowance, DoThisInstead, Entries, HowLong, ScheduleWithoutGate  # noqa: E402
 from cases_paths import Paths  # noqa: E402
 from cases_overlay import GateOverPage  # noqa: E402
+from cases_room import Budget, ComingBack, FocusTime  # noqa: E402
 from harness import (failed, BrowserCase, Firefox, TempHome, TestServer, firefox_missing, original_from_gate, skip_or_fail,  # noqa: E402
                      wait_for, what_is_missing)
 
@@ -349,6 +350,20 @@ class TestFirefoxPaths(Paths, FirefoxCase):
 
 class TestFirefoxGateOverPage(GateOverPage, FirefoxCase):
     """The gate over a page (cases_overlay.py): a single-page route into a path site."""
+
+
+# The idle case (cases_room.Idle) runs in Chromium only: a headless Firefox is idle from its
+# start, whatever Marionette types, so it has no idle time to test.
+class TestFirefoxComingBack(ComingBack, FirefoxCase):
+    """A return to a gated tab, before and after `reentry_minutes` and under a grace (cases_room)."""
+
+
+class TestFirefoxFocusTime(FocusTime, FirefoxCase):
+    """Focused time on a gated site, with its window focused and not, and focused again (cases_room)."""
+
+
+class TestFirefoxBudget(Budget, FirefoxCase):
+    """The daily budget's soft end (cases_room)."""
 
 
 if __name__ == "__main__":
