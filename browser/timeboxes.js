@@ -64,13 +64,14 @@ function timeboxFrom(box) {
 }
 
 // Whether `url` is an address of the timebox's site (by the host's rule for it); with no
-// address, whether the rule can be used at all.
+// address, whether the rule can be used at all. A path site's rule (its name holds the path:
+// youtube.com/shorts) is matched with case, as host.js matches it; a whole host's without.
 const compiledPatterns = new Map(); // pattern → RegExp
 function inSite(url, box) {
   let pattern = compiledPatterns.get(box.addresses);
   if (!pattern) {
     try {
-      pattern = new RegExp(box.addresses, "i");
+      pattern = new RegExp(box.addresses, String(box.site).includes("/") ? "" : "i");
     } catch (error) {
       return false;
     }
