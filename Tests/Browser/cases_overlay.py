@@ -41,6 +41,15 @@ class GateOverPage:
         self.b.fresh_tab(self.s.url("spa.test", path))
         self.b.wait_for_page("spa.test", path)
 
+    def scroll_to(self, y):
+        """The page scrolled to `y`, and still there a moment later: Firefox may still be
+        bringing the field just typed in into view, which would undo a single scrollTo."""
+        def settled():
+            self.b.page_script(f"window.scrollTo(0, {y})")
+            time.sleep(0.3)
+            return self.b.page_script("return Math.round(window.scrollY)") == y or None
+        wait_for(settled, 10, message=f"the page to stay scrolled to {y}")
+
     def route(self, link):
         """The page's own script changes its route to the link's, as its click would (no
         click: a driver's, and Firefox's for a script's, scroll the page)."""
@@ -59,7 +68,8 @@ class GateOverPage:
         self.b.click("#comment")
         self.b.keys("half a comment")
         # (Firefox scrolls a field that has the focus back into view when the route changes.)
-        self.b.page_script("document.activeElement.blur(); window.scrollTo(0, 1500)")
+        self.b.page_script("document.activeElement.blur()")
+        self.scroll_to(1500)
         mark = self.s.mark()
         self.route("to-shorts")
         self.wait_gate()
