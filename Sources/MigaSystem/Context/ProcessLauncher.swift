@@ -83,3 +83,12 @@ public enum LaunchError: Error, CustomStringConvertible, Equatable {
         }
     }
 }
+
+extension ProcessLauncher {
+    /// Runs a helper and returns its status and (at most 64 KiB of) its output; see
+    /// `LinuxSystem.runCapturingOutput`. The same for every launcher: what a helper prints is
+    /// only to be read, so tests run the real helper in their temporary home.
+    public func runCapturingOutput(_ command: ResolvedCommand, environment: [String: String]) throws -> (status: Int32, output: Data) {
+        try LinuxSystem.runCapturingOutput(command, environment: environment)
+    }
+}
