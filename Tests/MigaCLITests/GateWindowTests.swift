@@ -205,7 +205,7 @@ final class GateWindowTests: XCTestCase {
             return ids.count == 2
         }
         let other = try XCTUnwrap(ids.first { $0 != one })
-        XCTAssertEqual(try xprop(one, "WM_CLASS"), #"WM_CLASS(STRING) = "app.miga.Gate", "App.miga.Gate""#)
+        XCTAssertEqual(try xprop(one, "WM_CLASS"), #"WM_CLASS(STRING) = "app.miga.Gate", "app.miga.Gate""#)
         XCTAssertEqual(try xprop(one, "WM_NAME"), #"WM_NAME(STRING) = "miga""#)
         XCTAssertNotEqual(try windowPID(one), try windowPID(other), "two gates, two processes")
         XCTAssertGreaterThan(try windowPID(other), 0)

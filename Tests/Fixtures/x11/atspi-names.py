@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """What a screen reader is told about miga's gate window: over AT-SPI (the session bus in
 DBUS_SESSION_BUS_ADDRESS), the first application with a frame named TITLE; prints
-`frame: NAME` and `button: NAME` for each button shown in it, then exits 0. Exits 1 when no
+`frame: NAME` and `button: NAME` for each visible button in it, then exits 0. Exits 1 when no
 such frame shows within 10 s. Usage: atspi-names.py TITLE
 """
 import sys, time
@@ -40,5 +40,5 @@ if frame is None:
     sys.exit(f"no frame named {title!r} on the accessibility bus")
 print(f"frame: {frame.get_name()}")
 for node in walk(frame):
-    if node.get_role() == Atspi.Role.PUSH_BUTTON and node.get_state_set().contains(Atspi.StateType.SHOWING):
+    if node.get_role() == Atspi.Role.PUSH_BUTTON and node.get_state_set().contains(Atspi.StateType.VISIBLE):
         print(f"button: {node.get_name()}")
