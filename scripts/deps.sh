@@ -11,7 +11,7 @@ set -eu
 set=${1:-test}
 build="g++ libreadline-dev libsqlite3-dev libidn2-dev pkg-config libgtk-4-dev"
 deb="$build debhelper fakeroot dpkg-dev"
-test="$deb bash-completion sqlite3 tmux procps desktop-file-utils libglib2.0-bin man-db zsh fish xvfb xterm xdotool chromium chromium-driver firefox-esr imagemagick lintian syncthing fuse3 libfuse3-dev nodejs"
+test="$deb bash-completion sqlite3 tmux procps desktop-file-utils libglib2.0-bin man-db zsh fish xvfb x11-utils python3-gi gir1.2-atspi-2.0 at-spi2-core xterm xdotool chromium chromium-driver firefox-esr imagemagick lintian syncthing fuse3 libfuse3-dev nodejs"
 case $set in
     build) needed=$build ;;
     deb) needed=$deb ;;
