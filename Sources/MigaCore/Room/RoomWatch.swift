@@ -89,7 +89,9 @@ public final class RoomWatch {
             front = current
             record(tickSeconds, app: current.app)
             askBudgetIfDue(current)
-            guard front?.window.id == current.window.id, front?.countingSince != nil else { return }
+            // The question may have taken a while, or closed the window: as it stands now.
+            guard let now = front, now.window.id == current.window.id, let next = now.countingSince else { return }
+            (current, since) = (now, next)
         }
     }
 
