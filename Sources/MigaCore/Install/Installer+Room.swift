@@ -46,21 +46,13 @@ extension Installer {
     /// Adds miga's uuid to (or takes it out of) `org.gnome.shell enabled-extensions` through
     /// `gsettings`, keeping every other extension there as it was.
     func changeEnabledExtensions(adding: Bool) -> SettingChange {
-        guard let gsettings = resolver.lookUp("gsettings") else { return .failed("gsettings is not installed") }
-        let get = ResolvedCommand(executable: gsettings, arguments: ["gsettings", "get", ShellExtension.schema, ShellExtension.enabledKey])
-        guard let read = try? context.launcher.runCapturingOutput(get, environment: context.environment), read.status == 0 else {
-            return .failed("GNOME Shell's settings could not be read")
-        }
-        guard let enabled = ShellExtension.parseStringList(String(decoding: read.output, as: UTF8.self)) else {
-            return .failed("GNOME Shell's list of enabled extensions is not in a form miga reads")
+        let enabled: [String]
+        switch ShellExtension.enabledExtensions(context: context) {
+        case .success(let list): enabled = list
+        case .failure(let problem): return .failed(problem.description)
         }
         guard enabled.contains(ShellExtension.uuid) != adding else { return .unchanged }
         let list = adding ? enabled + [ShellExtension.uuid] : enabled.filter { $0 != ShellExtension.uuid }
-        let set = ResolvedCommand(executable: gsettings, arguments: ["gsettings", "set", ShellExtension.schema, ShellExtension.enabledKey,
-                                                                      ShellExtension.formatStringList(list)])
-        guard (try? context.launcher.runCapturingOutput(set, environment: context.environment).status) == 0 else {
-            return .failed("GNOME Shell's settings could not be written")
-        }
-        return .changed
+        return ShellExtension.setEnabledExtensions(list, context: context).map { .failed($0.description) } ?? .changed
     }
 }

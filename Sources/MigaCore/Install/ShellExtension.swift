@@ -9,17 +9,43 @@ public enum ShellExtension {
     static let schema = "org.gnome.shell"
     static let enabledKey = "enabled-extensions"
 
-    /// Whether this session is GNOME's: `XDG_CURRENT_DESKTOP` names GNOME among its
-    /// colon-separated names (`GNOME`, `ubuntu:GNOME`, `GNOME-Classic:GNOME`).
-    public static func isGNOME(_ environment: [String: String]) -> Bool {
-        (environment["XDG_CURRENT_DESKTOP"] ?? "").split(separator: ":").contains { $0 == "GNOME" }
-    }
+    /// Whether this session is GNOME's (the one rule: `RoomWatch.isGNOME`).
+    public static func isGNOME(_ environment: [String: String]) -> Bool { RoomWatch.isGNOME(environment) }
 
     /// The extension's folder where the shell would find it: the user's data folder first,
     /// then the system's (`$XDG_DATA_DIRS`), as the shell looks. nil when it is in none.
     public static func installedFolder(dataDirectories: [String]) -> String? {
         dataDirectories.map { $0 + "/gnome-shell/extensions/" + uuid }
             .first { AtomicFile.exists($0 + "/metadata.json") }
+    }
+
+    /// The extensions GNOME Shell is told to load (`org.gnome.shell enabled-extensions`), read
+    /// through `gsettings`; the failure in words when it cannot be read.
+    public static func enabledExtensions(context: MigaContext) -> Result<[String], SettingsProblem> {
+        guard let gsettings = context.commandResolver.lookUp("gsettings") else { return .failure(SettingsProblem("gsettings is not installed")) }
+        let get = ResolvedCommand(executable: gsettings, arguments: ["gsettings", "get", schema, enabledKey])
+        guard let read = try? context.launcher.runCapturingOutput(get, environment: context.environment), read.status == 0 else {
+            return .failure(SettingsProblem("GNOME Shell's settings could not be read"))
+        }
+        guard let enabled = parseStringList(String(decoding: read.output, as: UTF8.self)) else {
+            return .failure(SettingsProblem("GNOME Shell's list of enabled extensions is not in a form miga reads"))
+        }
+        return .success(enabled)
+    }
+
+    /// Tells GNOME Shell to load `list` (every other extension kept as it was read).
+    static func setEnabledExtensions(_ list: [String], context: MigaContext) -> SettingsProblem? {
+        guard let gsettings = context.commandResolver.lookUp("gsettings") else { return SettingsProblem("gsettings is not installed") }
+        let set = ResolvedCommand(executable: gsettings, arguments: ["gsettings", "set", schema, enabledKey, formatStringList(list)])
+        guard (try? context.launcher.runCapturingOutput(set, environment: context.environment).status) == 0 else {
+            return SettingsProblem("GNOME Shell's settings could not be written")
+        }
+        return nil
+    }
+
+    public struct SettingsProblem: Error, CustomStringConvertible {
+        public var description: String
+        init(_ description: String) { self.description = description }
     }
 
     /// A string list as `gsettings get` prints it (`['a@b', "it's"]`, or `@as []` when empty);

@@ -246,7 +246,7 @@ public enum LinuxSystem {
 
     /// Waits for `pid`: its exit status, 128+N if signal N ended it; nil if it cannot be
     /// waited for (errno says why).
-    static func waitForExit(_ pid: pid_t) -> Int32? {
+    private static func waitForExit(_ pid: pid_t) -> Int32? {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { return nil }
