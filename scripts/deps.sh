@@ -4,14 +4,14 @@
 #   build  what `make demo` and `make install` need: the compiler's C++ side and the C
 #          libraries miga builds against (GTK 4 for the gate window)
 #   deb    build, plus what `make deb` packages with
-#   test   deb, plus the test tools: shells, tmux, a virtual X server, real browsers, lintian,
+#   test   deb, plus the test tools: shells, tmux, a virtual X server with a window manager (openbox), real browsers, lintian,
 #          Syncthing (the sync tests), FUSE (a sync folder that stops answering), and selenium and marionette_driver from PyPI
 # Swift itself (6.0 or newer) must already be on PATH: see swift.org/install.
 set -eu
 set=${1:-test}
 build="g++ libreadline-dev libsqlite3-dev libidn2-dev pkg-config libgtk-4-dev"
 deb="$build debhelper fakeroot dpkg-dev"
-test="$deb bash-completion sqlite3 tmux procps desktop-file-utils libglib2.0-bin man-db zsh fish xvfb xterm xdotool chromium chromium-driver firefox-esr imagemagick lintian syncthing fuse3 libfuse3-dev nodejs"
+test="$deb bash-completion sqlite3 tmux procps desktop-file-utils libglib2.0-bin man-db zsh fish xvfb openbox libxcb-screensaver0 x11-utils xterm xdotool chromium chromium-driver firefox-esr imagemagick lintian syncthing fuse3 libfuse3-dev nodejs"
 case $set in
     build) needed=$build ;;
     deb) needed=$deb ;;
