@@ -69,6 +69,19 @@ final class WatchX11Tests: XCTestCase {
         XCTAssertEqual(kill(chat.process.pid, 0), 0, "Exit never ends the app")
         XCTAssertEqual(try home.events().filter { $0.type != .gatewayCompleted }.map(\.type), [.sessionStart, .exitSelected])
         XCTAssertEqual(kill(watcher.pid, 0), 0, "the watcher keeps watching")
+
+        // Nothing changes now: the watcher sleeps in poll(2) and spends no CPU.
+        usleep(500_000)
+        let before = try cpuTicks(watcher.pid)
+        sleep(2)
+        XCTAssertLessThanOrEqual(try cpuTicks(watcher.pid) - before, 1, "the watcher is idle while nothing changes")
+    }
+
+    /// A process's user + system CPU time in clock ticks (/proc/PID/stat's 14th and 15th fields).
+    func cpuTicks(_ pid: pid_t) throws -> Int {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        let fields = stat[stat.range(of: ")")!.upperBound...].split(separator: " ")
+        return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
     }
 
     func testOpenAfterTheCountdownRaisesTheAppAndItsMinutesAreCounted() throws {
@@ -89,6 +102,12 @@ final class WatchX11Tests: XCTestCase {
     }
 
     func testNoLibxcbOrNoDisplayIsOneLineAndExitOne() throws {
+        // libxcb is loaded by `miga watch` alone: no other start of miga links or loads it.
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf") {
+            let needed = try home.run("/usr/bin/readelf", ["-d", home.binary]).stdout
+            XCTAssertTrue(needed.contains("(NEEDED)"))
+            XCTAssertFalse(needed.contains("xcb"), needed)
+        }
         for (extra, start) in [(["MIGA_LIBXCB": "/nonexistent/libxcb.so.1"], "miga watch: libxcb could not be loaded: /nonexistent/libxcb.so.1"),
                                (["DISPLAY": ":1999"], "miga watch: no X display: cannot connect to :1999"),
                                (["DISPLAY": ""], "miga watch: no X display: DISPLAY is not set")] {
