@@ -11,11 +11,11 @@ set -eu
 set=${1:-test}
 build="g++ libreadline-dev libsqlite3-dev libidn2-dev pkg-config libgtk-4-dev"
 deb="$build debhelper fakeroot dpkg-dev"
-test="$deb bash-completion sqlite3 tmux procps desktop-file-utils libglib2.0-bin man-db zsh fish xvfb openbox libxcb-screensaver0 x11-utils xterm xdotool chromium chromium-driver firefox-esr imagemagick lintian syncthing fuse3 libfuse3-dev nodejs"
+test="$deb bash-completion sqlite3 tmux procps desktop-file-utils libglib2.0-bin man-db zsh fish xvfb xterm xdotool chromium chromium-driver firefox-esr imagemagick lintian syncthing fuse3 libfuse3-dev nodejs"
 case $set in
     build) needed=$build ;;
     deb) needed=$deb ;;
-    test) needed=$test ;;
+    test) needed="$test openbox libxcb-screensaver0 x11-utils" ;;  # + miga watch's X11 tests: an EWMH window manager, idleness
     *) echo "deps.sh: no set '$set'; use build, deb or test" >&2; exit 2 ;;
 esac
 missing=""
