@@ -101,7 +101,7 @@ final class WatchX11Tests: XCTestCase {
         XCTAssertTrue(try home.events().contains { $0.type == .openSelected })
     }
 
-    func testNoLibxcbOrNoDisplayIsOneLineAndExitOne() throws {
+    func testNoLibxcbNoDisplayOrAWaylandSessionIsOneLineAndExitOne() throws {
         // libxcb is loaded by `miga watch` alone: no other start of miga links or loads it.
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf") {
             let needed = try home.run("/usr/bin/readelf", ["-d", home.binary]).stdout
@@ -110,7 +110,9 @@ final class WatchX11Tests: XCTestCase {
         }
         for (extra, start) in [(["MIGA_LIBXCB": "/nonexistent/libxcb.so.1"], "miga watch: libxcb could not be loaded: /nonexistent/libxcb.so.1"),
                                (["DISPLAY": ":1999"], "miga watch: no X display: cannot connect to :1999"),
-                               (["DISPLAY": ""], "miga watch: no X display: DISPLAY is not set")] {
+                               (["DISPLAY": ""], "miga watch: no X display: DISPLAY is not set"),
+                               // A Wayland session that is not GNOME's, though an X display is there (Xwayland).
+                               (["WAYLAND_DISPLAY": "wayland-0", "XDG_CURRENT_DESKTOP": "KDE"], "miga watch: this is a Wayland session (KDE)")] {
             let result = try home.miga(["watch"], environment: display.environment(extra))
             XCTAssertEqual(result.status, 1, result.stderr)
             XCTAssertTrue(result.stderr.hasPrefix(start), result.stderr)

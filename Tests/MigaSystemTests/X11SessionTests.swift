@@ -84,6 +84,15 @@ final class X11SessionTests: XCTestCase {
         XCTAssertTrue(applicationID.hasPrefix("éé"))
         XCTAssertNil(facts?.pid, "a pid beyond Int32 is no pid")
         XCTAssertEqual(facts?.wmClass, ["lonely"])
+
+        // Numbers where text belongs are no text.
+        let two = try display.xterm(instance: "other", class: "Other", title: "two")
+        XCTAssertEqual(try display.run("/usr/bin/xprop", ["-id", String(two.window), "-f", "_GTK_APPLICATION_ID", "32c", "-set", "_GTK_APPLICATION_ID", "7"]).status, 0)
+        XCTAssertEqual(try display.run("/usr/bin/xprop", ["-id", String(two.window), "-f", "WM_CLASS", "16c", "-set", "WM_CLASS", "7"]).status, 0)
+        try activate(two.window)
+        let numbers = try focus(of: two.window)
+        XCTAssertNil(numbers?.applicationID)
+        XCTAssertEqual(numbers?.wmClass, [])
     }
 
     func testRaiseMinimiseAndCloseDoWhatTheySay() throws {
