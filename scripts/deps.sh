@@ -4,7 +4,7 @@
 #   build  what `make demo` and `make install` need: the compiler's C++ side and the C
 #          libraries miga builds against (GTK 4 for the gate window)
 #   deb    build, plus what `make deb` packages with
-#   test   deb, plus the test tools: shells, tmux, a virtual X server, real browsers, lintian,
+#   test   deb, plus the test tools: shells, tmux, a virtual X server with a window manager (openbox), real browsers, lintian,
 #          Syncthing (the sync tests), FUSE (a sync folder that stops answering), and selenium and marionette_driver from PyPI
 # Swift itself (6.0 or newer) must already be on PATH: see swift.org/install.
 set -eu
@@ -15,7 +15,7 @@ test="$deb bash-completion sqlite3 tmux procps desktop-file-utils libglib2.0-bin
 case $set in
     build) needed=$build ;;
     deb) needed=$deb ;;
-    test) needed=$test ;;
+    test) needed="$test openbox libxcb-screensaver0 x11-utils" ;;  # + miga watch's X11 tests: an EWMH window manager, idleness
     *) echo "deps.sh: no set '$set'; use build, deb or test" >&2; exit 2 ;;
 esac
 missing=""
