@@ -32,7 +32,6 @@ extension GateWindow {
         setTyped("", hint: again ? "That was not it: type it again" : Self.challengeHint)
         showChoices(false)
         gtk_widget_set_visible(parts.box, 1)
-        fitHeight()
         // Off any button, so Return and Space are the challenge's (KeyBindings sees them
         // first anyway, unless the person moves onto a button with Tab).
         gtk_widget_grab_focus(openButton)
@@ -51,7 +50,7 @@ extension GateWindow {
         let hint = Self.label(classes: ["miga-hint"], wrap: false)
         gtk_label_set_ellipsize(miga_label(hint), PANGO_ELLIPSIZE_END)
         for widget in [prompt, sentence, typed, hint] { gtk_box_append(miga_box(box), widget) }
-        gtk_box_insert_child_after(miga_box(page), box, countdown)
+        gtk_box_insert_child_after(miga_box(stage), box, countdown)
         let parts = Challenge(box: box, sentence: sentence, typed: typed, hint: hint)
         challenge = parts
         return parts

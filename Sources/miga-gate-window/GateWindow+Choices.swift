@@ -36,7 +36,6 @@ extension GateWindow {
         }
         let choosing = !asking && !askingMinutes && !challenging && !softEnding && !celebrating
         gtk_widget_set_visible(insteadRow, choosing && !alternativeButtons.isEmpty ? 1 : 0)
-        fitHeight()
     }
 
     /// Alternative `index` (0-based), if there is one and the gate is at its choices: an
@@ -81,6 +80,7 @@ extension GateWindow {
                 g_signal_handler_disconnect(clock, gate.paintHandler)
                 guard !gate.shownSent else { return }
                 gate.shownSent = true
+                gate.holdSize()
                 gate.send(.shown)
             }
             gate.paintHandler = connectSignal(UnsafeMutableRawPointer(clock), "after-paint", painted, context)

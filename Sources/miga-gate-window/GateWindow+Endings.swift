@@ -20,7 +20,6 @@ extension GateWindow {
         gtk_widget_set_visible(nextButton, canExtend ? 1 : 0)
         gtk_button_set_label(miga_button(openButton), "Keep going (k)")
         gtk_widget_set_sensitive(openButton, 1)
-        fitHeight()
     }
 
     /// Exit was chosen: the choices and countdown make way for the gate's line and a brief
@@ -38,7 +37,6 @@ extension GateWindow {
         // looks the same apart from the movement.
         if motion { gtk_widget_add_css_class(sparkle, "animated") }
         gtk_widget_set_visible(celebration, 1)
-        fitHeight()
         present()
         g_timeout_add(1500, { context in
             GateWindow.from(context).quit()

@@ -5,6 +5,9 @@ extension GateWindow {
     /// The card's size in pixels: about twelve lines of an article, within a 1024×768 screen.
     static let cardWidth: Int32 = 600
     static let cardHeight: Int32 = 280
+    /// The least the card's scroller keeps (about three lines) once the window's size is
+    /// held, should something later need more room than the stage kept for it.
+    static let cardLeast: Int32 = 72
 
     static func label(classes: [String], wrap: Bool) -> Widget {
         let label = gtk_label_new(nil)!
@@ -127,6 +130,21 @@ extension GateWindow {
         gtk_box_set_homogeneous(miga_box(row), 1)
         gtk_widget_set_visible(row, 0)
         return row
+    }
+
+    /// Under the card: the countdown (or a question, the challenge, the celebration in its
+    /// place), the notice, and the buttons at the bottom, where they stay from state to state.
+    /// Its height is the room its tallest state needs (`.miga-stage` in Style), so the window
+    /// is one size throughout; it never takes the card's room by expanding.
+    static func buildStage(top: [Widget], bottom: [Widget]) -> Widget {
+        let stage = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_widget_add_css_class(stage, "miga-stage")
+        // Between them a spacer takes what the state above does not fill.
+        let spacer = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_widget_set_vexpand(spacer, 1)
+        for part in top + [spacer] + bottom { gtk_box_append(miga_box(stage), part) }
+        gtk_widget_set_vexpand(stage, 0) // the spacer would otherwise make it take the card's room
+        return stage
     }
 
     /// The celebration after Exit, hidden until then.

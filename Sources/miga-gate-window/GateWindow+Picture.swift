@@ -33,7 +33,6 @@ extension GateWindow {
         gtk_widget_set_visible(picture, 1)
         // Beside a picture the text starts at its edge, not in the middle of what is left.
         gtk_widget_set_halign(itemBox, GTK_ALIGN_FILL)
-        fitHeight()
         let cancellable = g_cancellable_new()!
         pictureLoad = (stream, cancellable)
         // gdk-pixbuf's own _async decodes on the main loop between reads (a 36-megapixel PNG
@@ -104,7 +103,6 @@ extension GateWindow {
         gtk_picture_set_paintable(OpaquePointer(picture), nil)
         gtk_widget_set_visible(picture, 0)
         gtk_widget_set_halign(itemBox, GTK_ALIGN_CENTER)
-        fitHeight()
     }
 
     /// The picture at `path`, opened to be read, and the size to show it at (scaled down to

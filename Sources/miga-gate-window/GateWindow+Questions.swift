@@ -18,7 +18,6 @@ extension GateWindow {
         gtk_editable_set_editable(miga_editable(entry), 1)
         showChoices(false)
         gtk_widget_set_visible(box, 1)
-        fitHeight()
         gtk_widget_grab_focus(entry)
     }
 
@@ -35,7 +34,7 @@ extension GateWindow {
         let hint = Self.label(classes: ["miga-hint"], wrap: false)
         gtk_label_set_text(miga_label(hint), "Enter opens · Esc goes back")
         for widget in [prompt, entry, hint] { gtk_box_append(miga_box(box), widget) }
-        gtk_box_insert_child_after(miga_box(page), box, countdown)
+        gtk_box_insert_child_after(miga_box(stage), box, countdown)
 
         // Enter in the field: the answer, even an empty one, is the Open.
         let activate: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, context in
@@ -71,7 +70,6 @@ extension GateWindow {
         showChoices(false)
         gtk_button_set_label(miga_button(openButton), "\(openLabel) \(defaultMinutes) min (Enter)")
         gtk_widget_set_visible(box, 1)
-        fitHeight()
         if let first = buttons.first(where: { $0.minutes == defaultMinutes }) ?? buttons.first { gtk_widget_grab_focus(first.button) }
     }
 
@@ -94,7 +92,7 @@ extension GateWindow {
             buttons.append((button, minutes))
         }
         for widget in [prompt, row] { gtk_box_append(miga_box(box), widget) }
-        gtk_box_insert_child_after(miga_box(page), box, countdown)
+        gtk_box_insert_child_after(miga_box(stage), box, countdown)
         timebox = (box, buttons)
         return (box, buttons)
     }
@@ -117,7 +115,6 @@ extension GateWindow {
         if challenging, !answered {
             leaveChallenge()
             showChoices(true)
-            fitHeight()
             gtk_widget_grab_focus(openButton)
             send(.back)
             return
@@ -126,7 +123,6 @@ extension GateWindow {
             askingMinutes = false
             gtk_widget_set_visible(box, 0)
             showChoices(true)
-            fitHeight()
             gtk_widget_grab_focus(openButton)
             send(.back)
             return
@@ -135,7 +131,6 @@ extension GateWindow {
         asking = false
         gtk_widget_set_visible(box, 0)
         showChoices(true)
-        fitHeight()
         // Out of the hidden field, onto the choice the person was making.
         gtk_widget_grab_focus(openButton)
         send(.back)

@@ -26,6 +26,9 @@ final class GateWindow {
     let textLabel: Widget
     let authorLabel: Widget
     let countdown: Widget
+    /// Everything under the card (the countdown or a question, the notice, the choices, the
+    /// celebration): one height for the gate's whole life, so the card above never moves.
+    let stage: Widget
     let progress: Widget
     let secondsLabel: Widget
     let cueLabel: Widget
@@ -104,8 +107,9 @@ final class GateWindow {
         (choices, exitButton, nextButton, openButton) = Self.buildChoices()
         insteadRow = Self.buildInsteadRow()
         (celebration, sparkle, celebrationLabel) = Self.buildCelebration()
+        stage = Self.buildStage(top: [countdown, celebration, noticeLabel], bottom: [insteadRow, choices])
 
-        for widget in [header, notesLabel, item.card, countdown, noticeLabel, insteadRow, choices, celebration] {
+        for widget in [header, notesLabel, item.card, stage] {
             gtk_box_append(miga_box(page), widget)
         }
         gtk_window_set_child(miga_window(window), page)
@@ -138,7 +142,6 @@ final class GateWindow {
         case .notice(let text):
             guard setText(noticeLabel, text) else { break }
             gtk_widget_set_visible(noticeLabel, text.isEmpty ? 0 : 1)
-            fitHeight() // a shown notice would otherwise squeeze the item into a scroll
         case .notes(let text):
             guard setText(notesLabel, text) else { break }
             gtk_widget_set_visible(notesLabel, text.isEmpty ? 0 : 1)
@@ -147,7 +150,6 @@ final class GateWindow {
             } else {
                 gtk_widget_add_css_class(header, "with-notes")
             }
-            fitHeight()
         case .openLabel(let text):
             openLabel = text.isEmpty ? "Open" : text
             secondsLeft = nil // the next tick relabels the button
@@ -211,19 +213,21 @@ final class GateWindow {
         // A new item starts at its top, not where the last one was scrolled to.
         let adjustment = gtk_scrolled_window_get_vadjustment(miga_scrolled_window(scroller))
         gtk_adjustment_set_value(adjustment, 0)
-        fitHeight()
     }
 
-    /// A shown window keeps its size when its content changes (GTK 4 only grows it up to the
-    /// new minimum, and the scroller's minimum is small), so an article after a short quote
-    /// would sit in a two-line slit, and a notice would push the item into a scroll. Asking
-    /// for the natural height again at the current width fits the content, within the
-    /// scroller's 460 px.
-    func fitHeight() {
-        guard presented else { return }
-        var width: Int32 = 0, height: Int32 = 0 // GTK 4.8 writes both, no NULL allowed
-        gtk_window_get_default_size(miga_window(window), &width, &height)
-        gtk_window_set_default_size(miga_window(window), width, -1)
+    /// The window's size is fixed for the gate's whole life (a window that grows for a
+    /// question and shrinks after it jumps under the person's eyes). Its first frame is drawn
+    /// at its natural size: the card at its height, the stage at the room its tallest state
+    /// needs (`.miga-stage`'s min-height), the header's notes as they are. That size is then
+    /// kept: GTK 4 keeps a shown window's size unless its minimum outgrows it, so the stage
+    /// keeps the height it was given, and the card's scroller may shrink (its text scrolls)
+    /// if anything later needs more room than was kept: a question is never cut off.
+    func holdSize() {
+        let width = gtk_widget_get_width(window), height = gtk_widget_get_height(window)
+        guard width > 0, height > 0 else { return }
+        gtk_window_set_default_size(miga_window(window), width, height)
+        gtk_widget_set_size_request(stage, -1, gtk_widget_get_height(stage))
+        gtk_scrolled_window_set_min_content_height(miga_scrolled_window(scroller), Self.cardLeast)
     }
 
     func tick(secondsLeft left: Int, permille: Int, breath: String) {

@@ -21,6 +21,9 @@ enum Style {
     .miga-scroller undershoot.bottom { background-image: linear-gradient(to top, alpha(@theme_bg_color, 0.95), alpha(@theme_bg_color, 0) 28px); }
     .miga-scroller undershoot.top { background-image: linear-gradient(to bottom, alpha(@theme_bg_color, 0.95), alpha(@theme_bg_color, 0) 28px); }
     .miga-author { opacity: 0.7; margin-top: 10px; }
+    /* Under the card, room for its tallest state (the typed challenge and the buttons), in
+       the font's size so it holds at any: the window keeps one size from state to state. */
+    .miga-stage { min-height: 14em; }
     .miga-countdown { margin-top: 22px; }
     .miga-countdown progressbar { min-width: 120px; }
     .miga-seconds { font-feature-settings: "tnum"; }

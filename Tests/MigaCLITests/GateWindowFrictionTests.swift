@@ -88,8 +88,8 @@ extension GateWindowTests {
     static let sentence = "I am opening chat on purpose"
 
     /// `challenge = "type"` for chat; its gate's window with the challenge on screen (the
-    /// countdown over, `o` pressed), and the window's height before and after it showed.
-    func openTheChallenge() throws -> (MigaHome.Child, String, (ready: Int, asking: Int)) {
+    /// countdown over, `o` pressed).
+    func openTheChallenge() throws -> (MigaHome.Child, String) {
         try home.writeConfig("""
             timer_seconds = 15
 
@@ -99,8 +99,8 @@ extension GateWindowTests {
             """)
         let gate = try startGate()
         let id = try window()
-        let (ready, asking) = try openUntilAsked(id, "the challenge to show")
-        return (gate, id, (ready, asking))
+        try openUntilAsked(id, Self.typeThis)
+        return (gate, id)
     }
 
     func type(_ text: String) throws {
@@ -117,7 +117,7 @@ extension GateWindowTests {
     /// A typo clears what was typed; Backspace takes back a character; Enter on a part does
     /// nothing; the whole sentence and Enter open, recorded as passed.
     func testTheChallengeIsTypedExactlyAndATypoStartsAgain() throws {
-        let (gate, id, _) = try openTheChallenge()
+        let (gate, id) = try openTheChallenge()
         _ = try screenshot("window-challenge")
         try type("I am openinx") // the x clears it all
         try press("Return", in: id)
@@ -142,7 +142,7 @@ extension GateWindowTests {
     /// a middle click on the typed text put nothing there, so Enter does not open; typed key
     /// by key, it does.
     func testAPastedSentenceDoesNotCount() throws {
-        let (gate, id, _) = try openTheChallenge()
+        let (gate, id) = try openTheChallenge()
         guard let tool = ["/usr/bin/xclip", "/usr/bin/xsel"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             try press("Escape", in: id)
             try press("e", in: id)
@@ -167,7 +167,7 @@ extension GateWindowTests {
         XCTAssertEqual(clipboard, Self.sentence, "the sentence is on the clipboard")
         try press("ctrl+v", in: id)
         try press("shift+Insert", in: id)
-        try middleClick(id, x: 0.5, y: 0.79) // on the typed text, above the hint and the buttons
+        try click("label: Typed so far: nothing", in: id, button: "2") // on the typed text
         try press("Return", in: id)
         try assertNotOpened("a paste is not typing")
         XCTAssertFalse(processEnded(gate.pid))
@@ -178,30 +178,19 @@ extension GateWindowTests {
         XCTAssertTrue(try openDetails().contains("\"challenge\":true"))
     }
 
-    /// The middle button (X's paste of the primary selection) at a point of the window given
-    /// as fractions of its width and height.
-    func middleClick(_ id: String, x: Double, y: Double) throws {
-        let shell = try xdotool(["getwindowgeometry", "--shell", id]).stdout
-        func value(_ key: String) -> Double {
-            shell.split(separator: "\n").first { $0.hasPrefix(key + "=") }.flatMap { Double($0.dropFirst(key.count + 1)) } ?? 0
-        }
-        let point = [String(Int(value("X") + value("WIDTH") * x)), String(Int(value("Y") + value("HEIGHT") * y))]
-        XCTAssertEqual(try xdotool(["mousemove", "--sync"] + point).status, 0)
-        XCTAssertEqual(try xdotool(["click", "2"]).status, 0)
-    }
-
     /// Esc in the challenge is back to the gate, not Exit; `o` asks again, from nothing.
     func testEscInTheChallengeGoesBackAndOAsksAgain() throws {
-        let (gate, id, (ready, asking)) = try openTheChallenge()
+        let (gate, id) = try openTheChallenge()
         try type("I am opening")
         try press("Escape", in: id)
-        try eventually("the three choices again") { try self.height(id) == ready }
+        try waitForShowing(Self.choices, "the three choices again")
         XCTAssertFalse(try windowGone(id), "Esc in the challenge is not Exit")
         XCTAssertFalse(processEnded(gate.pid))
         XCTAssertFalse(try home.events().contains { [.exitSelected, .openSelected].contains($0.type) })
         XCTAssertNil(home.recordedArguments())
         try press("o", in: id)
-        try eventually("the challenge asked again") { try self.height(id) == asking }
+        try waitForShowing(Self.typeThis, "the challenge asked again")
+        try waitForShowing("label: Typed so far: nothing", "the challenge asked again, from nothing")
         // What was typed before went with the Esc: the rest alone is not the sentence.
         try type(" chat on purpose")
         try press("Return", in: id)
