@@ -40,6 +40,10 @@ with tempfile.TemporaryDirectory() as home:
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     display = xvfb.stdout.readline().decode().strip()
     env = {"HOME": home, "PATH": "/usr/bin:/bin", "DISPLAY": ":" + display, "XDG_RUNTIME_DIR": home, "LANG": "C.UTF-8"}
+    # A desktop has a session bus, which the window (a GtkApplication) connects to as it
+    # starts: run under `dbus-run-session` to count that too.
+    if os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+        env["DBUS_SESSION_BUS_ADDRESS"] = os.environ["DBUS_SESSION_BUS_ADDRESS"]
     os.makedirs(home + "/.config/miga")
     with open(home + "/.config/miga/config.toml", "w") as config:
         config.write("timer_seconds = 15\n")
