@@ -1,0 +1,190 @@
+'use strict';
+// The channel to `miga watch --shell`: one JSON object per line each way (the watcher's
+// protocol). The extension sends what the shell sees and does what the watcher answers;
+// every rule is the watcher's.
+// @imports-begin (scripts/build-gnome-extension.sh turns these lines into ES module imports)
+const Gio = imports.gi.Gio;
+const GLib = imports.gi.GLib;
+// @imports-end
+
+// The protocol's bound on a line; a longer one is ignored.
+const MAX_LINE = 64 * 1024;
+// Lines waiting for the watcher to read them; past this a stuck watcher loses focus lines
+// rather than the shell growing without end.
+const MAX_QUEUED = 256;
+// A watcher that keeps dying is started again at most this often a minute.
+const STARTS_PER_MINUTE = 3;
+
+/** The miga to run: $MIGA_BIN (tests), else `miga` on PATH; null when there is none. */
+var migaBinary = function () {
+    const named = GLib.getenv('MIGA_BIN');
+    if (named && GLib.file_test(named, GLib.FileTest.IS_EXECUTABLE))
+        return named;
+    return GLib.find_program_in_path('miga');
+};
+
+/** Runs `miga watch --shell`, writes lines to it without ever blocking the shell, reads its
+ * lines, and starts it again (at most three times a minute) when it dies. */
+var WatcherProcess = class WatcherProcess {
+    constructor(binary, handlers) {
+        this._binary = binary;
+        this._handlers = handlers; // {onStart(), onMessage(object), onExit()}
+        this._run = null;
+        this._starts = [];
+        this._queue = [];
+        this._writing = false;
+        this._retryId = 0;
+        this._stopped = true;
+        this._warned = false;
+    }
+
+    start() {
+        this._stopped = false;
+        this._spawn();
+    }
+
+    stop() {
+        this._stopped = true;
+        if (this._retryId) {
+            GLib.source_remove(this._retryId);
+            this._retryId = 0;
+        }
+        this._end(this._run);
+    }
+
+    /** Queues one message for the watcher (dropped while none runs: it asks afresh on start). */
+    send(message) {
+        if (!this._run || this._queue.length >= MAX_QUEUED)
+            return;
+        this._queue.push(new TextEncoder().encode(`${JSON.stringify(message)}\n`));
+        this._flush();
+    }
+
+    _spawn() {
+        if (this._stopped || !this._binary)
+            return;
+        const now = GLib.get_monotonic_time() / 1e6;
+        this._starts = this._starts.filter(time => now - time < 60);
+        if (this._starts.length >= STARTS_PER_MINUTE) {
+            const wait = Math.max(1, Math.ceil(60 - (now - this._starts[0])));
+            this._retryId = GLib.timeout_add_seconds(GLib.PRIORITY_DEFAULT, wait, () => {
+                this._retryId = 0;
+                this._spawn();
+                return GLib.SOURCE_REMOVE;
+            });
+            return;
+        }
+        this._starts.push(now);
+        let process;
+        try {
+            const launcher = new Gio.SubprocessLauncher({
+                flags: Gio.SubprocessFlags.STDIN_PIPE | Gio.SubprocessFlags.STDOUT_PIPE,
+            });
+            process = launcher.spawnv([this._binary, 'watch', '--shell']);
+        } catch (error) {
+            log(`miga: could not start ${this._binary} watch --shell: ${error.message}`);
+            this._retryLater();
+            return;
+        }
+        const run = {
+            process,
+            stdin: process.get_stdin_pipe(),
+            stdout: new Gio.DataInputStream({base_stream: process.get_stdout_pipe(), close_base_stream: true}),
+            cancellable: new Gio.Cancellable(),
+        };
+        this._run = run;
+        this._queue = [];
+        this._writing = false;
+        this._readLine(run);
+        process.wait_async(run.cancellable, () => this._died(run));
+        this._handlers.onStart();
+    }
+
+    _retryLater() {
+        this._retryId = GLib.timeout_add_seconds(GLib.PRIORITY_DEFAULT, 20, () => {
+            this._retryId = 0;
+            this._spawn();
+            return GLib.SOURCE_REMOVE;
+        });
+    }
+
+    _died(run) {
+        if (run !== this._run)
+            return;
+        this._end(run);
+        this._handlers.onExit();
+        this._spawn();
+    }
+
+    /** Ends a run: its pipes closed (EOF tells the watcher to go) and the process ended. */
+    _end(run) {
+        if (!run)
+            return;
+        if (run === this._run)
+            this._run = null;
+        run.cancellable.cancel();
+        try {
+            run.stdin.close(null);
+        } catch (_error) {
+            // already closed: the watcher is gone
+        }
+        run.process.send_signal(15);
+    }
+
+    _readLine(run) {
+        run.stdout.read_line_async(GLib.PRIORITY_DEFAULT, run.cancellable, (stream, result) => {
+            let bytes;
+            try {
+                [bytes] = stream.read_line_finish(result);
+            } catch (_error) {
+                return; // cancelled, or the pipe failed: the process's end follows
+            }
+            if (bytes === null || run !== this._run)
+                return; // end of file
+            this._receive(bytes);
+            this._readLine(run);
+        });
+    }
+
+    _receive(bytes) {
+        let message = null;
+        if (bytes.length <= MAX_LINE) {
+            try {
+                message = JSON.parse(new TextDecoder().decode(bytes));
+            } catch (_error) {
+                message = null;
+            }
+        }
+        if (message === null || typeof message !== 'object' || typeof message.type !== 'string') {
+            if (!this._warned)
+                log('miga: ignored a line from miga watch that is not a message');
+            this._warned = true;
+            return;
+        }
+        this._handlers.onMessage(message);
+    }
+
+    _flush() {
+        const run = this._run;
+        if (this._writing || !run || this._queue.length === 0)
+            return;
+        const data = this._queue[0];
+        this._writing = true;
+        run.stdin.write_bytes_async(new GLib.Bytes(data), GLib.PRIORITY_DEFAULT, run.cancellable, (stream, result) => {
+            this._writing = false;
+            let written;
+            try {
+                written = stream.write_bytes_finish(result);
+            } catch (_error) {
+                return; // the watcher is gone; its end restarts it
+            }
+            if (run !== this._run)
+                return;
+            if (written < data.length)
+                this._queue[0] = data.slice(written);
+            else
+                this._queue.shift();
+            this._flush();
+        });
+    }
+};
