@@ -2,7 +2,7 @@
 """A stand-in for miga in the GNOME Shell tests of the extension alone (the real watcher is
 tested too, once built): `watch --shell` says hello, appends every line the extension sends
 to $MIGA_FAKE_DIR/received.jsonl and passes on to the extension every line written to the
-FIFO $MIGA_FAKE_DIR/send; `status --json` prints $MIGA_FAKE_DIR/status.json; anything else
+FIFO $MIGA_FAKE_DIR/send (a line EXIT ends it); `status --json` prints $MIGA_FAKE_DIR/status.json; anything else
 is appended to $MIGA_FAKE_DIR/commands.txt."""
 import os, sys, threading
 
@@ -13,6 +13,8 @@ def forward_commands():
     while True:
         with open(os.path.join(DIR, "send")) as fifo:  # blocks until a writer opens it
             for line in fifo:
+                if line.strip() == "EXIT":  # the test ends this watcher, as a crash would
+                    os._exit(3)
                 sys.stdout.write(line if line.endswith("\n") else line + "\n")
                 sys.stdout.flush()
 

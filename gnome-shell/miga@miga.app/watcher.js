@@ -13,7 +13,7 @@ const MAX_LINE = 64 * 1024;
 // rather than the shell growing without end.
 const MAX_QUEUED = 256;
 // A watcher that keeps dying is started again at most this often a minute.
-const STARTS_PER_MINUTE = 3;
+const RESTARTS_PER_MINUTE = 3;
 
 /** The miga to run: $MIGA_BIN (tests), else `miga` on PATH; null when there is none. */
 var migaBinary = function () {
@@ -30,7 +30,7 @@ var WatcherProcess = class WatcherProcess {
         this._binary = binary;
         this._handlers = handlers; // {onStart(), onMessage(object), onExit()}
         this._run = null;
-        this._starts = [];
+        this._restarts = []; // when it was started again (monotonic seconds)
         this._queue = [];
         this._writing = false;
         this._retryId = 0;
@@ -60,21 +60,21 @@ var WatcherProcess = class WatcherProcess {
         this._flush();
     }
 
+    /** Starts it again, at once unless it was restarted three times in the last minute. */
+    _restart() {
+        const now = GLib.get_monotonic_time() / 1e6;
+        this._restarts = this._restarts.filter(time => now - time < 60);
+        if (this._restarts.length >= RESTARTS_PER_MINUTE) {
+            this._retryLater(Math.max(1, Math.ceil(60 - (now - this._restarts[0]))));
+            return;
+        }
+        this._restarts.push(now);
+        this._spawn();
+    }
+
     _spawn() {
         if (this._stopped || !this._binary)
             return;
-        const now = GLib.get_monotonic_time() / 1e6;
-        this._starts = this._starts.filter(time => now - time < 60);
-        if (this._starts.length >= STARTS_PER_MINUTE) {
-            const wait = Math.max(1, Math.ceil(60 - (now - this._starts[0])));
-            this._retryId = GLib.timeout_add_seconds(GLib.PRIORITY_DEFAULT, wait, () => {
-                this._retryId = 0;
-                this._spawn();
-                return GLib.SOURCE_REMOVE;
-            });
-            return;
-        }
-        this._starts.push(now);
         let process;
         try {
             const launcher = new Gio.SubprocessLauncher({
@@ -83,7 +83,7 @@ var WatcherProcess = class WatcherProcess {
             process = launcher.spawnv([this._binary, 'watch', '--shell']);
         } catch (error) {
             log(`miga: could not start ${this._binary} watch --shell: ${error.message}`);
-            this._retryLater();
+            this._retryLater(20);
             return;
         }
         const run = {
@@ -100,10 +100,12 @@ var WatcherProcess = class WatcherProcess {
         this._handlers.onStart();
     }
 
-    _retryLater() {
-        this._retryId = GLib.timeout_add_seconds(GLib.PRIORITY_DEFAULT, 20, () => {
+    _retryLater(seconds) {
+        if (this._retryId)
+            return;
+        this._retryId = GLib.timeout_add_seconds(GLib.PRIORITY_DEFAULT, seconds, () => {
             this._retryId = 0;
-            this._spawn();
+            this._restart();
             return GLib.SOURCE_REMOVE;
         });
     }
@@ -113,7 +115,7 @@ var WatcherProcess = class WatcherProcess {
             return;
         this._end(run);
         this._handlers.onExit();
-        this._spawn();
+        this._restart();
     }
 
     /** Ends a run: its pipes closed (EOF tells the watcher to go) and the process ended. */
