@@ -21,6 +21,8 @@ logind or a system bus — found by trying, each step for the reason given:
   --wayland-display NAME`: `--no-x11` so no Xwayland takes an X display other tests use,
   `--unsafe-mode` so `org.gnome.Shell.Eval` and the screenshot interface answer the test.
   Ready in about 10 s on two cores (`Main.layoutManager._startingUp` false).
+- Keys: a Clutter virtual keyboard made once, a second before the first key (the keys sent
+  right after it is created never arrive).
 HOME and every XDG folder are temporary; apps the shell launches inherit them, and so does
 `miga watch --shell` started by the extension.
 """
@@ -130,6 +132,10 @@ class GnomeShell:
             raise AssertionError(f"GNOME Shell did not start; its log:\n{self.log_tail()}")
         self.eval("Main.overview.hide(); true")
         wait_for(lambda: self.eval("Main.overview.visible") == "false", message="the overview to hide")
+        # The virtual keyboard is made now: keys sent right after it is created are lost
+        # (mutter adds the device to the seat a moment later).
+        self.type_keys([])
+        time.sleep(1)
 
     def alive(self):
         return self.process is not None and self.process.poll() is None
