@@ -26,11 +26,19 @@ struct Gate: ParsableCommand {
             x-terminal-emulator, …) or, failing that too, opens the app without a pause and \
             says why. So does a broken config.
 
+            With --reentry (no command) the gate is for coming back to an app that is \
+            already running: the same pause, recorded as a return; it prints `open` or \
+            `exit` on standard output (exit status 0 either way) for the caller to raise or \
+            minimise the app's window. A pass (grace, snooze, hours without a gate) prints \
+            `open` at once; so does any failure of miga's. --window shows it in the gate \
+            window even beside a terminal. The GNOME Shell extension and `miga watch` run it.
+
             Examples:
               miga gate --app discord -- discord
               miga gate --app discord -- /usr/bin/env printf '%s\\n' one "two words" ''
               miga gate --app chat --detach -- hexchat --existing
               TERM=dumb miga gate -- mumble     # plain mode, readable by screen readers
+              miga gate --app discord --reentry --window   # prints open or exit
             """
     )
 
@@ -48,6 +56,12 @@ struct Gate: ParsableCommand {
     @Option(name: .customLong("handoff"), help: .hidden)
     var handOff: String?
 
+    @Flag(help: "Coming back to the app, already running: no command; prints open or exit.")
+    var reentry = false
+
+    @Flag(help: "With --reentry: show the gate in its window even beside a terminal.")
+    var window = false
+
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The command to run on Open, after --.", valueName: "command"))
     var command: [String] = []
 
@@ -55,5 +69,6 @@ struct Gate: ParsableCommand {
         throw ExitCode(LauncherArguments.gate(request).run())
     }
 
-    var request: GateRequest { GateRequest(app: app, command: command, detach: detach, plain: plain, handOff: handOff) }
+    var request: GateRequest { GateRequest(app: app, command: command, detach: detach, plain: plain, handOff: handOff,
+                                         reentry: reentry, window: window) }
 }

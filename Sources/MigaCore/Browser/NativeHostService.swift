@@ -12,16 +12,12 @@ public final class NativeHostService {
     /// A page starts its countdown after the host's reply, so its end comes a little after the
     /// host's; this much early is still taken as the end.
     static let lockSlackMilliseconds = 500
-    /// Seconds without input before a person counts as idle, away from the front (DESIGN: 5
-    /// minutes); tests may set another through `MIGA_IDLE_SECONDS` (15–3600: the browser's
-    /// `idle` API allows 15 at least).
-    static let idleSeconds = 300
-    static let idleSecondsRange = 15...3600
+    /// Seconds without input before a person counts as idle, away from the front: the room's
+    /// one rule (`RoomTiming`, with its test setting `MIGA_IDLE_SECONDS`).
+    static let idleSeconds = RoomTiming.idleSeconds
 
     static func idleSeconds(environment: [String: String]) -> Int {
-        guard let text = environment["MIGA_IDLE_SECONDS"], text.utf8.count <= 8, let seconds = Int(text),
-              idleSecondsRange.contains(seconds) else { return idleSeconds }
-        return seconds
+        RoomTiming.idleSeconds(environment: environment)
     }
 
     /// One open gate: its session, driven as the terminal's is, and what its last step could

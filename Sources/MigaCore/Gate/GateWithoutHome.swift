@@ -7,7 +7,14 @@ public enum GateWithoutHome {
     public static func run(_ request: GateRequest, problem: String, environment: [String: String],
                            launcher: ProcessLauncher = SystemLauncher(),
                            messages: MessageSink = StandardErrorSink(),
-                           processes: any ProcessService = SystemProcesses()) -> Int32 {
+                           processes: any ProcessService = SystemProcesses(),
+                           output: any TextOutput = StandardOutput()) -> Int32 {
+        if request.reentry {
+            // Coming back to a running app: nothing to start, and the answer is `open`.
+            messages.say("miga: \(problem) — no pause for \(request.appName)")
+            try? output.line(Gatekeeper.ReentryAnswer.open.rawValue)
+            return 0
+        }
         let searchPath = environment["PATH"] ?? CommandResolver.defaultSearchPath
         // Where this person's shim folder is cannot be known without a home, but every miga
         // shim folder is `…/miga/bin`; skipping those keeps a shim from finding itself.

@@ -9,13 +9,21 @@ public struct GateRequest: Equatable {
     /// Set for a gate started in a terminal emulator by a gate without one: where to report
     /// that it is showing (see `HandOffReport`).
     public var handOff: String?
+    /// `--reentry`: coming back to `app` already running (no command); the answer, `open` or
+    /// `exit`, goes to standard output for the caller to act on (see `Gatekeeper+Reentry`).
+    public var reentry: Bool
+    /// `--window`: a coming-back gate shows in the gate window even beside a terminal.
+    public var window: Bool
 
-    public init(app: String? = nil, command: [String], detach: Bool = false, plain: Bool = false, handOff: String? = nil) {
+    public init(app: String? = nil, command: [String], detach: Bool = false, plain: Bool = false, handOff: String? = nil,
+                reentry: Bool = false, window: Bool = false) {
         self.app = app
         self.command = command
         self.detach = detach
         self.plain = plain
         self.handOff = handOff
+        self.reentry = reentry
+        self.window = window
     }
 
     /// `--app`, or else the command's file name made into a valid name (`/opt/x/My App`
@@ -45,6 +53,7 @@ public final class Gatekeeper {
 
     /// The process's exit status. Does not return when the app is exec'd.
     public func run(_ request: GateRequest) -> Int32 {
+        if request.reentry || request.window { return runReentry(request) }
         guard !request.command.isEmpty else { return usage(GateError.noCommand) }
         let app = request.appName
         guard MigaConfig.isValidGateName(app) else { return usage(GateError.invalidAppName(app)) }
@@ -79,8 +88,9 @@ public final class Gatekeeper {
         case failedOpen(Int32)
     }
 
-    /// The config, the entitlement and the store a gate needs; failing open without one.
-    func open(app: String, launch: Launch) -> Opening {
+    /// The config, the entitlement and the store a gate needs; failing open without one
+    /// (`launch` nil: a coming-back gate, whose app is already running).
+    func open(app: String, launch: Launch?) -> Opening {
         let config: MigaConfig
         do {
             let loaded = try ConfigInForce.load(context: context, inFrontOfApp: true)
@@ -184,14 +194,20 @@ public final class Gatekeeper {
             leave(store)
             return launch.run()
         case .exit:
-            if let number = ending.alternative, let alternative = service.alternative(number, app: app),
-               let problem = service.openAlternative(alternative, app: app) {
-                context.messages.say("miga: \(problem)")
-                _ = context.notifyDesktop(problem)
-            }
+            openChosenAlternative(ending, app: app, service: service)
             return 0
         case .abandoned:
             context.signals.dieBySignal(ending.signal ?? Signal.hangUp)
+        }
+    }
+
+    /// An Exit that chose a "Do this instead" alternative opens it (a failure is said, on the
+    /// terminal and as a notification).
+    func openChosenAlternative(_ ending: GateEnding, app: String, service: GateService) {
+        if let number = ending.alternative, let alternative = service.alternative(number, app: app),
+           let problem = service.openAlternative(alternative, app: app) {
+            context.messages.say("miga: \(problem)")
+            _ = context.notifyDesktop(problem)
         }
     }
 
@@ -256,7 +272,7 @@ public final class Gatekeeper {
         store.closeBeforeExec()
     }
 
-    func failOpen(app: String, reason: String, problem: String, store: EventStore?, launch: Launch,
+    func failOpen(app: String, reason: String, problem: String, store: EventStore?, launch: Launch?,
                           announce: Bool = true) -> Int32 {
         // A snooze is an Open of everything it names: it starts only after its own countdown
         // was seen, so its gate is the one that never opens without a pause.
@@ -286,7 +302,7 @@ public final class Gatekeeper {
         }
         // A desktop notification too, since a launcher's stderr is seen by nobody.
         if announce { context.notifyDesktop(message) }
-        return launch.run()
+        return launch?.run() ?? 0
     }
 
     func usage(_ error: GateError) -> Int32 {

@@ -72,30 +72,8 @@ public struct TimeboxWatch {
 
     /// The soft end in the gate window: the choice, or nil when the window could not show.
     private func ask(_ box: Timebox) -> String? {
-        guard let executable = GateWindowLocator.find(executablePath: context.executablePath, environment: context.environment),
-              let window = try? WindowProcess(executable: executable, environment: context.environment) else { return nil }
-        defer { window.finish(within: 1) }
-        window.send(.setUp(app: box.app, animations: false, breathing: false))
-        window.send(.softEnd(text: "Your \(box.declaredMinutes) minutes in \(box.app) are up", closeLabel: "Close \(box.app)",
-                             canExtend: !box.extended))
-        var shown = false
-        while true {
-            let ready = context.terminal.waitForInput([window.readDescriptor], milliseconds: shown ? 60_000 : Int32(WindowGate.showSeconds * 1000))
-            if ready[0].isEmpty {
-                if shown { continue } // asked, and waiting for the person
-                return nil
-            }
-            guard let messages = window.receive() else { return shown ? "keep" : nil } // closed: as Keep going
-            for message in messages {
-                switch message {
-                case .shown: shown = true
-                case .softEndChoice(let choice):
-                    window.send(.close)
-                    return choice
-                default: break
-                }
-            }
-        }
+        SoftEndQuestion(context: context).ask(app: box.app, text: "Your \(box.declaredMinutes) minutes in \(box.app) are up",
+                                              closeLabel: "Close \(box.app)", canExtend: !box.extended)
     }
 
     /// SIGTERM to the app's process group, while it is still the app's; if it is still there

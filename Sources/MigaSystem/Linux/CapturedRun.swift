@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinuxShims
+
+/// A helper run for its answer: stdin on /dev/null, stdout to a pipe miga reads (at most
+/// `limit` bytes kept, the rest read and dropped, so the child never blocks on a full pipe),
+/// stderr shared, every signal at its default. Used by the room watcher for
+/// `miga gate --reentry`'s `open` or `exit`.
+public enum CapturedRun {
+    /// The exit status (128+N when signal N ended it) and what the program wrote to stdout.
+    public static func run(_ command: ResolvedCommand, environment: [String: String], limit: Int) throws -> (status: Int32, output: [UInt8]) {
+        var ends: [Int32] = [-1, -1]
+        guard miga_pipe2_cloexec_nonblock(&ends) == 0 else { throw LinuxError(operation: "pipe", code: errno) }
+        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) & ~O_NONBLOCK)
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) & ~O_NONBLOCK)
+        defer { close(ends[0]) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t(), defaults = sigset_t()
+        sigemptyset(&emptyMask)
+        sigfillset(&defaults)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid = pid_t()
+        let status = LinuxSystem.withCStrings(command.arguments) { argv in
+            LinuxSystem.withCStrings(LinuxSystem.environmentStrings(environment)) { envp in
+                posix_spawn(&pid, command.executable, &actions, &attributes, argv, envp)
+            }
+        }
+        close(ends[1])
+        guard status == 0 else { throw LaunchError.spawnFailed(command: command.arguments.first ?? command.executable, code: status) }
+        let output = readBounded(ends[0], limit: limit)
+        var waited: Int32 = 0
+        while waitpid(pid, &waited, 0) < 0 {
+            guard errno == EINTR else { throw LinuxError(operation: "waitpid", code: errno) }
+        }
+        let signal = waited & 0x7f
+        return (signal == 0 ? (waited >> 8) & 0xff : 128 + signal, output)
+    }
+
+    /// Everything until end of file, of which the first `limit` bytes are kept.
+    private static func readBounded(_ fd: Int32, limit: Int) -> [UInt8] {
+        var kept: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return kept }
+            kept += buffer[0..<min(count, max(0, limit - kept.count))]
+        }
+    }
+}

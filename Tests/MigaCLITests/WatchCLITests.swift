@@ -1,0 +1,105 @@
+import Foundation
+import XCTest
+import MigaCore
+import MigaTestSupport
+
+/// What a program wrote to a pipe so far, read as it comes.
+final class PipeLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+
+    init(_ pipe: Pipe) {
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in self?.append(handle.availableData) }
+    }
+
+    private func append(_ more: Data) {
+        lock.lock()
+        data.append(more)
+        lock.unlock()
+    }
+
+    var lines: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+}
+
+/// `miga watch --shell` through the built binary, as the GNOME Shell extension runs it: the
+/// test speaks the extension's side of the line protocol; the gate it starts shows in a
+/// stand-in window program (`MIGA_GATE_WINDOW`) that answers Exit at once.
+final class WatchCLITests: XCTestCase {
+    var home: MigaHome!
+    var environment: [String: String] = [:]
+
+    override func setUpWithError() throws {
+        home = try MigaHome()
+        let window = try home.writeFile("bin/exiting-window", mode: 0o755, "#!/bin/sh\necho shown\necho exit\nexec cat >/dev/null\n")
+        environment = home.environment(["DISPLAY": ":99", "MIGA_GATE_WINDOW": window, "XDG_RUNTIME_DIR": home.root,
+                                        "MIGA_IDLE_SECONDS": "20", "MIGA_FOCUS_TICK_SECONDS": "1"])
+    }
+
+    /// The watcher, its stdin to write to and its stdout's lines.
+    func startWatcher(_ arguments: [String] = ["watch", "--shell"]) throws -> (process: Process, input: FileHandle, output: PipeLines) {
+        let process = Process(), input = Pipe(), output = Pipe()
+        process.executableURL = URL(fileURLWithPath: home.binary)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        let lines = PipeLines(output)
+        try process.run()
+        eventually("hello") { lines.lines.first == #"{"type":"hello","version":1}"# }
+        return (process, input.fileHandleForWriting, lines)
+    }
+
+    func finish(_ watcher: (process: Process, input: FileHandle, output: PipeLines)) {
+        try? watcher.input.close()
+        eventually("the watcher to end at the end of its input") { !watcher.process.isRunning }
+        XCTAssertEqual(watcher.process.terminationStatus, 0)
+    }
+
+    func testAGatedWindowFirstSeenMeetsTheGateAndExitMinimisesIt() throws {
+        try home.writeConfig("timer_seconds = 15\nreentry_minutes = 10\n[apps.chat]\ncommand = \"true\"\n")
+        let watcher = try startWatcher()
+        watcher.input.write(Data((#"{"type":"focus","window":"17","desktop_id":null,"wm_class":["chat","Chat"],"pid":1}"# + "\n").utf8))
+        eventually("the window minimised") { watcher.output.lines.contains(#"{"type":"minimise","window":"17"}"#) }
+        let events = try home.events().filter { $0.type != .gatewayCompleted }
+        XCTAssertEqual(events.map(\.type), [.sessionStart, .exitSelected])
+        XCTAssertEqual(events.first?.detail, #"{"reentry":true}"#)
+        XCTAssertFalse(watcher.output.lines.contains { $0.contains("raise") })
+        finish(watcher)
+    }
+
+    /// Focused time, with the test's one-second tick; idleness watched only while a gated
+    /// window is in front.
+    func testFocusedSecondsAreRecordedWhileAGatedWindowIsInFront() throws {
+        try home.writeConfig("[apps.chat]\ncommand = \"true\"\n")
+        let watcher = try startWatcher()
+        watcher.input.write(Data((#"{"type":"focus","window":"3","app_id":"chat"}"# + "\n").utf8))
+        eventually("idleness watched") { watcher.output.lines.contains(#"{"type":"watch_idle","on":true,"idle_seconds":20}"#) }
+        try eventually("two focused seconds") { try home.events().filter { $0.type == .focus }.count >= 2 }
+        watcher.input.write(Data((#"{"type":"focus","window":"4","app_id":"org.gnome.TextEditor"}"# + "\n").utf8))
+        eventually("idleness no longer watched") { watcher.output.lines.contains(#"{"type":"watch_idle","on":false}"#) }
+        finish(watcher)
+        XCTAssertTrue(try home.events().filter { $0.type == .focus }.allSatisfy { $0.app == "chat" && $0.detail == #"{"seconds":1}"# })
+    }
+
+    func testOneWatcherPerUser() throws {
+        try home.writeConfig("[apps.chat]\ncommand = \"true\"\n")
+        let watcher = try startWatcher()
+        let second = try home.miga(["watch"], environment: environment.merging(["DISPLAY": "", "XDG_SESSION_TYPE": "x11"]) { $1 })
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertTrue(second.stderr.contains("a watcher is already running for you"), second.stderr)
+        finish(watcher)
+    }
+
+    func testAWaylandSessionThatIsNotGNOMEIsSaidAndLeft() throws {
+        let result = try home.miga(["watch"], environment: environment.merging(["WAYLAND_DISPLAY": "wayland-0",
+                                                                                "XDG_CURRENT_DESKTOP": "KDE"]) { $1 })
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.hasPrefix("miga watch: this is a Wayland session (KDE)"), result.stderr)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+    }
+}
