@@ -115,6 +115,9 @@ class ShellCase(unittest.TestCase):
         self.shell.launch(desktop_id)
         return self.shell.wait_focus(wm_class)
 
+    def indicator_shown(self):
+        return self.shell.eval_json("Main.panel.statusArea.miga.container.visible")
+
     def menu_text(self):
         return self.shell.eval_json(
             "Main.panel.statusArea.miga.menu._getMenuItems().filter(i => i.visible)"
@@ -233,6 +236,22 @@ class ExtensionTests(ShellCase):
             wait_for(lambda: "snooze 15m" in self.fake.lines("commands.txt"), message="miga snooze 15m")
         finally:
             self.shell.eval("Main.panel.statusArea.miga.menu.close(); true")
+
+    def test_stays_on_the_lock_screen_with_the_indicator_hidden(self):
+        # (A real lock needs GDM here; the shell's own session mode change is what a lock is.)
+        wait_for(lambda: self.fake.lines("starts.txt"), message="a watcher running")
+        starts, ended = len(self.fake.lines("starts.txt")), len(self.fake.lines("ended.txt"))
+        self.assertTrue(self.indicator_shown())
+        self.shell.eval("Main.sessionMode.pushMode('unlock-dialog'); true")
+        try:
+            wait_for(lambda: self.indicator_shown() is False, message="the indicator hidden while locked")
+            self.assertTrue(self.shell.extension_state()["enabled"])
+        finally:
+            self.shell.eval("Main.sessionMode.popMode('unlock-dialog'); true")
+        wait_for(self.indicator_shown, message="the indicator back after unlocking")
+        # the same watcher throughout: a new one would meet every window as if for the first time
+        self.assertEqual(len(self.fake.lines("starts.txt")), starts)
+        self.assertEqual(len(self.fake.lines("ended.txt")), ended)
 
     def test_disabling_ends_the_watcher_and_the_indicator(self):
         uuid = "'miga@miga.app'"

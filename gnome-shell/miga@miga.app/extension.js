@@ -96,8 +96,14 @@ var MigaShell = class MigaShell {
         this._signals = [];
         this._connect(global.display, 'notify::focus-window', () => this._sendFocus());
         this._connect(global.display, 'window-created', (_display, window) => this._raiseGateWhenShown(window));
+        // Enabled on the lock screen too ("unlock-dialog" in metadata.json): a watcher ended at
+        // every lock would meet each window afresh, as seen for the first time, and gate it at
+        // every unlock. Locked, the watcher hears "nothing in front" and idleness; the
+        // indicator hides.
         if (Main.screenShield)
             this._connect(Main.screenShield, 'locked-changed', () => this._lockChanged());
+        this._connect(Main.sessionMode, 'updated', () => this._showIndicator());
+        this._showIndicator();
         this._watcher.start();
     }
 
@@ -109,6 +115,10 @@ var MigaShell = class MigaShell {
         this._watcher = null;
         this._indicator.destroy();
         this._indicator = null;
+    }
+
+    _showIndicator() {
+        this._indicator.container.visible = !Main.sessionMode.isLocked;
     }
 
     _connect(object, signal, callback) {
