@@ -96,6 +96,8 @@ class ShellCase(unittest.TestCase):
         cls.shell.prepare()
         cls.shell.write_desktop_entry("migatest.desktop", app_entry("Migatest", "app.miga.TestApp", "Migatest"))
         cls.shell.write_desktop_entry("migaother.desktop", app_entry("Other", "app.miga.Other", "Other"))
+        # miga's desktop app, as the package installs it (here a test window of that id)
+        cls.shell.write_desktop_entry("app.miga.App.desktop", app_entry("miga", "app.miga.App", "miga"))
         cls.shell.prepare = lambda: None
         cls.shell.start()
 
@@ -236,6 +238,15 @@ class ExtensionTests(ShellCase):
             wait_for(lambda: "snooze 15m" in self.fake.lines("commands.txt"), message="miga snooze 15m")
         finally:
             self.shell.eval("Main.panel.statusArea.miga.menu.close(); true")
+
+    def test_open_miga_opens_miga_app(self):
+        self.shell.eval("Main.panel.statusArea.miga.menu.open(); true")
+        self.shell.eval("(() => { const item = Main.panel.statusArea.miga.menu._getMenuItems()"
+                        ".find(i => i.label && i.label.text === 'Open miga');"
+                        " item.activate(imports.gi.Clutter.get_current_event()); return true; })()")
+        self.shell.wait_focus("app.miga.App")
+        self.assertFalse(self.shell.eval_json("Main.panel.statusArea.miga.menu.isOpen"))
+        self.shell.eval("(() => { global.display.focus_window.delete(global.get_current_time()); return true; })()")
 
     def test_stays_on_the_lock_screen_with_the_indicator_hidden(self):
         # (A real lock needs GDM here; the shell's own session mode change is what a lock is.)

@@ -15,12 +15,16 @@ const MAX_QUEUED = 256;
 // A watcher that keeps dying is started again at most this often a minute.
 const RESTARTS_PER_MINUTE = 3;
 
-/** The miga to run: $MIGA_BIN (tests), else `miga` on PATH; null when there is none. */
+/** The miga to run: $MIGA_BIN (tests), else `miga` on the shell's PATH, else the one
+ * `make install PREFIX=~/.local` puts in ~/.local/bin (a session's PATH may lack it); null
+ * when there is none. */
 var migaBinary = function () {
     const named = GLib.getenv('MIGA_BIN');
     if (named && GLib.file_test(named, GLib.FileTest.IS_EXECUTABLE))
         return named;
-    return GLib.find_program_in_path('miga');
+    const local = GLib.build_filenamev([GLib.get_home_dir(), '.local', 'bin', 'miga']);
+    return GLib.find_program_in_path('miga') ||
+        (GLib.file_test(local, GLib.FileTest.IS_EXECUTABLE) ? local : null);
 };
 
 /** Runs `miga watch --shell`, writes lines to it without ever blocking the shell, reads its
