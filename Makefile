@@ -41,7 +41,9 @@ installed = $(root)/bin/miga \
 	$(root)/share/fish/vendor_completions.d/miga.fish \
 	$(root)/share/man/man1/miga.1 \
 	$(root)/lib/miga/miga-native-host \
-	$(root)/lib/miga/miga-gate-window
+	$(root)/lib/miga/miga-gate-window \
+	$(root)/share/applications/app.miga.Gate.desktop \
+	$(root)/share/icons/hicolor/scalable/apps/app.miga.Gate.svg
 
 .PHONY: deps release build extension gnome-extension demo test bench clean install install-files uninstall deb
 
@@ -87,6 +89,10 @@ install-files: release extension gnome-extension
 	scripts/make-manual.sh .build/release/miga .build/release/generate-manual .build/man
 	install -D -m 755 .build/release/miga $(root)/bin/miga
 	install -D -m 755 .build/release/miga-gate-window $(root)/lib/miga/miga-gate-window
+	# The gate window's hidden desktop entry and miga's one icon: docks and Alt-Tab say "miga".
+	sed 's|@WINDOW@|$(PREFIX)/lib/miga/miga-gate-window|' data/app.miga.Gate.desktop.in > .build/app.miga.Gate.desktop
+	install -D -m 644 .build/app.miga.Gate.desktop $(root)/share/applications/app.miga.Gate.desktop
+	install -D -m 644 data/icons/app.miga.Gate.svg $(root)/share/icons/hicolor/scalable/apps/app.miga.Gate.svg
 	# A completion is sourced, not run: no #! line.
 	.build/release/miga --generate-completion-script bash | sed '1{/^#!/d}' > .build/miga.bash
 	.build/release/miga --generate-completion-script zsh > .build/_miga

@@ -18,6 +18,9 @@ let package = Package(
         // GNU readline, loaded with dlopen on first use (see its header): needs libreadline-dev's
         // headers to build, and libreadline8 only where `miga config` or plain mode asks.
         .target(name: "CReadline"),
+        // libxcb and its screensaver extension, loaded with dlopen by `miga watch` on X11 only
+        // (see its header): no X headers or libraries to build, none linked.
+        .target(name: "CX11"),
         .target(name: "CLinuxShims"),
         // SQLite's C API: the event store's own small layer over it (Store/SQLite.swift).
         .systemLibrary(
@@ -70,6 +73,7 @@ let package = Package(
             name: "MigaSystem",
             dependencies: [
                 "CReadline",
+                "CX11",
                 "CLinuxShims",
                 "JSON",
                 "GateWindowProtocol",

@@ -39,6 +39,9 @@ build native-host Sources/MigaCore/Browser/NativeMessageFraming.swift Sources/Mi
     fuzz/NativeHostFuzz.swift
 build state-file Sources/JSON/*.swift Sources/MigaCore/Time/StoredNumber.swift Sources/MigaCore/Time/EventBounds.swift \
     fuzz/StateFileFuzz.swift
+build shell-extension Sources/MigaCore/Room/ShellExtensionLines.swift Sources/MigaSystem/Desktop/DesktopSession.swift \
+    Sources/JSON/*.swift Sources/MigaCore/Time/StoredNumber.swift Sources/MigaCore/Time/EventBounds.swift \
+    fuzz/ShellExtensionFuzz.swift
 
 status=0
 for fuzzer in "$out"/*-fuzz; do

@@ -38,7 +38,8 @@ MANWIDTH=80 man miga 2>"$work/man.err" | grep -q "open-url" || fail "the man pag
 [ -s "$work/man.err" ] && { cat "$work/man.err" >&2; fail "man complained"; }
 for f in /usr/share/bash-completion/completions/miga /usr/share/zsh/vendor-completions/_miga \
          /usr/share/fish/vendor_completions.d/miga.fish /usr/share/doc/miga/copyright /usr/share/doc/miga/changelog.gz \
-         /usr/share/doc/miga/README.md.gz /usr/share/doc/miga/DETAILS.md.gz /usr/lib/miga/miga-gate-window; do
+         /usr/share/doc/miga/README.md.gz /usr/share/doc/miga/DETAILS.md.gz /usr/lib/miga/miga-gate-window \
+         /usr/share/applications/app.miga.Gate.desktop /usr/share/icons/hicolor/scalable/apps/app.miga.Gate.svg; do
     [ -f "$f" ] || fail "$f is missing"
 done
 out=$(bash -c ". /usr/share/bash-completion/completions/miga

@@ -57,6 +57,11 @@ if ldd "$prefix/bin/miga" | grep -Eq "swift|libstdc\+\+|Foundation"; then fail "
 # readline is loaded only for a prompt (dlopen), so a gate never pays for it.
 if ldd "$prefix/bin/miga" | grep -q libreadline; then fail "bin/miga links libreadline at start"; fi
 ldd "$prefix/lib/miga/miga-gate-window" | grep -q libgtk-4 || fail "lib/miga/miga-gate-window does not link GTK 4"
+# The gate window's hidden entry names the installed window, and miga's icon is beside it.
+grep -qx "Exec=$prefix/lib/miga/miga-gate-window" "$prefix/share/applications/app.miga.Gate.desktop" ||
+    fail "share/applications/app.miga.Gate.desktop does not start $prefix/lib/miga/miga-gate-window"
+desktop-file-validate "$prefix/share/applications/app.miga.Gate.desktop" || fail "app.miga.Gate.desktop is not valid"
+cmp -s data/icons/app.miga.Gate.svg "$prefix/share/icons/hicolor/scalable/apps/app.miga.Gate.svg" || fail "make install did not install miga's icon"
 status=0; env -i HOME="$prefix/home" "$prefix/lib/miga/miga-gate-window" --check 2>/dev/null || status=$?
 [ "$status" -eq 2 ] || fail "miga-gate-window --check without a display gave $status, not 2"
 # Release builds trust only the compiled-in production key: a licence signed with the test

@@ -19,7 +19,7 @@ shoot() { # NAME [ENV...]
     name=$1; shift
     env "$@" "$miga" gate --app discord --detach -- true </dev/null >/dev/null 2>&1 &
     gate=$!
-    window=$(xdotool search --sync --name '^miga — discord$' | head -n 1)
+    window=$(xdotool search --sync --name '^miga$' | head -n 1)
     sleep 3 # a few seconds into the countdown, so the bar and the breathing cue show
     import -window "$window" "docs/$name.png"
     kill "$gate"; wait "$gate" 2>/dev/null || true

@@ -151,11 +151,11 @@ def xdotool(display, *argv):
 def find_window(display):
     deadline = time.monotonic() + 3
     while time.monotonic() < deadline:
-        ids = xdotool(display, "search", "--name", "miga — ").split()
+        ids = xdotool(display, "search", "--name", "^miga$").split()
         if ids:
             return ids[-1]
         time.sleep(0.05)
-    raise SystemExit("no window titled 'miga — …'")
+    raise SystemExit("no window titled 'miga'")
 
 
 def request_close(display, wid):

@@ -59,3 +59,54 @@ static inline int miga_variant_color_scheme(GVariant *reply) {
     }
     return -1;
 }
+
+// The activation token a launcher hands over, and a new one for the app on Open (DESIGN "Real
+// desktops"). Declared here rather than by including <gdk/x11/gdkx.h>: that header brings
+// Xlib, whose `Bool` and `Window` would shadow Swift's names in every file importing CGtk.
+GType gdk_x11_display_get_type(void);
+void gdk_x11_display_set_startup_notification_id(GdkDisplay *display, const char *startup_id);
+GType gdk_wayland_display_get_type(void);
+void gdk_wayland_display_set_startup_notification_id(GdkDisplay *display, const char *startup_id);
+
+/// Makes `token` the display's startup-notification id, as GDK does with DESKTOP_STARTUP_ID
+/// when it loads (GTK 4.8 reads no XDG_ACTIVATION_TOKEN): the first window shown then
+/// activates with it (xdg-activation on Wayland, `_NET_STARTUP_ID` and the end of the
+/// launcher's startup sequence on X11).
+static inline void miga_take_activation_token(const char *token) {
+    GdkDisplay *display = gdk_display_get_default();
+    if (display == NULL || token == NULL || *token == '\0') return;
+    if (G_TYPE_CHECK_INSTANCE_TYPE(display, gdk_x11_display_get_type())) {
+        gdk_x11_display_set_startup_notification_id(display, token);
+    } else if (G_TYPE_CHECK_INSTANCE_TYPE(display, gdk_wayland_display_get_type())) {
+        gdk_wayland_display_set_startup_notification_id(display, token);
+    }
+}
+
+/// A new activation token for starting `name` (its program `executable`), asked of the
+/// display as a launcher asks (`g_app_launch_context_get_startup_notify_id`): an
+/// xdg-activation token tied to this focused window on Wayland, a startup-notification id
+/// stamped with the person's last key press on X11. NULL when the desktop gives none; the
+/// caller frees it with g_free.
+static inline char *miga_new_activation_token(const char *name, const char *executable) {
+    GdkDisplay *display = gdk_display_get_default();
+    if (display == NULL) return NULL;
+    GdkAppLaunchContext *context = gdk_display_get_app_launch_context(display);
+    if (context == NULL) return NULL;
+    const char *program = (executable != NULL && *executable != '\0') ? executable : name;
+    char *commandline = g_shell_quote(program);
+    GAppInfo *info = g_app_info_create_from_commandline(commandline, name, G_APP_INFO_CREATE_NONE, NULL);
+    g_free(commandline);
+    char *token = NULL;
+    if (info != NULL) {
+        // X11's launch feedback wants an icon, and an app made from a command line has none.
+        char *icon = g_path_get_basename(program);
+        gdk_app_launch_context_set_icon_name(context, icon);
+        g_free(icon);
+        token = g_app_launch_context_get_startup_notify_id(G_APP_LAUNCH_CONTEXT(context), info, NULL);
+        g_object_unref(info);
+    }
+    g_object_unref(context);
+    return token;
+}
+
+static inline GApplication *miga_application(GtkApplication *application) { return G_APPLICATION(application); }

@@ -4,7 +4,8 @@
 /// draws what it is told and reports keys, so exactly one process writes events and starts
 /// the app. Pure Swift without Foundation, so the window stays small and quick to start.
 public enum GateToWindow: Equatable, Sendable {
-    /// The app's name (the window's title is "miga — APP") and how to draw.
+    /// The app's name (the header says "miga · APP"; the window's title stays "miga", the
+    /// desktop's name for it) and how to draw.
     case setUp(app: String, animations: Bool, breathing: Bool)
     /// The item to show: kind is `quote`, `affirmation` or `article`; `image` is the absolute
     /// path of a picture to show beside the text, checked by the gate (a regular file of a
@@ -40,6 +41,10 @@ public enum GateToWindow: Equatable, Sendable {
     case softEnd(text: String, closeLabel: String, canExtend: Bool)
     /// Exit was chosen: show the celebration with this line, then end.
     case celebrate(String)
+    /// Open was chosen: ask the desktop for a new activation token for the app (`app`, its
+    /// program `executable`), answer `activationToken`, then end. A window without this
+    /// message ends at the `close` that follows it.
+    case launch(app: String, executable: String)
     /// End now (Open, or the gate going away).
     case close
 }
@@ -62,6 +67,20 @@ public enum WindowToGate: Equatable, Sendable {
     case alternative(Int)
     /// The sentence as typed: Open, when it is exactly the one asked.
     case challenge(String)
+    /// The answer to `launch`: the token the desktop gave for the app's window to come to the
+    /// front focused (xdg-activation on Wayland, a startup-notification id on X11).
+    case activationToken(String)
+}
+
+/// What an activation token may be before it goes into an app's environment: 1–512 visible
+/// ASCII characters (xdg-activation tokens and X11 startup ids are), nothing that could end an
+/// environment entry or a line.
+public enum ActivationToken {
+    public static let maximumLength = 512
+
+    public static func isPlausible(_ token: String) -> Bool {
+        !token.isEmpty && token.utf8.count <= maximumLength && token.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+    }
 }
 
 /// How a typed challenge takes one key, in the terminal and the window alike: the sentence
@@ -101,6 +120,7 @@ public enum WindowLine {
             return line(["ask-minutes", choices.map(String.init).joined(separator: ","), String(defaultMinutes)])
         case .softEnd(let text, let closeLabel, let canExtend): return line(["soft-end", text, closeLabel, canExtend ? "1" : "0"])
         case .celebrate(let text): return line(["celebrate", text])
+        case .launch(let app, let executable): return line(["launch", app, executable])
         case .close: return line(["close"])
         }
     }
@@ -118,6 +138,7 @@ public enum WindowLine {
         case .softEndChoice(let choice): return line(["soft-end-choice", choice])
         case .alternative(let index): return line(["alternative", String(index)])
         case .challenge(let text): return line(["challenge", text])
+        case .activationToken(let token): return line(["activation-token", token])
         }
     }
 
@@ -146,6 +167,7 @@ public enum WindowLine {
             return .askMinutes(choices: choices, defaultMinutes: fallback)
         case ("soft-end", 4): return .softEnd(text: fields[1], closeLabel: fields[2], canExtend: fields[3] == "1")
         case ("celebrate", 2): return .celebrate(fields[1])
+        case ("launch", 3): return .launch(app: fields[1], executable: fields[2])
         case ("close", 1): return .close
         default: return nil
         }
@@ -169,6 +191,11 @@ public enum WindowLine {
         if line.hasPrefix("challenge\t") {
             let fields = split(line)
             return fields.count == 2 ? .challenge(fields[1]) : nil
+        }
+        if line.hasPrefix("activation-token\t") {
+            let fields = split(line)
+            guard fields.count == 2, ActivationToken.isPlausible(fields[1]) else { return nil }
+            return .activationToken(fields[1])
         }
         if line.hasPrefix("minutes\t") {
             let fields = split(line)

@@ -120,7 +120,6 @@ final class GateWindow {
     func handle(_ message: GateToWindow) {
         switch message {
         case .setUp(let app, let animations, let breathing):
-            gtk_window_set_title(miga_window(window), "miga — \(app)")
             gtk_label_set_text(miga_label(header), "miga · \(app)")
             gtk_widget_set_visible(cueLabel, breathing ? 1 : 0)
             if !animations && motion {
@@ -160,9 +159,22 @@ final class GateWindow {
             softEnd(text: text, closeLabel: closeLabel, canExtend: canExtend)
         case .celebrate(let text):
             celebrate(text)
+        case .launch(let app, let executable):
+            handOn(app: app, executable: executable)
         case .close:
             quit()
         }
+    }
+
+    /// Open: a new activation token for the app, asked while this window still has the focus
+    /// (the person's Open is what lets the app's window come to the front), then the end.
+    func handOn(app: String, executable: String) {
+        if let given = miga_new_activation_token(app, executable) {
+            let token = String(cString: given)
+            g_free(given)
+            if ActivationToken.isPlausible(token) { send(.activationToken(token)) }
+        }
+        quit()
     }
 
     /// After each batch of messages: the window appears once it has something to show, so

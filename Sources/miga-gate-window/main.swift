@@ -35,21 +35,13 @@ if getenv("GSK_RENDERER") == nil {
     }
 }
 
+// The desktop's name for this window (X11 WM_CLASS, Wayland app_id) even where GtkApplication
+// cannot say it (no session bus): docks and Alt-Tab show "miga" from app.miga.Gate.desktop.
+g_set_prgname(GateApplication.id)
 guard gtk_init_check() != 0 else { exit(noDisplay) }
 if checkOnly { exit(0) }
 
+GateApplication.takeLaunchersToken()
 ColorScheme.followDesktop()
 Style.install()
-
-let loop = g_main_loop_new(nil, 0)
-let gate = GateWindow()
-let link = GateLink(
-    received: { gate.handle($0) },
-    batchDone: { gate.batchDone() },
-    gone: { g_main_loop_quit(loop) })
-gate.send = { link.send($0) }
-gate.quit = { link.end() }
-link.start()
-
-g_main_loop_run(loop)
-exit(0)
+exit(GateApplication().run())

@@ -25,9 +25,13 @@ final class GateWindowTests: XCTestCase {
         }
         // Xvfb picks a free display and writes its number to stdout; -noreset keeps it up
         // when the last client goes.
-        server = try home.start("/usr/bin/Xvfb", ["-displayfd", "1", "-noreset", "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
-        var display = ""
+        // MIGA_TEST_DISPLAY (a number) pins the display where other X servers share the machine.
+        let pinned = ProcessInfo.processInfo.environment["MIGA_TEST_DISPLAY"].flatMap(Int.init)
+        server = try home.start("/usr/bin/Xvfb", (pinned.map { [":\($0)"] } ?? ["-displayfd", "1"])
+                                + ["-noreset", "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
+        var display = pinned.map(String.init) ?? ""
         eventually("Xvfb to start") {
+            if pinned != nil { return FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display)") }
             display = (try? String(contentsOfFile: self.server.stdoutPath, encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             return !display.isEmpty
@@ -44,12 +48,13 @@ final class GateWindowTests: XCTestCase {
         try home.run("/usr/bin/xdotool", arguments, environment: environment)
     }
 
-    /// The window titled "miga — APP", once it is there (`visible`: once it is mapped, so it
-    /// can take the focus: the soft end's window is a new one, asked for while it appears).
-    func window(app: String = "chat", visible: Bool = false) throws -> String {
+    /// The gate's window, titled "miga" (the app's name is in its header), once it is there
+    /// (`visible`: once it is mapped, so it can take the focus: the soft end's window is a new
+    /// one, asked for while it appears).
+    func window(visible: Bool = false) throws -> String {
         var id = ""
-        try eventually("the window \"miga — \(app)\"") {
-            id = try xdotool(["search"] + (visible ? ["--onlyvisible"] : []) + ["--name", "^miga — \(app)$"]).stdout
+        try eventually("the window \"miga\"") {
+            id = try xdotool(["search"] + (visible ? ["--onlyvisible"] : []) + ["--name", "^miga$"]).stdout
                 .split(separator: "\n").first.map(String.init) ?? ""
             return !id.isEmpty
         }
@@ -178,6 +183,93 @@ final class GateWindowTests: XCTestCase {
         XCTAssertEqual(gate.wait().status, 0)
         XCTAssertTrue(try windowGone(id))
         XCTAssertEqual(try home.events().map(\.type).suffix(2), [.gatewayCompleted, .openSelected])
+    }
+
+    // MARK: A desktop app
+
+    func xprop(_ id: String, _ property: String) throws -> String {
+        try home.run("/usr/bin/xprop", ["-id", id, property], environment: environment).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The window is the desktop's `app.miga.Gate` (docks find app.miga.Gate.desktop by it and
+    /// say "miga"), titled "miga"; two gates at once are two windows of two processes.
+    func testTheWindowIsAppMigaGateAndTwoGatesAreTwoProcesses() throws {
+        let first = try startGate()
+        let one = try window()
+        try waitForEvents([.sessionStart])
+        let second = try startGate()
+        var ids: [String] = []
+        try eventually("the second window") {
+            ids = try xdotool(["search", "--name", "^miga$"]).stdout.split(separator: "\n").map(String.init)
+            return ids.count == 2
+        }
+        let other = try XCTUnwrap(ids.first { $0 != one })
+        XCTAssertEqual(try xprop(one, "WM_CLASS"), #"WM_CLASS(STRING) = "app.miga.Gate", "app.miga.Gate""#)
+        XCTAssertEqual(try xprop(one, "WM_NAME"), #"WM_NAME(STRING) = "miga""#)
+        XCTAssertNotEqual(try windowPID(one), try windowPID(other), "two gates, two processes")
+        XCTAssertGreaterThan(try windowPID(other), 0)
+        for (gate, id) in [(first, one), (second, other)] {
+            try press("e", in: id)
+            XCTAssertEqual(gate.wait().status, 0)
+        }
+    }
+
+    /// A launcher's token is the window's: XDG_ACTIVATION_TOKEN (which GTK 4.8 itself does not
+    /// read) becomes its startup id. On Open the window asks for a new one and the app gets it
+    /// in both variables; the launcher's, spent and older than the Open, never reaches the app.
+    func testOpenHandsTheAppANewActivationTokenAndNeverTheLaunchers() throws {
+        let app = try home.writeFile("bin/envapp", mode: 0o755,
+                                     "#!/bin/sh\nenv > \"$0.env.tmp\" && mv \"$0.env.tmp\" \"$0.env\"\n")
+        let gate = try home.start(home.binary, ["gate", "--app", "chat", "--detach", "--", app],
+                                  environment: environment.merging(["XDG_ACTIVATION_TOKEN": "launchers-token"]) { $1 })
+        let id = try window()
+        try waitForEvents([.sessionStart])
+        let leader = try xprop(id, "WM_CLIENT_LEADER").split(separator: " ").last.map(String.init) ?? ""
+        XCTAssertEqual(try xprop(leader, "_NET_STARTUP_ID"), #"_NET_STARTUP_ID(UTF8_STRING) = "launchers-token""#)
+        try eventually(timeout: 30, "the countdown to end") { try home.events().contains { $0.type == .gatewayCompleted } }
+        try press("Return", in: id)
+        XCTAssertEqual(gate.wait().status, 0)
+        var variables: [String: String] = [:]
+        eventually("the app to start") {
+            guard let text = try? String(contentsOfFile: app + ".env", encoding: .utf8) else { return false }
+            for line in text.split(separator: "\n") {
+                let parts = line.split(separator: "=", maxSplits: 1)
+                if parts.count == 2 { variables[String(parts[0])] = String(parts[1]) }
+            }
+            return true
+        }
+        let token = try XCTUnwrap(variables["DESKTOP_STARTUP_ID"], "\(variables)")
+        XCTAssertEqual(variables["XDG_ACTIVATION_TOKEN"], token)
+        XCTAssertNotEqual(token, "launchers-token")
+        XCTAssertTrue(token.contains("_TIME"), "an X11 startup id with the Open's time: \(token)")
+    }
+
+    /// What a screen reader is told: the window's name "miga" and each button's name, over
+    /// AT-SPI on a session bus of the test's own (the accessibility bus is started from it).
+    func testAScreenReaderReadsTheWindowsNameAndItsButtons() throws {
+        for tool in ["/usr/bin/dbus-daemon", "/usr/bin/python3", "/usr/libexec/at-spi-bus-launcher"]
+            where !FileManager.default.isExecutableFile(atPath: tool) {
+            XCTFail("\(tool) is missing: scripts/deps.sh installs dbus, at-spi2-core and python3-gi")
+            throw XCTSkip("no \(tool)")
+        }
+        let address = "unix:path=" + home.root + "/session-bus"
+        let bus = try home.start("/usr/bin/dbus-daemon", ["--session", "--nofork", "--address=" + address], environment: environment)
+        defer { kill(bus.pid, SIGTERM); _ = bus.wait() }
+        eventually("the session bus") { FileManager.default.fileExists(atPath: self.home.root + "/session-bus") }
+        environment["DBUS_SESSION_BUS_ADDRESS"] = address
+        let gate = try startGate()
+        let id = try window()
+        try waitForEvents([.sessionStart])
+        let read = try home.run("/usr/bin/python3", [MigaHome.repository + "/Tests/Fixtures/x11/atspi-names.py", "miga"],
+                                environment: environment)
+        XCTAssertEqual(read.status, 0, read.stderr)
+        let lines = read.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "frame: miga")
+        XCTAssertEqual(lines.filter { $0.hasPrefix("button: ") }.map { $0.replacing(#/ in \d+ s/#, with: "") },
+                       ["button: Exit (e)", "button: Read Next (n)", "button: Open (o)"], read.stdout)
+        try press("e", in: id)
+        XCTAssertEqual(gate.wait().status, 0)
     }
 
     /// Read Next never makes the window jump: a one-line quote and a long article sit in the

@@ -19,18 +19,19 @@ final class ShellIntegrationTests: XCTestCase {
 
     override func setUpWithError() throws {
         home = try MigaHome()
-        try home.writeFile("real/chat", mode: 0o755, "#!/bin/sh\nexec \(shellQuote(home.recorder)) \"$@\"\n")
+        try home.writeFile("real/chatapp", mode: 0o755, "#!/bin/sh\nexec \(shellQuote(home.recorder)) \"$@\"\n")
         // The shim under test is the one `miga config apps add` makes.
-        let added = try home.miga(["config", "apps", "add", "chat"], environment: home.environment(baseEnvironment))
+        let added = try home.miga(["config", "apps", "add", "chatapp"], environment: home.environment(baseEnvironment))
         XCTAssertEqual(added.status, 0, added.stderr)
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: shims + "/chat"))
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: shims + "/chatapp"))
     }
 
     func shell(_ executable: String, _ flags: [String], script: String, environment extra: [String: String] = [:]) throws -> MigaHome.Output {
         return try home.run(executable, flags + [script], environment: home.environment(baseEnvironment.merging(extra) { $1 }))
     }
 
-    /// Runs the gated command the way a person types it, then reports PATH and where `chat` is.
+    // (Not `chat`: ppp installs /usr/sbin/chat, which a login shell's PATH finds first.)
+    /// Runs the gated command the way a person types it, then reports PATH and where `chatapp` is.
     func check(_ executable: String, _ flags: [String], snippet: String, callLine: String,
                file: StaticString = #filePath, line: UInt = #line) throws {
         let call = callLine
@@ -49,10 +50,10 @@ final class ShellIntegrationTests: XCTestCase {
         XCTAssertEqual(home.recordedArguments(), arguments, "argv through the shim and the gate", file: file, line: line)
         let events = try home.events()
         XCTAssertEqual(events.count, 1, "one gate, no recursion", file: file, line: line)
-        XCTAssertEqual(events.first?.app, "chat", file: file, line: line)
+        XCTAssertEqual(events.first?.app, "chatapp", file: file, line: line)
     }
 
-    var quotedCall: String { "chat " + arguments.map(shellQuote).joined(separator: " ") }
+    var quotedCall: String { "chatapp " + arguments.map(shellQuote).joined(separator: " ") }
 
     func testBash() throws {
         try check("/bin/bash", ["--norc", "--noprofile", "-c"], snippet: ". \(shellQuote(MigaHome.repository + "/shell/miga.sh"))", callLine: quotedCall)
@@ -68,7 +69,7 @@ final class ShellIntegrationTests: XCTestCase {
 
     func testFish() throws {
         // fish quotes differently: single quotes with \' and \\ inside.
-        let call = "chat " + arguments.map { "'" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'" }.joined(separator: " ")
+        let call = "chatapp " + arguments.map { "'" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'" }.joined(separator: " ")
         try check("/usr/bin/fish", ["--no-config", "-c"], snippet: "source \(shellQuote(MigaHome.repository + "/shell/miga.fish"))", callLine: call)
     }
 
@@ -100,13 +101,13 @@ final class ShellIntegrationTests: XCTestCase {
                                             ("/usr/bin/fish", ["-c"]), ("/usr/bin/dash", ["-l", "-c"])]
         for (executable, flags) in shells {
             unlink(home.root + "/recorded.argv")
-            let output = try shell(executable, flags, script: "echo \"PATH=$PATH\"; chat --flag 'a b'")
+            let output = try shell(executable, flags, script: "echo \"PATH=$PATH\"; chatapp --flag 'a b'")
             XCTAssertEqual(output.status, 0, "\(executable): \(output.stderr)")
             let path = output.stdout.split(separator: "\n").first { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) } ?? ""
             XCTAssertEqual(path.split(separator: ":").first.map(String.init), shims, "\(executable): \(path)")
             XCTAssertEqual(home.recordedArguments(), ["--flag", "a b"], executable)
         }
-        XCTAssertEqual(try home.events().filter { $0.app == "chat" }.count, shells.count, "each call went through the gate")
+        XCTAssertEqual(try home.events().filter { $0.app == "chatapp" }.count, shells.count, "each call went through the gate")
 
         let uninstall = try home.miga(["uninstall"], environment: home.environment(baseEnvironment))
         XCTAssertEqual(uninstall.status, 0, uninstall.stderr)

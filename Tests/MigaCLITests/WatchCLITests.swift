@@ -28,13 +28,24 @@ final class PipeLines: @unchecked Sendable {
 /// `miga watch --shell` through the built binary, as the GNOME Shell extension runs it: the
 /// test speaks the extension's side of the line protocol; the gate it starts shows in a
 /// stand-in window program (`MIGA_GATE_WINDOW`) that answers Exit at once.
-final class WatchCLITests: XCTestCase {
+final class WatchCLITests: XCTestCase, HabitsCase {
     var home: MigaHome!
     var environment: [String: String] = [:]
 
     override func setUpWithError() throws {
         home = try MigaHome()
-        let window = try home.writeFile("bin/exiting-window", mode: 0o755, "#!/bin/sh\necho shown\necho exit\nexec cat >/dev/null\n")
+        // Exit once the countdown has moved (a second tick), so the gate has taken `shown`
+        // first; then it keeps its stdout open until the gate closes its stdin.
+        let window = try home.writeFile("bin/exiting-window", mode: 0o755, """
+            #!/bin/sh
+            echo shown
+            ticks=0
+            while IFS= read -r line; do
+              case "$line" in tick*) ticks=$((ticks + 1)); if [ "$ticks" -ge 2 ]; then echo exit; break; fi ;; esac
+            done
+            cat >/dev/null
+
+            """)
         environment = home.environment(["DISPLAY": ":99", "MIGA_GATE_WINDOW": window, "XDG_RUNTIME_DIR": home.root,
                                         "MIGA_IDLE_SECONDS": "20", "MIGA_FOCUS_TICK_SECONDS": "1"])
     }
@@ -84,6 +95,28 @@ final class WatchCLITests: XCTestCase {
         eventually("idleness no longer watched") { watcher.output.lines.contains(#"{"type":"watch_idle","on":false}"#) }
         finish(watcher)
         XCTAssertTrue(try home.events().filter { $0.type == .focus }.allSatisfy { $0.app == "chat" && $0.detail == #"{"seconds":1}"# })
+    }
+
+    /// The budget's soft end for a window miga did not start: asked in the gate window (a
+    /// stand-in that answers Close), recorded once, and Close asks the window to close.
+    func testTheBudgetsSoftEndAsksOnceAndCloseAsksTheWindowToClose() throws {
+        let window = try home.writeFile("bin/closing-window", mode: 0o755, """
+            #!/bin/sh
+            while IFS= read -r line; do
+              case "$line" in soft-end*) echo shown; printf 'soft-end-choice\\tclose\\n' ;; esac
+            done
+
+            """)
+        environment["MIGA_GATE_WINDOW"] = window
+        try home.writeConfig("[apps.chat]\ncommand = \"true\"\nminutes_per_day = 1\n")
+        try importToday([(.focus, "chat", 30, #"{"seconds":58}"#)])
+        let watcher = try startWatcher()
+        watcher.input.write(Data((#"{"type":"focus","window":"8","wm_class":["chat","chat"]}"# + "\n").utf8))
+        eventually("the window asked to close") { watcher.output.lines.contains(#"{"type":"close","window":"8"}"#) }
+        try eventually("a few more seconds") { try home.events().filter { $0.type == .focus }.count >= 5 }
+        finish(watcher)
+        XCTAssertEqual(try home.events().filter { $0.type == .timeboxEnded }.map(\.detail), [#"{"budget":true,"minutes":1,"choice":"close"}"#])
+        XCTAssertEqual(watcher.output.lines.filter { $0.contains("close") }.count, 1, "asked once")
     }
 
     func testOneWatcherPerUser() throws {

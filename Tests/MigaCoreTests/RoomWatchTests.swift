@@ -178,6 +178,20 @@ final class RoomWatchTests: XCTestCase {
         XCTAssertEqual(try events(.timeboxEnded).map(\.detail), [#"{"budget":true,"minutes":1,"choice":"close"}"#])
     }
 
+    /// The time the question stays up is not the app's: Keep going counts on from the answer.
+    func testTheTimeTheBudgetsQuestionTakesIsNotCounted() throws {
+        try writeConfig("[apps.discord]\ncommand = \"discord\"\nminutes_per_day = 1\n")
+        let (desktop, _, watch) = watch([(0, .focused(Self.discord)), (90_000, .focused(Self.editor))])
+        watch.askBudgetEnd = { _, _ in
+            self.clock.advance(seconds: 600)
+            return "keep"
+        }
+        XCTAssertEqual(watch.run(), 0)
+        XCTAssertEqual(try focusSeconds(), [#"discord {"seconds":60}"#, #"discord {"seconds":30}"#])
+        XCTAssertEqual(desktop.actions, ["idle on 300", "idle off"])
+        XCTAssertEqual(try events(.timeboxEnded).map(\.detail), [#"{"budget":true,"minutes":1,"choice":"keep"}"#])
+    }
+
     /// An app added while the watcher runs is seen at the next change of window.
     func testTheConfigIsReadAfreshWhenTheWindowChanges() throws {
         try writeConfig("reentry_minutes = 10\n")

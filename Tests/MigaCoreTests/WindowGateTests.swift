@@ -175,6 +175,44 @@ final class WindowGateTests: XCTestCase {
         XCTAssertNil(WindowLine.gateMessage("ask-minutes\t5,10\t0"), "no default")
     }
 
+    /// Open: the window is asked for a new activation token for the app, named by its program,
+    /// before it ends; what it answers (after it has gone) is the ending's, for the app's launch.
+    func testOpenAsksTheWindowForTheAppsTokenAndTheEndingCarriesIt() throws {
+        let (ending, window) = try run([(0.1, [.shown]), (15, [.open]), (0, [.activationToken("miga-gate-1_TIME42")])])
+        XCTAssertEqual(ending.outcome, .open)
+        XCTAssertEqual(Array(window.sent.suffix(2)), [.launch(app: "chat", executable: ""), .close])
+        XCTAssertEqual(ending.activationToken, "miga-gate-1_TIME42")
+        let (quiet, _) = try run([(0.1, [.shown]), (15, [.open])])
+        XCTAssertNil(quiet.activationToken, "a window that gives none: the app starts without one")
+        let (exit, exited) = try run([(0.1, [.shown]), (1, [.exit]), (0, [.activationToken("t")])])
+        XCTAssertNil(exit.activationToken)
+        XCTAssertFalse(exited.sent.contains { if case .launch = $0 { return true } else { return false } }, "Exit asks for no token")
+    }
+
+    /// After a gate the launcher's token is spent: the app gets the window's new one in both
+    /// variables, or neither when there is none.
+    func testTheAppGetsTheNewTokenAndNeverTheLaunchersStaleOne() {
+        let stale = ["DESKTOP_STARTUP_ID": "launcher_TIME1", "XDG_ACTIVATION_TOKEN": "launcher", "HOME": "/h"]
+        let launch = Launch(command: ResolvedCommand(executable: "/bin/true", arguments: ["true"]), app: "chat", detach: true,
+                            environment: stale, launcher: FakeLauncher(), messages: StandardErrorSink(), ownProgram: "/bin/miga")
+        XCTAssertEqual(launch.handingOn(activationToken: "new_TIME9").environment,
+                       ["DESKTOP_STARTUP_ID": "new_TIME9", "XDG_ACTIVATION_TOKEN": "new_TIME9", "HOME": "/h"])
+        XCTAssertEqual(launch.handingOn(activationToken: nil).environment, ["HOME": "/h"])
+    }
+
+    func testTheActivationTokenLinesAndWhatTheyRefuse() {
+        let launch = GateToWindow.launch(app: "My App", executable: "/opt/my app/bin\\x\ttab")
+        XCTAssertEqual(WindowLine.gateMessage(WindowLine.encode(launch).dropLast()), launch)
+        let token = WindowToGate.activationToken("app.miga.Gate-42-host-discord-0_TIME123")
+        XCTAssertEqual(WindowLine.windowMessage(WindowLine.encode(token).dropLast()), token)
+        let long = String(repeating: "a", count: ActivationToken.maximumLength + 1)
+        for bad in ["activation-token\t", "activation-token\ta b", "activation-token\ta\\nb", "activation-token\tä",
+                    "activation-token\t" + long, "activation-token\ta\tb", "activation-token"] {
+            XCTAssertNil(WindowLine.windowMessage(Substring(bad)), bad)
+        }
+        XCTAssertNil(WindowLine.gateMessage("launch\tchat"), "no program field")
+    }
+
     /// "For how long?" in the window: asked after Open, answered with a choice; Back withdraws.
     func testTheWindowAsksHowLongAndTheAnswerOpens() throws {
         let items = [ContentItem(id: "a", kind: .quote, category: "calm", text: "A", author: nil)]

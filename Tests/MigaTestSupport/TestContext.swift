@@ -8,7 +8,8 @@ public enum TestContext {
     public static let executablePath = "/opt/miga/bin/miga"
 
     public static func environment(root: String, _ extra: [String: String] = [:]) -> [String: String] {
-        var environment = ["HOME": root + "/home", "PATH": "/usr/bin:/bin"]
+        // GSettings (GNOME Shell's enabled extensions) kept in a file in the temporary home.
+        var environment = ["HOME": root + "/home", "PATH": "/usr/bin:/bin", "GSETTINGS_BACKEND": "keyfile"]
         environment.merge(extra) { $1 }
         return environment
     }

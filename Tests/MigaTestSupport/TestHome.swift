@@ -34,7 +34,9 @@ open class TestHome {
 
     /// The environment a person's shell would give miga: HOME, a plain PATH, UTF-8.
     public func environment(_ extra: [String: String] = [:]) -> [String: String] {
-        var environment = ["HOME": home, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color"]
+        // GSettings (GNOME Shell's enabled extensions) kept in a file in the temporary home.
+        var environment = ["HOME": home, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color",
+                           "GSETTINGS_BACKEND": "keyfile"]
         environment.merge(extra) { $1 }
         return environment.filter { !$0.value.isEmpty }
     }

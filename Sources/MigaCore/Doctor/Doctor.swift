@@ -19,7 +19,7 @@ public struct Doctor {
     }
 
     /// What the checks found so far, in order.
-    private struct Findings {
+    struct Findings {
         var list: [Finding] = []
         mutating func ok(_ subject: String, _ message: String) { list.append(Finding(status: .ok, subject: subject, message: message)) }
         mutating func problem(_ subject: String, _ message: String, fix: String) {
@@ -46,6 +46,7 @@ public struct Doctor {
         findings.list += BrowserHostCheck(installer: installer).findings()
         checkLicence(&findings)
         checkDesktopLaunches(config ?? MigaConfig(), layout: layout, &findings)
+        checkComingBack(layout: layout, &findings)
         return findings.list
     }
 

@@ -74,4 +74,7 @@ public struct GateEnding: Equatable {
     public var withdrawn = false
     /// The Exit was this "Do this instead" choice (1-based): it is opened next.
     public var alternative: Int?
+    /// After an Open in the window: the token the desktop gave it for the app, so the app's
+    /// window comes to the front focused (`Launch.handingOn`).
+    public var activationToken: String?
 }

@@ -58,7 +58,8 @@ extension Gatekeeper {
         let signals = try SignalPipe()
         var ending: GateEnding
         if let window {
-            ending = try runWindow(window, driver: driver, signals: signals, service: service, shown: shown)
+            ending = try runWindow(window, driver: driver, signals: signals, service: service, shown: shown,
+                                   executable: request.command.first ?? "")
         } else if isPlain(request) {
             ending = runPlain(driver: driver, signals: signals, service: service, shown: shown)
         } else {
@@ -71,7 +72,7 @@ extension Gatekeeper {
     }
 
     func runWindow(_ window: String, driver: GateDriver, signals: SignalPipe, service: GateService,
-                           shown: @escaping () -> Bool) throws -> GateEnding {
+                           shown: @escaping () -> Bool, executable: String = "") throws -> GateEnding {
         let process: WindowProcess
         do {
             process = try WindowProcess(executable: window, environment: context.environment)
@@ -81,7 +82,8 @@ extension Gatekeeper {
         let style = GateStyle(config: service.config, environment: context.environment)
         let environment = context.environment
         return try WindowGate(driver: driver, channel: process, signals: signals, clock: context.clock, style: style,
-                              terminal: context.terminal, imagePath: { ContentImage.path(of: $0, environment: environment) })
+                              terminal: context.terminal, imagePath: { ContentImage.path(of: $0, environment: environment) },
+                              executable: executable)
             .run(celebration: service.celebration, shown: shown)
     }
 

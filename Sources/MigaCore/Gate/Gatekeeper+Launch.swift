@@ -46,6 +46,20 @@ struct Launch {
 }
 
 extension Launch {
+    /// The variables by which a launcher hands its activation token to what it starts: GLib
+    /// and xdg-activation (`XDG_ACTIVATION_TOKEN`), X11 startup notification and GTK 4.8 on
+    /// Wayland too (`DESKTOP_STARTUP_ID`).
+    static let activationVariables = ["XDG_ACTIVATION_TOKEN", "DESKTOP_STARTUP_ID"]
+
+    /// The launch after a gate was shown: the launcher's token was the gate's (spent, and older
+    /// than the person's Open), so it never reaches the app; the token the window got for the
+    /// app on Open takes its place, so the app's window comes to the front focused.
+    func handingOn(activationToken token: String?) -> Launch {
+        var launch = self
+        for name in Self.activationVariables { launch.environment[name] = token }
+        return launch
+    }
+
     init(command: ResolvedCommand, app: String, detach: Bool, context: MigaContext) {
         self.init(command: command, app: app, detach: detach, environment: context.environment,
                   launcher: context.launcher, messages: context.messages, ownProgram: context.executablePath)

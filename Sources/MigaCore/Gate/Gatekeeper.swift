@@ -179,6 +179,7 @@ public final class Gatekeeper {
     }
 
     func finish(_ ending: GateEnding, service: GateService, launch: Launch) -> Int32 {
+        let launch = launch.handingOn(activationToken: ending.activationToken)
         let app = launch.app, config = service.config, store = service.store
         // This gate's last events to the journal, by a process of its own (the folder may hang).
         service.shareIfBehind()

@@ -23,14 +23,17 @@ public final class WindowGate {
     private let style: GateStyle
     /// The picture of an item as the window may open it (`ContentImage.path`), or nil.
     private let imagePath: (ContentItem) -> String?
+    /// The program an Open starts, named to the desktop when the window asks for its token.
+    private let executable: String
     private var sentItem: String?
     private var sentNotice: String?
     private var sentTick: GateToWindow?
 
     public init(driver: GateDriver, channel: GateWindowChannel, signals: SignalPipe, clock: any MigaClock, style: GateStyle,
                 terminal: any TerminalService = SystemTerminal(),
-                imagePath: @escaping (ContentItem) -> String? = { _ in nil }) {
+                imagePath: @escaping (ContentItem) -> String? = { _ in nil }, executable: String = "") {
         self.imagePath = imagePath
+        self.executable = executable
         self.driver = driver
         self.channel = channel
         self.signals = signals
@@ -102,19 +105,35 @@ public final class WindowGate {
                 case .minutes(let minutes): driver.answerMinutes(minutes, at: now)
                 case .alternative(let number): driver.chooseAlternative(number, at: now)
                 case .back: driver.withdrawQuestion()
-                case .shown, .softEndChoice: break
+                case .shown, .softEndChoice, .activationToken: break
                 }
             }
         }
+        var token: String?
         switch driver.outcome {
         case .exit?:
             channel.send(.celebrate(celebration()))
             channel.finish(within: 3)
+        case .open?:
+            token = launchToken()
         default:
             channel.send(.close)
             channel.finish(within: 1)
         }
-        return GateEnding(outcome: driver.outcome ?? .abandoned, signal: abandonSignal)
+        return GateEnding(outcome: driver.outcome ?? .abandoned, signal: abandonSignal, activationToken: token)
+    }
+
+    /// After Open: the window asks the desktop for the app's activation token, says it and
+    /// ends (what it said stays in the pipe after it has gone); nil when it had none.
+    private func launchToken() -> String? {
+        channel.send(.launch(app: driver.session.app, executable: executable))
+        channel.send(.close)
+        channel.finish(within: 1)
+        let said = channel.receive() ?? []
+        return said.compactMap { message -> String? in
+            if case .activationToken(let token) = message { return token }
+            return nil
+        }.last
     }
 
     /// The question the session now asks, if any, sent to the window.

@@ -32,6 +32,7 @@ public struct InstallLayout: Equatable {
     public var environmentFile: String { configHome + "/environment.d/60-miga.conf" }
     public var fishSnippet: String { configHome + "/fish/conf.d/miga.fish" }
     public var urlHandler: String { applicationsDirectory + "/" + URLHandler.desktopID }
+    public var watcherAutostart: String { configHome + "/autostart/app.miga.Watch.desktop" }
 
     public func pathShim(_ app: String) -> String { paths.shimDirectory + "/" + app }
     public func desktopShim(id: String) -> String { applicationsDirectory + "/" + id }

@@ -17,6 +17,8 @@ public struct InstallManifest: Codable, Equatable {
         case browserHost = "browser-host"
         /// The `miga-native-host` link a manifest names (sha256 is of "link:" + its target).
         case hostLink = "host-link"
+        /// The XDG autostart entry that starts `miga watch` at login.
+        case autostart
     }
 
     /// A file miga wrote whole.
@@ -72,6 +74,9 @@ public struct InstallManifest: Codable, Equatable {
     /// Whether `mimeinfo.cache` existed in the user's applications folder before miga first
     /// ran update-desktop-database there (if not, uninstall removes it again).
     public var mimeinfoCacheExisted: Bool?
+    /// `install` added miga's GNOME Shell extension to the shell's enabled ones (uninstall
+    /// takes it out again; one the person enabled stays).
+    public var shellExtensionEnabled: Bool?
 
     public init() {}
 

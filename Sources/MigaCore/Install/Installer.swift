@@ -166,6 +166,7 @@ public final class Installer {
         try installURLHandler()
         warnIfLinksAreOutranked()
         try installBrowserHosts()
+        try installRoomWatchers()
         try finishDesktopChanges()
     }
 
@@ -204,6 +205,7 @@ public final class Installer {
     /// Removes every file and line miga added and puts back what they replaced. With `purge`,
     /// config, events and state go too.
     public func uninstall(purge: Bool) throws {
+        try uninstallRoomWatchers()
         for file in manifest.files.reversed() {
             try removeManaged(file, what: Self.describe(file.kind))
         }
@@ -348,6 +350,7 @@ public final class Installer {
         case .environment: return "PATH for graphical launchers"
         case .browserHost: return "browser host manifest"
         case .hostLink: return "browser host link"
+        case .autostart: return "watcher autostart entry"
         }
     }
 }

@@ -40,10 +40,16 @@ extension RoomWatch {
 
     /// Why the X11 watcher cannot see this session's windows: a Wayland session that is not
     /// GNOME's (GNOME's is watched by its shell extension, which starts `miga watch --shell`).
+    /// Whether this session is GNOME's, whose shell extension is the watcher's desktop:
+    /// `XDG_CURRENT_DESKTOP` names GNOME among its colon-separated names (`GNOME`,
+    /// `ubuntu:GNOME`, `GNOME-Classic:GNOME`).
+    public static func isGNOME(_ environment: [String: String]) -> Bool {
+        (environment["XDG_CURRENT_DESKTOP"] ?? "").split(separator: ":").contains { $0.lowercased().contains("gnome") }
+    }
+
     public static func unwatchableSession(_ environment: [String: String]) -> String? {
         let wayland = !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty || environment["XDG_SESSION_TYPE"] == "wayland"
-        let desktops = (environment["XDG_CURRENT_DESKTOP"] ?? "").split(separator: ":").map { $0.lowercased() }
-        guard wayland, !desktops.contains(where: { $0.contains("gnome") }) else { return nil }
+        guard wayland, !isGNOME(environment) else { return nil }
         let name = TerminalText.field(environment["XDG_CURRENT_DESKTOP"].flatMap { $0.isEmpty ? nil : $0 } ?? "unknown desktop")
         return "this is a Wayland session (\(name)), whose windows only its compositor knows: coming back to an open app is not paused here yet (GNOME: miga's shell extension; X11 sessions: `miga watch`)"
     }

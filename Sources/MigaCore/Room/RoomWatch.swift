@@ -89,7 +89,9 @@ public final class RoomWatch {
             front = current
             record(tickSeconds, app: current.app)
             askBudgetIfDue(current)
-            guard front?.window.id == current.window.id, front?.countingSince != nil else { return }
+            // The question may have taken a while, or closed the window: as it stands now.
+            guard let now = front, now.window.id == current.window.id, let next = now.countingSince else { return }
+            (current, since) = (now, next)
         }
     }
 
@@ -101,8 +103,10 @@ public final class RoomWatch {
             return
         }
         leaveFront()
-        guard let window, let service = loadService(),
-              let app = GatedWindows(config: service.config, paths: context.paths, files: context.files).app(of: window) else {
+        // The store is opened only for a gated window: most changes of window cost a config read.
+        guard let window, let config = loadConfig(),
+              let app = GatedWindows(config: config, paths: context.paths, files: context.files).app(of: window),
+              let service = loadService(config) else {
             watchIdle(false)
             return
         }
@@ -196,11 +200,16 @@ public final class RoomWatch {
         session.watchIdle(on, idleSeconds: idleSeconds)
     }
 
+    /// The config in force now; nil when it cannot be read (then nothing is gated or counted:
+    /// fail open).
+    private func loadConfig() -> MigaConfig? {
+        (try? ConfigInForce.load(context: context, inFrontOfApp: true))?.config
+    }
+
     /// The gate service as a gate would have it now; nil when the config or the store cannot
-    /// be read (then nothing is gated or counted: fail open).
-    private func loadService() -> GateService? {
-        guard let loaded = try? ConfigInForce.load(context: context, inFrontOfApp: true),
-              let store = try? EventStore(context: context) else { return nil }
-        return GateService(config: loaded.config, store: store, context: context)
+    /// be read.
+    private func loadService(_ config: MigaConfig? = nil) -> GateService? {
+        guard let config = config ?? loadConfig(), let store = try? EventStore(context: context) else { return nil }
+        return GateService(config: config, store: store, context: context)
     }
 }

@@ -16,9 +16,6 @@ import JSON
 /// Every field is the extension's to say and so untrusted: bounded, matched, never run.
 public final class ShellExtensionSession: DesktopSession {
     public static let protocolVersion = 1
-    public static let lineLimit = 64 * 1024
-    /// The longest window handle, desktop id, application id or `WM_CLASS` part taken.
-    static let fieldLimit = 1024
     /// Refused lines said on stderr; after this many, no more are said.
     static let complaintLimit = 100
 
@@ -26,9 +23,7 @@ public final class ShellExtensionSession: DesktopSession {
     let messages: any MessageSink
     let input: FileDescriptor
     let output: FileDescriptor
-    private var buffer: [UInt8] = []
-    /// Inside a line already too long: its bytes are dropped up to its end.
-    private var skipping = false
+    private var lines = ShellExtensionLines()
     private var pending: [DesktopEvent] = []
     private var complaints = 0
 
@@ -77,79 +72,11 @@ public final class ShellExtensionSession: DesktopSession {
         try? terminal.write(Data((OrderedJSON.object(members).text + "\n").utf8), to: output, name: "the GNOME Shell extension's pipe")
     }
 
-    /// Splits `bytes` into lines, each parsed as it ends.
+    /// Splits `bytes` into lines, each read as it ends (`ShellExtensionLines`).
     func take(_ bytes: ArraySlice<UInt8>) {
-        var rest = bytes
-        while let newline = rest.firstIndex(of: UInt8(ascii: "\n")) {
-            if skipping {
-                skipping = false
-            } else if buffer.count + (newline - rest.startIndex) > Self.lineLimit {
-                refuse("a line longer than \(Self.lineLimit / 1024) KiB")
-            } else {
-                buffer += rest[..<newline]
-                if let event = parse(buffer) { pending.append(event) }
-            }
-            buffer.removeAll(keepingCapacity: true)
-            rest = rest[(newline + 1)...]
-        }
-        guard !skipping else { return }
-        if buffer.count + rest.count > Self.lineLimit {
-            refuse("a line longer than \(Self.lineLimit / 1024) KiB")
-            buffer.removeAll()
-            skipping = true
-        } else {
-            buffer += rest
-        }
-    }
-
-    /// The event a line reports; nil for an empty line, an unknown type, or a refused line.
-    func parse(_ line: [UInt8]) -> DesktopEvent? {
-        guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\r") }) else { return nil }
-        let message: JSONValue
-        do {
-            message = try JSONValue.parse(line)
-        } catch {
-            refuse("\(error)")
-            return nil
-        }
-        guard let type = message["type"]?.string else {
-            refuse("no \"type\"")
-            return nil
-        }
-        switch type {
-        case "focus":
-            guard let window = message["window"] else { return .focused(nil) }
-            if case .null = window { return .focused(nil) }
-            guard let id = Self.field(window) else {
-                refuse("a focus line whose \"window\" is not a short string")
-                return nil
-            }
-            return .focused(Self.facts(id: id, message))
-        case "idle":
-            guard case .bool(let idle)? = message["idle"] else {
-                refuse("an idle line without true or false")
-                return nil
-            }
-            return .idle(idle)
-        default:
-            return nil
-        }
-    }
-
-    /// A focus line's window; a field of the wrong kind or size is absent.
-    static func facts(id: String, _ message: JSONValue) -> WindowFacts {
-        var wmClass: [String] = []
-        if case .array(let parts)? = message["wm_class"] { wmClass = parts.prefix(2).compactMap(field) }
-        let pid = message["pid"]?.integer(in: 1...Int64(Int32.max)).map { Int32($0) }
-        return WindowFacts(id: id, desktopID: message["desktop_id"].flatMap(field), applicationID: message["app_id"].flatMap(field),
-                           wmClass: wmClass, pid: pid)
-    }
-
-    /// A non-empty string of at most `fieldLimit` bytes, without control characters.
-    static func field(_ value: JSONValue) -> String? {
-        guard let text = value.string, !text.isEmpty, text.utf8.count <= fieldLimit,
-              !text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }) else { return nil }
-        return text
+        let (events, refused) = lines.take(bytes)
+        pending += events
+        refused.forEach(refuse)
     }
 
     private func refuse(_ why: String) {

@@ -83,3 +83,14 @@ public enum LaunchError: Error, CustomStringConvertible, Equatable {
         }
     }
 }
+
+extension ProcessLauncher {
+    /// Runs a helper (`gsettings get`) for what it prints: its status and at most 64 KiB of
+    /// its output, its errors unseen, killed after 5 s (`CapturedRun`): nothing miga does
+    /// waits on another program for long. The same for every launcher: what a helper prints
+    /// is only to be read, so tests run the real helper in their temporary home.
+    public func runCapturingOutput(_ command: ResolvedCommand, environment: [String: String]) throws -> (status: Int32, output: Data) {
+        let result = try CapturedRun.run(command, environment: environment, limit: 65_536, seconds: 5, quiet: true)
+        return (result.status, Data(result.output))
+    }
+}
