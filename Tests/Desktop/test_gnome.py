@@ -268,7 +268,7 @@ class ExtensionTests(ShellCase):
         uuid = "'miga@miga.app'"
         ended = len(self.fake.lines("ended.txt"))
         self.shell.eval(f"Main.extensionManager.disableExtension({uuid})")
-        wait_for(lambda: len(self.fake.lines("ended.txt")) > ended, message="the watcher to see its end of file")
+        wait_for(lambda: len(self.fake.lines("ended.txt")) > ended, timeout=20, message="the watcher to see its end of file")
         self.assertEqual(self.shell.eval_json("Main.panel.statusArea.miga ? 'there' : 'gone'"), "gone")
         self.shell.eval(f"Main.extensionManager.enableExtension({uuid})")
         wait_for(lambda: self.shell.extension_state()["enabled"], message="enabled again")

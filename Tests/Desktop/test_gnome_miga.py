@@ -18,7 +18,7 @@ from test_gnome import SCREENSHOTS, build_extension, skip_unless_shell  # noqa: 
 
 MIGA_BIN = os.environ.get("MIGA_BIN", os.path.join(REPO, ".build/debug/miga"))
 BUILD = os.path.dirname(MIGA_BIN)
-GATE_CLASSES = ("app.miga.Gate", "GTK Application")  # the latter until the gate window names itself
+GATE_CLASSES = ("app.miga.Gate",)  # the gate window's application id
 TIMER = 15  # the shortest countdown config allows
 TICK = 5
 
@@ -46,6 +46,22 @@ def write_app(root, name, app_id, title):
     return program
 
 
+def write_terminal(root):
+    """A terminal emulator of the test's own, first on PATH under the names GIO tries first:
+    it writes the command it is given to run, runs it with no one to press Enter, and keeps
+    what it printed (in ROOT/terminal.txt)."""
+    script = ("#!/bin/sh\n"
+              "while [ $# -gt 0 ] && [ \"$1\" != -- ] && [ \"$1\" != -e ] && [ \"$1\" != -x ]; do shift; done\n"
+              "shift\n"
+              f"{{ printf 'command:'; printf ' %s' \"$@\"; echo; \"$@\" </dev/null; }} >{root}/terminal.txt 2>&1\n")
+    for name in ("gnome-terminal", "x-terminal-emulator"):
+        path = os.path.join(root, "bin", name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as handle:
+            handle.write(script)
+        os.chmod(path, 0o755)
+
+
 @skip_unless_shell
 class RealMigaTests(unittest.TestCase):
     @classmethod
@@ -57,6 +73,7 @@ class RealMigaTests(unittest.TestCase):
         cls.apps = tempfile.mkdtemp(prefix="miga-gnome-apps-")
         launched = write_app(cls.apps, "migatestapp", "app.miga.TestApp", "Migatest")
         running = write_app(cls.apps, "migaother", "app.miga.Other", "Other")
+        write_terminal(cls.apps)
         cls.shell = GnomeShell(extension=os.path.join(cls.built, "43/miga@miga.app"), env={
             "MIGA_BIN": MIGA_BIN, "MIGA_FOCUS_TICK_SECONDS": str(TICK),
             "PATH": f"{BUILD}:{cls.apps}/bin:/usr/bin:/bin",
@@ -92,7 +109,7 @@ class RealMigaTests(unittest.TestCase):
         return next((w for w in self.shell.windows() if w["wm_class"] == wm_class), None)
 
     def wait_gate(self):
-        return wait_for(lambda: (lambda f: f and f["wm_class"] in GATE_CLASSES and f["title"].startswith("miga") and f)(
+        return wait_for(lambda: (lambda f: f and f["wm_class"] in GATE_CLASSES and f["title"] == "miga" and f)(
             self.shell.focus()), timeout=30, message=f"miga's gate window focused (focus: {self.shell.safe_focus()})")
 
     def answer_gate(self, key):
@@ -165,6 +182,19 @@ class RealMigaTests(unittest.TestCase):
         self.answer_gate("o")
         # Open runs `miga snooze --begin` as the app it lets through: the snooze starts a moment later.
         wait_for(lambda: json.loads(self.miga("status", "--json"))["snooze"], timeout=15, message="the snooze running")
+
+    def test_5_open_miga_without_miga_app_shows_the_week_in_a_terminal(self):
+        self.shell.eval("Main.panel.statusArea.miga.menu.open(); true")
+        self.shell.eval("(() => { const item = Main.panel.statusArea.miga.menu._getMenuItems()"
+                        ".find(i => i.label && i.label.text === 'Open miga');"
+                        " item.activate(imports.gi.Clutter.get_current_event()); return true; })()")
+        path = os.path.join(self.apps, "terminal.txt")
+        # (the command line names "Press Enter" too: its output's is the second)
+        text = wait_for(lambda: os.path.exists(path) and open(path).read().count("Press Enter") >= 2 and open(path).read(),
+                        timeout=20, message="miga stats --week in a terminal")
+        self.assertIn("stats --week", text.splitlines()[0])
+        self.assertIn("this week", text)
+        self.assertIn("Press Enter to close.", text)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ const MAX_LINE = 64 * 1024;
 // Lines waiting for the watcher to read them; past this a stuck watcher loses focus lines
 // rather than the shell growing without end.
 const MAX_QUEUED = 256;
+// A watcher that does not leave this long after its end of file is sent SIGTERM.
+const LEAVE_SECONDS = 5;
 // A watcher that keeps dying is started again at most this often a minute.
 const RESTARTS_PER_MINUTE = 3;
 
@@ -36,7 +38,6 @@ var WatcherProcess = class WatcherProcess {
         this._run = null;
         this._restarts = []; // when it was started again (monotonic seconds)
         this._queue = [];
-        this._writing = false;
         this._retryId = 0;
         this._stopped = true;
         this._warned = false;
@@ -95,10 +96,11 @@ var WatcherProcess = class WatcherProcess {
             stdin: process.get_stdin_pipe(),
             stdout: new Gio.DataInputStream({base_stream: process.get_stdout_pipe(), close_base_stream: true}),
             cancellable: new Gio.Cancellable(),
+            writing: false, // a write is in flight (the stream takes one at a time)
+            ended: false,
         };
         this._run = run;
         this._queue = [];
-        this._writing = false;
         this._readLine(run);
         process.wait_async(run.cancellable, () => this._died(run));
         this._handlers.onStart();
@@ -122,19 +124,35 @@ var WatcherProcess = class WatcherProcess {
         this._restart();
     }
 
-    /** Ends a run: its pipes closed (EOF tells the watcher to go) and the process ended. */
+    /** Ends a run by its end of file, on which the watcher writes the focused time it holds
+     * and leaves; one that has not left LEAVE_SECONDS later is sent SIGTERM. */
     _end(run) {
-        if (!run)
+        if (!run || run.ended)
             return;
         if (run === this._run)
             this._run = null;
-        run.cancellable.cancel();
+        run.ended = true;
+        run.cancellable.cancel(); // a write in flight ends, and its callback closes the pipe
+        if (!run.writing)
+            this._closeInput(run);
+        let termID = GLib.timeout_add_seconds(GLib.PRIORITY_DEFAULT, LEAVE_SECONDS, () => {
+            termID = 0;
+            run.process.send_signal(15);
+            return GLib.SOURCE_REMOVE;
+        });
+        run.process.wait_async(null, () => {
+            if (termID)
+                GLib.source_remove(termID);
+            termID = 0;
+        });
+    }
+
+    _closeInput(run) {
         try {
             run.stdin.close(null);
         } catch (_error) {
             // already closed: the watcher is gone
         }
-        run.process.send_signal(15);
     }
 
     _readLine(run) {
@@ -172,19 +190,21 @@ var WatcherProcess = class WatcherProcess {
 
     _flush() {
         const run = this._run;
-        if (this._writing || !run || this._queue.length === 0)
+        if (!run || run.writing || this._queue.length === 0)
             return;
         const data = this._queue[0];
-        this._writing = true;
+        run.writing = true;
         run.stdin.write_bytes_async(new GLib.Bytes(data), GLib.PRIORITY_DEFAULT, run.cancellable, (stream, result) => {
-            this._writing = false;
-            let written;
+            run.writing = false;
+            let written = -1;
             try {
                 written = stream.write_bytes_finish(result);
             } catch (_error) {
-                return; // the watcher is gone; its end restarts it
+                written = -1; // cancelled, or the watcher is gone (its end restarts it)
             }
-            if (run !== this._run)
+            if (run.ended)
+                this._closeInput(run);
+            if (written < 0 || run !== this._run)
                 return;
             if (written < data.length)
                 this._queue[0] = data.slice(written);
