@@ -196,6 +196,20 @@ class RealMigaTests(unittest.TestCase):
         self.assertIn("this week", text)
         self.assertIn("Press Enter to close.", text)
 
+    def test_6_turning_the_extension_off_keeps_the_seconds_in_front(self):
+        self.shell.launch("migatestapp.desktop")
+        self.shell.wait_focus("app.miga.TestApp")
+        time.sleep(1)
+        before = len([e for e in self.events() if e.get("type") == "focus"])
+        time.sleep(TICK - 2)  # less than a tick: only the watcher holds these seconds
+        self.shell.eval("Main.extensionManager.disableExtension('miga@miga.app')")
+        try:
+            focus = wait_for(lambda: [e for e in self.events() if e.get("type") == "focus"][before:], timeout=15,
+                             message="the held seconds written as the watcher leaves")
+            self.assertEqual(focus[-1].get("app"), "migatestapp")
+        finally:
+            self.shell.eval("Main.extensionManager.enableExtension('miga@miga.app')")
+
 
 if __name__ == "__main__":
     unittest.main()
