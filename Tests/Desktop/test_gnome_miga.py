@@ -46,6 +46,18 @@ def write_app(root, name, app_id, title):
     return program
 
 
+def install_gate_entry(root):
+    """The gate window's desktop entry and icon, as `make install` puts them, in ROOT/share."""
+    with open(os.path.join(REPO, "data/app.miga.Gate.desktop.in")) as handle:
+        entry = handle.read().replace("@WINDOW@", os.path.join(BUILD, "miga-gate-window"))
+    os.makedirs(os.path.join(root, "share/applications"), exist_ok=True)
+    with open(os.path.join(root, "share/applications/app.miga.Gate.desktop"), "w") as handle:
+        handle.write(entry)
+    icons = os.path.join(root, "share/icons/hicolor/scalable/apps")
+    os.makedirs(icons, exist_ok=True)
+    shutil.copy(os.path.join(REPO, "data/icons/app.miga.Gate.svg"), icons)
+
+
 def write_terminal(root):
     """A terminal emulator of the test's own, first on PATH under the names GIO tries first:
     it writes the command it is given to run, runs it with no one to press Enter, and keeps
@@ -74,6 +86,7 @@ class RealMigaTests(unittest.TestCase):
         launched = write_app(cls.apps, "migatestapp", "app.miga.TestApp", "Migatest")
         running = write_app(cls.apps, "migaother", "app.miga.Other", "Other")
         write_terminal(cls.apps)
+        install_gate_entry(cls.apps)
         cls.shell = GnomeShell(extension=os.path.join(cls.built, "43/miga@miga.app"), env={
             "MIGA_BIN": MIGA_BIN, "MIGA_FOCUS_TICK_SECONDS": str(TICK),
             "PATH": f"{BUILD}:{cls.apps}/bin:/usr/bin:/bin",
@@ -129,6 +142,9 @@ class RealMigaTests(unittest.TestCase):
         self.assertTrue(state["enabled"], state)
         self.shell.launch("migatestapp.desktop")
         gate = self.wait_gate()
+        # named "miga" where the shell names apps (the top bar, Alt-Tab), never "GTK Application"
+        self.assertEqual(self.shell.eval_json(
+            "imports.gi.Shell.WindowTracker.get_default().get_window_app(global.display.focus_window).get_name()"), "miga")
         self.shot("launch-gate")
         self.answer_gate("o")
         focused = self.shell.wait_focus("app.miga.TestApp")
