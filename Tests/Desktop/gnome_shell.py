@@ -124,18 +124,26 @@ class GnomeShell:
              "--mount-proc", "sh", script, self.root, "--wayland-display", self.display],
             env=self.environment(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         log.close()
-        try:
-            wait_for(lambda: self.alive() and self.eval("Main.layoutManager._startingUp") == "false",
-                     timeout=timeout, interval=0.5, message="GNOME Shell to start")
-        except AssertionError:
-            self.stop()
-            raise AssertionError(f"GNOME Shell did not start; its log:\n{self.log_tail()}")
+        deadline = time.monotonic() + timeout
+        while not self.started():
+            if not self.alive() or time.monotonic() > deadline:
+                log = self.log_tail()
+                self.stop()
+                raise AssertionError(f"GNOME Shell did not start; its log:\n{log}")
+            time.sleep(0.5)
         self.eval("Main.overview.hide(); true")
         wait_for(lambda: self.eval("Main.overview.visible") == "false", message="the overview to hide")
         # The virtual keyboard is made now: keys sent right after it is created are lost
         # (mutter adds the device to the seat a moment later).
         self.type_keys([])
         time.sleep(1)
+
+    def started(self):
+        """Whether the shell answers and its start-up animation has ended."""
+        try:
+            return self.eval("Main.layoutManager._startingUp") == "false"
+        except (RuntimeError, subprocess.TimeoutExpired):
+            return False
 
     def alive(self):
         return self.process is not None and self.process.poll() is None
