@@ -28,6 +28,11 @@ ZSH_COMPLETIONS ?= $(PREFIX)/share/zsh/site-functions
 # Where Debian's webext-* packages keep extensions; never PREFIX/share/miga, which is miga's
 # data folder when PREFIX is ~/.local (and `miga uninstall --purge` empties that).
 EXTENSION_DIR ?= $(PREFIX)/share/webext/miga
+# The GNOME Shell extension: the 43–44 variant where GNOME Shell looks for system
+# extensions, the 45+ variant beside miga's programs (a user of a newer shell copies it to
+# ~/.local/share/gnome-shell/extensions; README says how). Not under share/miga either.
+GNOME_SHELL_EXTENSION_DIR ?= $(PREFIX)/share/gnome-shell/extensions/miga@miga.app
+GNOME_SHELL_45_DIR ?= $(PREFIX)/lib/miga/gnome-shell-45/miga@miga.app
 # The one version source; debian/changelog must agree (`make deb` checks).
 VERSION := $(shell sed -n 's/.*current = "\(.*\)"/\1/p' Sources/MigaCore/Version.swift)
 installed = $(root)/bin/miga \
@@ -40,7 +45,7 @@ installed = $(root)/bin/miga \
 	$(root)/share/applications/app.miga.Gate.desktop \
 	$(root)/share/icons/hicolor/scalable/apps/app.miga.Gate.svg
 
-.PHONY: deps release build extension demo test bench clean install install-files uninstall deb
+.PHONY: deps release build extension gnome-extension demo test bench clean install install-files uninstall deb
 
 # A demo or an install needs the build packages only; `make test` installs the test tools.
 deps:
@@ -55,11 +60,15 @@ $(CXX_STATIC_DIR)/libstdc++.so:
 	mkdir -p $(CXX_STATIC_DIR)
 	echo 'INPUT($(LIBSTDCXX_A))' > $@
 
-build: deps release extension
+build: deps release extension gnome-extension
 
 # The extension per browser family, loadable unpacked: .build/browser/chromium and …/firefox.
 extension:
 	scripts/build-extension.sh .build/browser
+
+# The GNOME Shell extension, both variants: .build/gnome-shell/43/miga@miga.app and …/45/….
+gnome-extension:
+	scripts/build-gnome-extension.sh .build/gnome-shell
 
 # A real gateway in front of a demo command, with the bundled content.
 demo: build
@@ -75,7 +84,7 @@ install: build
 	$(MAKE) install-files
 
 # What `install` copies, without the dependency check (debian/rules uses it).
-install-files: release extension
+install-files: release extension gnome-extension
 	SWIFT=$(SWIFT) scripts/swift-build.sh $(RELEASE_FLAGS) --product generate-manual
 	scripts/make-manual.sh .build/release/miga .build/release/generate-manual .build/man
 	install -D -m 755 .build/release/miga $(root)/bin/miga
@@ -98,6 +107,10 @@ install-files: release extension
 	for family in chromium firefox; do install -d $(DESTDIR)$(EXTENSION_DIR)/$$family && \
 		install -m 644 .build/browser/$$family/* $(DESTDIR)$(EXTENSION_DIR)/$$family/; done
 	ln -sf ../../bin/miga $(root)/lib/miga/miga-native-host
+	# The GNOME Shell extension (`miga install` enables it where GNOME Shell runs).
+	install -d $(DESTDIR)$(GNOME_SHELL_EXTENSION_DIR) $(DESTDIR)$(GNOME_SHELL_45_DIR)
+	install -m 644 .build/gnome-shell/43/miga@miga.app/* $(DESTDIR)$(GNOME_SHELL_EXTENSION_DIR)/
+	install -m 644 .build/gnome-shell/45/miga@miga.app/* $(DESTDIR)$(GNOME_SHELL_45_DIR)/
 	@echo "installed miga in $(root)/bin; run \`miga install\` to put it in front of your apps"
 
 # A Debian package, miga_VERSION_ARCH.deb, in this folder: `sudo apt install ./miga_*.deb`.
@@ -116,8 +129,9 @@ deb:
 # Only the files `make install` wrote; run `miga uninstall` first to undo `miga install`.
 uninstall:
 	rm -f $(installed)
-	rm -rf $(DESTDIR)$(EXTENSION_DIR)
+	rm -rf $(DESTDIR)$(EXTENSION_DIR) $(DESTDIR)$(GNOME_SHELL_EXTENSION_DIR) $(DESTDIR)$(GNOME_SHELL_45_DIR)
 	# Only when empty.
+	rmdir $(dir $(DESTDIR)$(GNOME_SHELL_45_DIR)) 2>/dev/null || true
 	rmdir $(root)/lib/miga $(dir $(DESTDIR)$(EXTENSION_DIR)) 2>/dev/null || true
 
 bench: build

@@ -57,6 +57,12 @@ done
 [ "$(readlink -f /usr/share/chromium/extensions/miga)" = /usr/share/webext/miga/chromium ] || fail "Chromium's extension link"
 [ "$(readlink -f '/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/miga@miga.app')" = /usr/share/webext/miga/firefox ] ||
     fail "Firefox's extension link"
+# The GNOME Shell extension where the shell finds system extensions, and the 45+ variant.
+for variant in "43:/usr/share/gnome-shell/extensions" "45:/usr/lib/miga/gnome-shell-45"; do
+    for f in .build/gnome-shell/${variant%%:*}/miga@miga.app/*; do
+        cmp -s "$f" "${variant#*:}/miga@miga.app/${f##*/}" || fail "${variant#*:}/miga@miga.app lacks ${f##*/}"
+    done
+done
 # System host manifests, naming a path that starts miga as the host (the path takes no arguments).
 for manifest in /usr/lib/mozilla/native-messaging-hosts/miga.gateway.json /etc/chromium/native-messaging-hosts/miga.gateway.json; do
     python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); assert m["name"]=="miga.gateway" and m["path"]=="/usr/lib/miga/miga-native-host" and m["type"]=="stdio", m' \
@@ -122,7 +128,7 @@ while read -r path; do
     [ -d "$path" ] && [ ! -L "$path" ] && continue # shared folders (/usr/share/man/man1 …) stay
     { [ -e "$path" ] || [ -L "$path" ]; } && left="$left $path"
 done < "$work/files"
-for folder in /usr/lib/miga /usr/share/webext/miga /usr/share/doc/miga; do [ -e "$folder" ] && left="$left $folder"; done
+for folder in /usr/lib/miga /usr/share/webext/miga /usr/share/doc/miga /usr/share/gnome-shell/extensions/miga@miga.app; do [ -e "$folder" ] && left="$left $folder"; done
 [ -z "$left" ] || fail "apt purge left:$left"
 out=$(env -i HOME="$user" PATH="$work/apps:/usr/bin:/bin" "$shim" one "two words" 2>/dev/null) || fail "the shim failed without miga"
 [ "$out" = "the app ran: one two words" ] || fail "the shim without miga gave: $out"

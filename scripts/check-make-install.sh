@@ -40,6 +40,13 @@ for family in chromium firefox; do
         cmp -s "$f" "$prefix/share/webext/miga/$family/${f##*/}" || fail "make install did not install $f"
     done
 done
+# The GNOME Shell extension: the 43–44 variant where the shell finds it, the 45+ one beside.
+for variant in "43:share/gnome-shell/extensions" "45:lib/miga/gnome-shell-45"; do
+    for f in .build/gnome-shell/${variant%%:*}/miga@miga.app/*; do
+        cmp -s "$f" "$prefix/${variant#*:}/miga@miga.app/${f##*/}" || fail "make install did not install $f"
+    done
+done
+[ -f "$prefix/share/gnome-shell/extensions/miga@miga.app/extension.js" ] || fail "no GNOME Shell extension installed"
 [ "$(readlink -f "$prefix/lib/miga/miga-native-host")" = "$(readlink -f "$prefix/bin/miga")" ] || fail "lib/miga/miga-native-host does not lead to bin/miga"
 reply=$(printf '\020\000\000\000{"type":"hello"}' | env -i HOME="$prefix/home" "$prefix/lib/miga/miga-native-host" chrome-extension://x/ | tail -c +5)
 case "$reply" in '{"type":"state"'*) ;; *) fail "the host link did not answer as the native host: $reply" ;; esac

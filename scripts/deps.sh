@@ -5,13 +5,14 @@
 #          libraries miga builds against (GTK 4 for the gate window)
 #   deb    build, plus what `make deb` packages with
 #   test   deb, plus the test tools: shells, tmux, a virtual X server with a window manager (openbox), real browsers, lintian,
-#          Syncthing (the sync tests), FUSE (a sync folder that stops answering), and selenium and marionette_driver from PyPI
+#          Syncthing (the sync tests), FUSE (a sync folder that stops answering), GNOME Shell
+#          (run headless by the desktop tests), and selenium and marionette_driver from PyPI
 # Swift itself (6.0 or newer) must already be on PATH: see swift.org/install.
 set -eu
 set=${1:-test}
 build="g++ libreadline-dev libsqlite3-dev libidn2-dev pkg-config libgtk-4-dev"
 deb="$build debhelper fakeroot dpkg-dev"
-test="$deb bash-completion sqlite3 tmux procps desktop-file-utils libglib2.0-bin man-db zsh fish xvfb x11-utils python3-gi gir1.2-atspi-2.0 at-spi2-core xterm xdotool chromium chromium-driver firefox-esr imagemagick lintian syncthing fuse3 libfuse3-dev nodejs"
+test="$deb bash-completion sqlite3 tmux procps desktop-file-utils libglib2.0-bin man-db zsh fish xvfb x11-utils python3-gi gir1.2-atspi-2.0 at-spi2-core xterm xdotool chromium chromium-driver firefox-esr imagemagick lintian syncthing fuse3 libfuse3-dev nodejs gnome-shell dbus-daemon gjs gir1.2-gtk-4.0"
 case $set in
     build) needed=$build ;;
     deb) needed=$deb ;;

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Checks the code layout, builds miga and runs every test (unit tests, and the built binary
 # in temporary homes driven through tmux), in parallel, then the browser extension in real
-# browsers, then checks `make install`/`make uninstall` and the Debian package (`make deb`,
-# lintian, apt install, apt purge; it needs root or sudo, as installing any package does).
+# browsers and the GNOME Shell extension in a real, headless GNOME Shell, then checks
+# `make install`/`make uninstall` and the Debian package (`make deb`, lintian, apt install,
+# apt purge; it needs root or sudo, as installing any package does).
 set -eu
 cd "$(dirname "$0")/.."
 # The code layout's rules (which target may use what), in a second, before anything is built.
@@ -17,6 +18,8 @@ status=0
 MIGA_REQUIRE_SYNCTHING=1 MIGA_REQUIRE_FUSE=1 MIGA_REQUIRE_X11=1 MIGA_REQUIRE_GNOME_SHELL=1 scripts/run-suite.sh || status=$?
 # The extension and the native host in real Chromium and Firefox (installed by deps.sh).
 MIGA_REQUIRE_BROWSERS=1 scripts/browser-tests.sh || status=1
+# The GNOME Shell extension in a real GNOME Shell, headless (installed by deps.sh).
+MIGA_REQUIRE_GNOME_SHELL=1 scripts/gnome-tests.sh || status=1
 [ "$status" -eq 0 ] && scripts/check-make-install.sh || status=1
 [ "$status" -eq 0 ] && scripts/check-deb.sh || status=1
 exit "$status"
