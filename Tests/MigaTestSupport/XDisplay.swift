@@ -1,3 +1,6 @@
+// Only test builds have XCTest; a release build (`make release` builds every target) compiles
+// this target without it.
+#if canImport(XCTest)
 import Foundation
 import XCTest
 
@@ -125,3 +128,4 @@ public final class XDisplay {
         return condition()
     }
 }
+#endif
