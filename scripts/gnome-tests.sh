@@ -25,5 +25,12 @@ trap 'rm -f "$out"' EXIT INT TERM
 status=$(tail -n 5 "$out" | grep -Eq '^OK' && echo 0 || echo 1)
 ran=$(sed -n 's/^Ran \([0-9]*\) tests\{0,1\} .*/\1/p' "$out" | tail -n 1)
 skipped=$(grep -c '\.\.\. skipped' "$out")
-echo "gnome tests: ${ran:-0} run, $skipped skipped, $([ "$status" -eq 0 ] && echo ok || echo FAILED)"
+failures=$(tail -n 1 "$out" | sed -n 's/.*failures=\([0-9]*\).*/\1/p')
+errors=$(tail -n 1 "$out" | sed -n 's/.*errors=\([0-9]*\).*/\1/p')
+failed=$(( ${failures:-0} + ${errors:-0} ))
+# A run that broke before unittest's summary counts as one failure.
+[ "$status" -ne 0 ] && [ "$failed" -eq 0 ] && failed=1
+passed=$(( ${ran:-0} - failed - skipped ))
+[ "$passed" -lt 0 ] && passed=0
+echo "gnome tests: $passed passed, $failed failed, $skipped skipped"
 exit "$status"
