@@ -25,23 +25,10 @@ public enum CapturedRun {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
         if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t(), defaults = sigset_t()
-        sigemptyset(&emptyMask)
-        sigfillset(&defaults)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid = pid_t()
-        let status = LinuxSystem.withCStrings(command.arguments) { argv in
-            LinuxSystem.withCStrings(LinuxSystem.environmentStrings(environment)) { envp in
-                posix_spawn(&pid, command.executable, &actions, &attributes, argv, envp)
-            }
-        }
+        let spawned = Result { try LinuxSystem.posixSpawn(command, environment: environment, actions: &actions,
+                                                           flags: POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) }
         close(ends[1])
-        guard status == 0 else { throw LaunchError.spawnFailed(command: command.arguments.first ?? command.executable, code: status) }
+        let pid = try spawned.get()
         let deadline = seconds.map { LinuxSystem.monotonicNanoseconds() + UInt64(max(0, $0) * 1e9) }
         let (output, timedOut) = readBounded(ends[0], limit: limit, deadline: deadline)
         if timedOut { kill(pid, SIGKILL) }

@@ -221,8 +221,9 @@ public enum LinuxSystem {
     }
 
     /// posix_spawn with an empty signal mask and, under POSIX_SPAWN_SETSIGDEF in `flags`, every
-    /// signal's handling at its default: the one spawn under both kinds of launch.
-    private static func posixSpawn(_ command: ResolvedCommand, environment: [String: String],
+    /// signal's handling at its default: the one spawn under every kind of launch (and
+    /// `CapturedRun`'s).
+    static func posixSpawn(_ command: ResolvedCommand, environment: [String: String],
                                    actions: UnsafePointer<posix_spawn_file_actions_t>?, flags: Int32) throws -> pid_t {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

@@ -28,26 +28,18 @@ public final class WindowProcess: GateWindowChannel {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, toWindow[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromWindow[1], 1)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t(), defaults = sigset_t()
-        sigemptyset(&emptyMask)
-        sigfillset(&defaults)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid = pid_t()
-        let status = LinuxSystem.withCStrings([executable]) { argv in
-            LinuxSystem.withCStrings(LinuxSystem.environmentStrings(environment)) { envp in
-                posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-            }
+        let spawned = Result {
+            try LinuxSystem.posixSpawn(ResolvedCommand(executable: executable, arguments: [executable]), environment: environment,
+                                       actions: &actions, flags: POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
         }
         close(toWindow[0])
         close(fromWindow[1])
-        guard status == 0 else {
+        let pid: pid_t
+        do {
+            pid = try spawned.get()
+        } catch {
             close(toWindow[1]); close(fromWindow[0])
-            throw LaunchError.spawnFailed(command: executable, code: status)
+            throw error
         }
         self.pid = pid
         readFD = fromWindow[0]
