@@ -91,6 +91,7 @@ final class RoomInstallTests: XCTestCase, DesktopSystemCase {
         XCTAssertNil(ShellExtension.parseStringList("['a', "))
         XCTAssertNil(ShellExtension.parseStringList("['a' 'b']"))
         XCTAssertNil(ShellExtension.parseStringList("uint32 3"))
+        XCTAssertNil(ShellExtension.parseStringList("['a\\nb']"), "an escape it could not write back as it was")
         XCTAssertEqual(ShellExtension.formatStringList(["a", "it's", "x\\y"]), "['a', 'it\\'s', 'x\\\\y']")
         XCTAssertEqual(ShellExtension.parseStringList(ShellExtension.formatStringList(["a", "it's", "x\\y"])), ["a", "it's", "x\\y"])
     }

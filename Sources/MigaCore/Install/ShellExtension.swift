@@ -64,7 +64,9 @@ public enum ShellExtension {
             while let character = text.first, character != quote {
                 text = text.dropFirst()
                 if character == "\\" {
-                    guard let escaped = text.first else { return nil }
+                    // Only the escapes that stand for themselves: any other (`\n`, `\u00e9`)
+                    // is a list miga cannot write back exactly, so it is left alone.
+                    guard let escaped = text.first, escaped == "\\" || escaped == "'" || escaped == "\"" else { return nil }
                     item.append(escaped)
                     text = text.dropFirst()
                 } else {
