@@ -21,6 +21,10 @@ final class RoomInstallTests: XCTestCase, DesktopSystemCase {
         let entry = try XCTUnwrap(read(autostart))
         XCTAssertNotNil(entry.range(of: #"\nExec=/\S+/miga watch\n"#, options: .regularExpression), entry)
         XCTAssertTrue(entry.contains("\nNotShowIn=GNOME;\n") && entry.contains("\nNoDisplay=true\n"), entry)
+        // One icon for every entry miga writes (the gate window's own entry is make install's).
+        XCTAssertTrue(entry.contains("\nIcon=app.miga.Gate\n"), entry)
+        let handler = try XCTUnwrap(read(applications + "/miga-url-handler.desktop"))
+        XCTAssertTrue(handler.contains("\nIcon=app.miga.Gate\n"), handler)
         XCTAssertEqual(try miga("install").stdout, "miga is installed; nothing needed changing.\n")
         let removed = try miga("uninstall")
         XCTAssertEqual(removed.status, 0, removed.stderr)

@@ -12,6 +12,7 @@ public enum URLHandler {
         Exec=\(DesktopShim.execQuoted(migaPath)) open-url %U
         TryExec=\(DesktopShim.stringEscaped(migaPath))
         MimeType=\(mimeTypes.map { $0 + ";" }.joined())
+        Icon=app.miga.Gate
         NoDisplay=true
         Terminal=false
         StartupNotify=false
