@@ -43,6 +43,12 @@ final class RoomInstallTests: XCTestCase, DesktopSystemCase {
         XCTAssertEqual(try enabled(), "['other@example.org', \"it's@example.org\", 'miga@miga.app']")
         XCTAssertEqual(try miga("install", environment: gnome).stdout, "miga is installed; nothing needed changing.\n")
 
+        // The person turns it off: another install leaves it off.
+        try gsettings("set", "org.gnome.shell", "enabled-extensions", "['other@example.org', \"it's@example.org\"]")
+        XCTAssertEqual(try miga("install", environment: gnome).stdout, "miga is installed; nothing needed changing.\n")
+        XCTAssertEqual(try enabled(), "['other@example.org', \"it's@example.org\"]")
+        try gsettings("set", "org.gnome.shell", "enabled-extensions", "['other@example.org', \"it's@example.org\", 'miga@miga.app']")
+
         let removed = try miga("uninstall", environment: gnome)
         XCTAssertTrue(removed.stdout.contains("disabled the GNOME Shell extension miga@miga.app"), removed.stdout)
         XCTAssertEqual(try enabled(), "['other@example.org', \"it's@example.org\"]")
@@ -83,7 +89,7 @@ final class RoomInstallTests: XCTestCase, DesktopSystemCase {
         XCTAssertTrue(missing.contains("returns: coming back to an open app is not paused: GNOME Shell's extension miga@miga.app is not installed"), missing)
         try installExtension()
         let off = try miga("doctor", environment: gnomeSession()).stdout
-        XCTAssertTrue(off.contains("is installed but not enabled") && off.contains("fix: `miga install`"), off)
+        XCTAssertTrue(off.contains("is installed but not enabled") && off.contains("fix: `gnome-extensions enable miga@miga.app`"), off)
         XCTAssertEqual(try miga("install", environment: gnomeSession()).status, 0)
         let on = try miga("doctor", environment: gnomeSession()).stdout
         XCTAssertTrue(on.contains("ok       returns: coming back to an open app is paused here (GNOME Shell extension miga@miga.app enabled"), on)

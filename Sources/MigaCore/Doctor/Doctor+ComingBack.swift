@@ -36,7 +36,7 @@ extension Doctor {
                         + "a shell started before it was installed loads it at your next login)")
         case .success:
             findings.note(subject, "coming back to an open app is not paused: GNOME Shell's extension \(uuid) is installed but not enabled",
-                          fix: "`miga install` (or turn it on in the Extensions app)")
+                          fix: "`gnome-extensions enable \(uuid)` (or the Extensions app), then log in again if the shell does not load it")
         case .failure(let problem):
             findings.note(subject, "whether GNOME Shell's extension \(uuid) is enabled is unknown: \(problem)",
                           fix: "`gnome-extensions info \(uuid)` says")

@@ -11,6 +11,9 @@ extension Installer {
         guard ShellExtension.isGNOME(context.environment) else { return }
         // Not installed (miga run from its build folder): `doctor` says so; nothing to switch on.
         guard ShellExtension.installedFolder(dataDirectories: layout.dataDirectories) != nil else { return }
+        // Switched on by an earlier install: if it is off now, the person turned it off, and
+        // another install does not overrule them (`doctor` says how to turn it on again).
+        guard manifest.shellExtensionEnabled != true else { return }
         switch changeEnabledExtensions(adding: true) {
         case .changed:
             manifest.shellExtensionEnabled = true
