@@ -199,7 +199,8 @@ final class TmuxTerminal {
     func waitForInput(endingWith text: String, mayWrap: Bool = false, timeout: Double = 30,
                       file: StaticString = #filePath, line: UInt = #line) {
         var last = ""
-        eventually(timeout: timeout, "\"\(text)\" before the cursor; the row reads \"\(last)\"", file: file, line: line) {
+        eventually(timeout: timeout, "\"\(text)\" before the cursor; the row reads \"\(last)\"; the screen:\n\(screen())",
+                   file: file, line: line) {
             last = rowBeforeCursor()
             guard mayWrap, last.count < text.count else { return last.hasSuffix(text) }
             return last.count >= 2 && last.hasSuffix(text.suffix(last.count - 1))

@@ -86,8 +86,12 @@ final class PlainModeTests: XCTestCase {
         terminal.waitFor("Stopped")
         terminal.waitForPrompt("$ ")
         try terminal.enter("fg")
-        // During the countdown the gate reads whole lines in the terminal's line mode: a line
-        // typed before it runs again waits for it, so nothing needs to wait here.
+        // The gate runs again once it counts on: its next line comes after the shell's `fg`.
+        // (Typed before, the line would wait for it in the terminal's line mode, but the
+        // shell's line editor may still hold the terminal, and nothing would echo it.)
+        eventually("the countdown going on after fg; the screen:\n\(terminal.screen())") {
+            terminal.screen().components(separatedBy: "$ fg").last?.contains("10 s…") == true
+        }
         try terminal.enter("e")
         terminal.waitFor("exit in the last 7 days")
         XCTAssertNil(home.recordedArguments())
