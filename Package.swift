@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "miga", targets: ["miga"]),
         .executable(name: "miga-gate-window", targets: ["miga-gate-window"]),
+        .executable(name: "miga-app", targets: ["miga-app"]),
         .library(name: "MigaCore", targets: ["MigaCore"]),
     ],
     dependencies: [
@@ -51,6 +52,15 @@ let package = Package(
         // The gate as a small window for desktop launches; `miga gate` runs it as a child and
         // owns the session (see GateWindowProtocol).
         .executableTarget(name: "miga-gate-window", dependencies: ["CGtk", "GateWindowProtocol"]),
+        // libadwaita 1.2 (and GTK 4 under it), for the miga app only: neither `miga` nor the
+        // gate window links it.
+        .systemLibrary(
+            name: "CAdw",
+            pkgConfig: "libadwaita-1",
+            providers: [.apt(["libadwaita-1-dev"])]
+        ),
+        // The miga app: Welcome, Hub, Stats and Settings over MigaCore (it decides nothing).
+        .executableTarget(name: "miga-app", dependencies: ["CAdw", "MigaCore"]),
         // What a terminal must never be sent raw (`TerminalText`): below both the pack format,
         // which applies it, and MigaSystem, whose messages apply it.
         .target(name: "ControlCharacters"),

@@ -10,7 +10,7 @@
 # Swift itself (6.0 or newer) must already be on PATH: see swift.org/install.
 set -eu
 set=${1:-test}
-build="g++ libreadline-dev libsqlite3-dev libidn2-dev pkg-config libgtk-4-dev"
+build="g++ libreadline-dev libsqlite3-dev libidn2-dev pkg-config libgtk-4-dev libadwaita-1-dev"
 deb="$build debhelper fakeroot dpkg-dev"
 test="$deb bash-completion sqlite3 tmux procps desktop-file-utils libglib2.0-bin man-db zsh fish xvfb x11-utils python3-gi gir1.2-atspi-2.0 at-spi2-core xterm xdotool chromium chromium-driver firefox-esr imagemagick lintian syncthing fuse3 libfuse3-dev nodejs gnome-shell dbus-daemon gjs gir1.2-gtk-4.0"
 case $set in
