@@ -18,6 +18,7 @@ struct Install: ContextCommand {
             Everything is recorded in ~/.local/state/miga/installed.json for `miga uninstall`.
 
             Examples:
+              miga setup      # choose what to pause first; it installs too
               miga install
               miga doctor
             """
@@ -37,6 +38,8 @@ struct Install: ContextCommand {
         } else {
             try context.output.lines(installer.changes + retired)
             try context.output.line("Done. Open a new shell (or log in again) for the PATH change; `miga doctor` checks everything.")
+            // With the report of a change, so an install that changed nothing still says only that.
+            if WelcomeSetup.nothingChosen(loaded.config) { try context.output.line(WelcomeSetup.nothingChosenLine) }
         }
     }
 }

@@ -23,7 +23,7 @@ struct Miga: ParsableCommand {
         // Every command names itself: otherwise ArgumentParser derives names with
         // String(describing:), a conformance scan that costs milliseconds on the gate's path.
         subcommands: [Gate.self, OpenURL.self, Config.self, StatsCommand.self, StatusCommand.self, EventsCommand.self, DataCommand.self, LicenseCommand.self, ContentCommand.self,
-                      SnoozeCommand.self, Install.self, Uninstall.self, DoctorCommand.self, NativeHostCommand.self,
+                      SnoozeCommand.self, SetupCommand.self, Install.self, Uninstall.self, DoctorCommand.self, NativeHostCommand.self,
                       TimeboxWatchCommand.self, SyncCommand.self, WatchCommand.self]
     )
 

@@ -102,7 +102,7 @@ public struct GatedApps {
     /// The program the shims will run: an executable path, or a name found on PATH (outside
     /// the shims) or in an installed entry's Exec. Otherwise an error with close names. What
     /// was typed and what an entry names are both checked as every command is (`AppCheck`).
-    private func program(_ command: String, for name: String, installer: Installer) throws -> String {
+    func program(_ command: String, for name: String, installer: Installer) throws -> String {
         try checked(command, from: nil)
         if command.contains("/") {
             let path = command.hasPrefix("/") ? command : workingDirectory + "/" + command

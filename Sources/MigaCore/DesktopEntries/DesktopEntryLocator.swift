@@ -19,12 +19,30 @@ public struct DesktopEntryLocator {
     /// The XDG search order: `XDG_DATA_HOME` (default ~/.local/share), then `XDG_DATA_DIRS`
     /// (default /usr/local/share:/usr/share); relative entries are invalid and skipped.
     public init(environment: [String: String]) {
-        let home = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? environment["HOME"].map { $0 + "/.local/share" }
+        let home = Self.dataHome(environment)
         let dirs = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
             .split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
         self.init(dataDirectories: (home.map { [$0] } ?? []) + dirs)
     }
+
+    /// The XDG search order, then the folders Flatpak and Snap export their apps' entries to
+    /// (user Flatpak, system Flatpak, Snap) where `XDG_DATA_DIRS` leaves them out: their
+    /// profile scripts add them to a session, but not to one started before they were installed.
+    public init(includingPackagedApps environment: [String: String]) {
+        self.init(environment: environment)
+        let userFlatpak = Self.dataHome(environment).map { [$0 + "/flatpak/exports/share"] } ?? []
+        for folder in userFlatpak + Self.systemPackagedAppDirectories where !dataDirectories.contains(folder) {
+            dataDirectories.append(folder)
+        }
+    }
+
+    /// `XDG_DATA_HOME`, or ~/.local/share; nil without either.
+    public static func dataHome(_ environment: [String: String]) -> String? {
+        environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? environment["HOME"].map { $0 + "/.local/share" }
+    }
+
+    /// System Flatpak's exports and Snap's entries.
+    public static let systemPackagedAppDirectories = ["/var/lib/flatpak/exports/share", "/var/lib/snapd/desktop"]
 
     /// Every valid entry by ID, in precedence order. A file that cannot be used is reported
     /// through `warn` (one line naming it) and skipped.

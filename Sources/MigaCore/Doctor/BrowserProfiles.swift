@@ -42,6 +42,15 @@ struct BrowserProfileCheck {
         }
     }
 
+    /// The extension's state in each readable profile of `root` (the welcome's word on a browser).
+    func states(in root: Root) -> [ExtensionInProfile.State] {
+        guard FileStatus.at(root.path)?.isDirectory == true else { return [] }
+        switch root.browser.family {
+        case .firefox: return FirefoxProfiles(check: self, root: root).states()
+        case .chromium: return ChromiumProfiles(check: self, root: root).states()
+        }
+    }
+
     /// The extension's folder for `family`, for advice: `~/…/browser/chromium` as found, or nil.
     func extensionFolderShown(_ family: BrowserHostTarget.Family) -> String? {
         extensionFolder.map { layout.display($0 + (family == .firefox ? "/firefox" : "/chromium")) }

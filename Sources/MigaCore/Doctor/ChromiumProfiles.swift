@@ -69,6 +69,23 @@ struct ChromiumProfiles {
     }
 
     func finding(for profile: Profile) -> Doctor.Finding {
+        let (settings, problem) = extensionSettings(of: profile)
+        if settings == nil, let problem {
+            return check.unreadable(problem, profile: profile.shown, in: root)
+        }
+        return check.finding(for: ChromiumPreferences.state(settings: settings), profile: profile.shown, in: root, absent: absent(profile))
+    }
+
+    /// The extension's state in each profile that could be read.
+    func states() -> [ExtensionInProfile.State] {
+        list().profiles.compactMap { profile in
+            let (settings, problem) = extensionSettings(of: profile)
+            return settings == nil && problem != nil ? nil : ChromiumPreferences.state(settings: settings).state
+        }
+    }
+
+    /// miga's extension's settings in a profile, and the first file that could not be read.
+    func extensionSettings(of profile: Profile) -> ([String: JSONValue]?, BrowserProfileCheck.Unreadable?) {
         let folder = root.path + "/" + profile.folder
         // The extension's settings may be in either file; Secure Preferences' are the ones
         // Chromium checks, so they win where both have a field.
@@ -84,10 +101,7 @@ struct ChromiumProfiles {
                 problem = problem ?? unreadable
             } catch {}
         }
-        if settings == nil, let problem {
-            return check.unreadable(problem, profile: profile.shown, in: root)
-        }
-        return check.finding(for: ChromiumPreferences.state(settings: settings), profile: profile.shown, in: root, absent: absent(profile))
+        return (settings, problem)
     }
 
     /// Not in the profile: Debian's Chromium loads the package's copy at its next start;

@@ -83,6 +83,14 @@ struct FirefoxProfiles {
                              absent: absent(profile))
     }
 
+    /// The extension's state in each profile that could be read.
+    func states() -> [ExtensionInProfile.State] {
+        list().profiles.compactMap { profile in
+            var unknown: BrowserProfileCheck.Unreadable?
+            return try? extensionState(in: profile.path, privateWindowsUnknown: &unknown).state
+        }
+    }
+
     /// What `extensions.json` says, with `extension-preferences.json`'s word on private
     /// windows (absent: not allowed; unreadable: `privateWindowsUnknown`).
     func extensionState(in folder: String, privateWindowsUnknown: inout BrowserProfileCheck.Unreadable?) throws -> ExtensionInProfile {

@@ -30,6 +30,9 @@ public struct FoundApp: Equatable, Sendable {
     /// What the shims run (`command` in config.toml: one word, or words for a launcher such
     /// as `flatpak run ID`).
     public var command: [String]
+    /// A Flatpak's exported launcher beside its entry (`…/exports/bin/APP.ID`): the one program
+    /// the shims run for it. nil for other apps.
+    public var exportedLauncher: String? = nil
 
     public init(name: String, label: String, desktopID: String, source: Source, icon: String?, command: [String]) {
         self.name = name
