@@ -48,7 +48,7 @@ final class WelcomeOfferTests: XCTestCase {
                            to: "usr/share/applications/signal-desktop.desktop")
         _ = try root.write("[Desktop Entry]\nType=Application\nName=miga\nExec=miga-app\nCategories=Chat;\n",
                            to: "usr/share/applications/app.miga.Miga.desktop")
-        _ = try root.write("[Desktop Entry]\nType=Application\nName=Chat Browser\nExec=discord\nCategories=Chat;WebBrowser;\n",
+        _ = try root.write("[Desktop Entry]\nType=Application\nName=Chat Browser\nExec=chatbrowser\nCategories=Chat;WebBrowser;\n",
                            to: "usr/share/applications/chatbrowser.desktop")
         _ = try root.write("[Desktop Entry]\nType=Link\nName=Discord site\nURL=https://discord.com\nCategories=Chat;\n",
                            to: "usr/share/applications/discord-site.desktop")
@@ -56,6 +56,7 @@ final class WelcomeOfferTests: XCTestCase {
         _ = try root.write("[Desktop Entry]\nType=Application\nName=Telegram\nExec=/opt/telegram/telegram-desktop -- %u\n",
                            to: "home/.local/share/applications/my-telegram.desktop")
         let apps = offered(["usr/share"])
+        XCTAssertEqual(apps.map(\.label), ["Discord", "Steam", "Telegram"])
         XCTAssertEqual(apps.map(\.name), ["discord", "steam", "telegram"])
         XCTAssertEqual(apps.map(\.source), [.system, .system, .user])
         XCTAssertEqual(apps.map(\.command), [["/usr/share/discord/Discord"], ["/usr/games/steam"], ["/opt/telegram/telegram-desktop"]])
