@@ -56,6 +56,17 @@ final class SetupCommandTests: XCTestCase {
         XCTAssertFalse(listed.stdout.contains("Chromium") || listed.stdout.contains("Firefox"), listed.stdout)
     }
 
+    func testAnEntrysNameReachesTheTerminalWithoutItsControlCharacters() throws {
+        try home.writeFile("home/.local/share/applications/evil.desktop",
+                           "[Desktop Entry]\nType=Application\nName=Evil\u{1B}]0;owned\u{07}\u{1B}[2J\nExec=evil\nCategories=Chat;\n")
+        let listed = try miga("setup", "--found")
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertTrue(listed.stdout.contains("  evil     Evil"), listed.stdout)
+        XCTAssertFalse(listed.stdout.contains("\u{1B}") || listed.stdout.contains("\u{07}"), listed.stdout)
+        let json = try miga("setup", "--found", "--json")
+        XCTAssertTrue(json.stdout.contains(#""label":"Evil\u001b]0;owned\u0007\u001b[2J""#), json.stdout)
+    }
+
     func testYesPausesExactlyWhatItNamesAndInstalls() throws {
         try home.writeConfig("sites = []\n")
         let setup = try miga("setup", "--apps", "discord,pidgin", "--sites", "reddit.com, youtube.com/shorts", "--reentry-minutes", "10", "--yes")
