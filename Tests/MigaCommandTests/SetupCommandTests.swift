@@ -93,6 +93,15 @@ final class SetupCommandTests: XCTestCase {
         XCTAssertEqual(try ConfigLoader().load(path: home.configFile).config.sites, ["reddit.com", "youtube.com/shorts"])
     }
 
+    func testTurningComingBackOffWaitsAsEveryLooseningDoes() throws {
+        try home.writeConfig("sites = []\nloosen_delay_minutes = 30\nreentry_minutes = 10\n")
+        XCTAssertEqual(try miga("config", "get", "reentry_minutes").stdout, "10\n")
+        let setup = try miga("setup", "--sites", "x.com", "--yes")
+        XCTAssertEqual(setup.status, 0, setup.stderr)
+        XCTAssertTrue(setup.stdout.contains("reentry_minutes = 0\n  waiting: reentry_minutes: 10 → 0 at "), setup.stdout)
+        XCTAssertTrue(try miga("config", "get", "reentry_minutes").stdout.hasPrefix("10"), "still in force until the wait is over")
+    }
+
     func testAnUnknownAppChangesNothingAndSaysWhatToRun() throws {
         try home.writeConfig("sites = []\n")
         let setup = try miga("setup", "--apps", "pidgin,pidgni", "--sites", "reddit.com", "--yes")
