@@ -40,5 +40,9 @@ final class SetupCLITests: XCTestCase {
         // The person's menu entry now goes through the gate.
         let shim = try String(contentsOfFile: home.home + "/.local/share/applications/discord.desktop", encoding: .utf8)
         XCTAssertTrue(shim.contains(" gate --app 'discord' ") && shim.contains("X-Miga-Shim=true"), shim)
+
+        // The welcome again still finds the person's own entry, behind its shim.
+        let again = try miga("setup", "--found")
+        XCTAssertTrue(again.stdout.contains("  discord  Discord (user, discord.desktop)\n"), again.stdout)
     }
 }

@@ -69,8 +69,20 @@ extension WelcomeOffer {
 
     /// The chat and social apps among the desktop entries of the user, the system, Flatpak and
     /// Snap. An entry that cannot be read is left out without a word: the welcome offers.
-    public static func apps(environment: [String: String]) -> [FoundApp] {
-        let locator = DesktopEntryLocator(includingPackagedApps: environment)
-        return FoundApp.offered(in: locator.entries(warn: { _ in }), dataHome: DesktopEntryLocator.dataHome(environment))
+    /// `installer` knows the person's own entries a shim replaced (nil: none are known).
+    public static func apps(environment: [String: String], installer: Installer? = nil) -> [FoundApp] {
+        let replaced = installer.map(replacedEntries) ?? []
+        let ids = Set(replaced.map(\.id))
+        let found = DesktopEntryLocator(includingPackagedApps: environment).entries(warn: { _ in }).filter { !ids.contains($0.id) }
+        return FoundApp.offered(in: replaced + found, dataHome: DesktopEntryLocator.dataHome(environment))
+    }
+
+    /// The person's own entries that a shim took the place of (after a first welcome): read from
+    /// the backup, standing where they were, so the welcome offers them again.
+    static func replacedEntries(installer: Installer) -> [DesktopEntryLocator.Found] {
+        installer.manifest.files(of: .desktopShim).compactMap { file in
+            guard let backup = file.backup, let entry = try? DesktopEntry.load(path: backup) else { return nil }
+            return DesktopEntryLocator.Found(id: FilePath.lastComponent(of: file.path), path: file.path, entry: entry)
+        }
     }
 }

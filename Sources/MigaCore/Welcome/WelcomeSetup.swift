@@ -4,8 +4,9 @@ extension WelcomeOffer {
     /// What the welcome offers on this machine: the chat and social apps found, the common
     /// sites, and the browsers found with their extension's state.
     public static func find(context: MigaContext) -> WelcomeOffer {
-        let browsers = (try? Installer(context: context)).map { FoundBrowser.found(installer: $0) } ?? []
-        return WelcomeOffer(apps: apps(environment: context.environment), sites: offeredSites, browsers: browsers)
+        let installer = try? Installer(context: context)
+        return WelcomeOffer(apps: apps(environment: context.environment, installer: installer), sites: offeredSites,
+                            browsers: installer.map { FoundBrowser.found(installer: $0) } ?? [])
     }
 }
 
