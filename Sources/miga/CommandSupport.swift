@@ -34,6 +34,9 @@ enum CommandSupport {
 
     /// Runs `body` on `context`: its exit status, and any error said as one `miga: …` line.
     static func status(of body: (MigaContext) throws -> Void, in context: MigaContext) -> Int32 {
+        if ConfigFile(path: context.paths.configFile, files: context.files).writeFormerSitesIn() {
+            context.messages.say(ConfigFile.formerSitesNote)
+        }
         do {
             try body(context)
             return 0

@@ -26,7 +26,8 @@ struct ContentCommand: ParsableCommand {
 
     struct List: ContextCommand {
         static let configuration = CommandConfiguration(
-            commandName: "list", abstract: "One line per item: id, kind, category, and the start of its text.")
+            commandName: "list", abstract: "One line per item: id, kind, category, and the start of its text.",
+            discussion: "An item whose category is off (an extra category not in extra_categories) shows \"(off)\" after it.")
 
         @Option(help: "quote, affirmation or article.")
         var kind: ContentKind?
@@ -35,12 +36,21 @@ struct ContentCommand: ParsableCommand {
         var category: String?
 
         func run(_ context: MigaContext) throws {
+            // Which extra categories are on: as the gate reads them (a broken config turns none on).
+            let extras = (try? ConfigInForce.load(context: context).config.extraCategories) ?? []
+            var anyOff = false
             for item in try ContentCommand.library(context).items
                 where (kind == nil || item.kind == kind) && (category == nil || item.category == category) {
                 // One line per item: its breaks and tabs become spaces, other controls U+FFFD.
                 let text = TerminalText.forScreen(item.title ?? item.text).replacingEvery("\n", with: " ")
-                let category = TerminalText.forScreen(item.category)
+                let off = !ContentLibrary.isShown(item, extraCategories: extras)
+                anyOff = anyOff || off
+                let category = TerminalText.forScreen(item.category) + (off ? " (off)" : "")
                 try context.output.line("\(item.id)\t\(item.kind.rawValue)\t\(category)\t\(text.count > 60 ? String(text.prefix(59)) + "…" : text)")
+            }
+            if anyOff {
+                let names = ContentLibrary.extraCategories.map(\.name).joined(separator: ",")
+                context.messages.say("miga: items marked (off) are shown only when you turn their category on: `miga config set extra_categories \(names)`")
             }
         }
     }

@@ -6,9 +6,11 @@ struct LicenseCommand: ParsableCommand {
         commandName: "license",
         abstract: "The 3-day trial and the one-time purchase.",
         discussion: """
-            The trial starts the first time miga is used and runs 72 hours. After it, until a \
-            licence is activated, apps open without a pause (stats, config and export keep \
-            working: your data is yours).
+            The trial starts at the first pause of an app or site you chose (never at the \
+            demo, `doctor` or the welcome) and runs 72 hours. A licence is a one-time \
+            purchase: the licence file arrives by email; `miga license activate FILE` \
+            stores it. After the trial, until a licence is activated, apps and sites open \
+            without a pause (stats, config and export keep working: your data is yours).
 
             Examples:
               miga license
@@ -25,7 +27,7 @@ struct LicenseCommand: ParsableCommand {
 
         func run(_ context: MigaContext) throws {
             let status = EntitlementStore(context: context).status()
-            try context.output.line(status.summary)
+            for line in status.explanation { try context.output.line(line) }
             try context.output.line("(\(status.path))")
         }
     }

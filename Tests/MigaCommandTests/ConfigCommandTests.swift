@@ -23,7 +23,7 @@ final class ConfigCommandTests: XCTestCase, ConfigCase {
         XCTAssertEqual(try miga("config").stdout, shown.stdout, "not on a terminal, `miga config` shows")
         XCTAssertEqual(try miga("config", "get", "timer_seconds").stdout, "25\n")
         XCTAssertEqual(try miga("config", "get", "apps.signal.timer_seconds").stdout, "25\n")
-        XCTAssertEqual(try miga("config", "get", "sites").stdout, MigaConfig.defaultSites.joined(separator: "\n") + "\n")
+        XCTAssertEqual(try miga("config", "get", "sites").stdout, MigaConfig.formerDefaultSites.joined(separator: "\n") + "\n")
         let unknown = try miga("config", "get", "timer")
         XCTAssertEqual(unknown.status, 1)
         XCTAssertEqual(unknown.stderr, "miga: unknown key \"timer\"; did you mean \"timer_seconds\"?\n")
@@ -46,7 +46,7 @@ final class ConfigCommandTests: XCTestCase, ConfigCase {
         XCTAssertEqual(set.status, 0, set.stderr)
         XCTAssertEqual(set.stdout, "apps.signal.timer_seconds = 40\n")
         XCTAssertEqual(try miga("config", "set", "timer_seconds", "20").status, 0)
-        XCTAssertEqual(configText, "# my settings\ntimer_seconds = 20  # short\n\n[apps.signal]\ncommand = \"signal\"\ntimer_seconds = 40\n")
+        XCTAssertEqual(configText, "# my settings\ntimer_seconds = 20  # short\n" + text.split(separator: "\n")[2] + "\n\n[apps.signal]\ncommand = \"signal\"\ntimer_seconds = 40\n")
         XCTAssertEqual(AtomicFile.mode(of: home.configFile), 0o600)
     }
 
@@ -61,9 +61,10 @@ final class ConfigCommandTests: XCTestCase, ConfigCase {
             XCTAssertTrue(refused.stderr.contains("\"a\" is not a site's host name (it needs a dot); give"), refused.stderr)
             XCTAssertNil(configText, "nothing written")
         }
+        try home.writeConfig("sites = [" + MigaConfig.formerDefaultSites.map { "\"\($0)\"" }.joined(separator: ", ") + "]\n")
         let replaced = try miga("config", "set", "sites", "reddit.com")
         XCTAssertEqual(replaced.status, 0, replaced.stderr)
-        let dropped = MigaConfig.defaultSites.filter { $0 != "reddit.com" }
+        let dropped = MigaConfig.formerDefaultSites.filter { $0 != "reddit.com" }
         XCTAssertTrue(replaced.stdout.contains("sites = [\"reddit.com\"]\n  no longer gated: \(dropped.joined(separator: ", ")) "
                                                + "(`set` replaces the list; `miga config sites add HOST` adds one and keeps the rest)"), replaced.stdout)
         let grown = try miga("config", "set", "sites", "reddit.com", "lobste.rs")
@@ -80,7 +81,7 @@ final class ConfigCommandTests: XCTestCase, ConfigCase {
         try home.writeConfig(text + "grace_minutes = 10\n")
         let shown = try miga("config", "show")
         XCTAssertEqual(shown.status, 0)
-        XCTAssertTrue(shown.stderr.contains("config.toml:6: grace_minutes is a global key but sits in [apps.signal] (every line below a table header "
+        XCTAssertTrue(shown.stderr.contains("config.toml:7: grace_minutes is a global key but sits in [apps.signal] (every line below a table header "
                                             + "belongs to it), so it is ignored; move it above the first table, or use `miga config set grace_minutes VALUE`"),
                       shown.stderr)
         XCTAssertEqual(try miga("config", "get", "grace_minutes").stdout, "5\n", "ignored, as it says")

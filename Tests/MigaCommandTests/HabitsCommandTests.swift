@@ -60,7 +60,7 @@ final class HabitsCommandTests: XCTestCase, HabitsCase {
     func testConfigSaysWhatIsWrongWithASchedule() throws {
         try home.writeConfig("""
             intention = true
-
+            sites = []
             [[schedule]]
             days = "mon-fri"
             from = "9:00"

@@ -117,13 +117,14 @@ final class InterceptionCommandTests: XCTestCase, DesktopSystemCase {
     }
 
     func testSitesAddRemoveList() throws {
-        XCTAssertEqual(try miga("config", "sites", "list").stdout, MigaConfig.defaultSites.joined(separator: "\n") + "\n")
+        try home.writeConfig("sites = [" + MigaConfig.formerDefaultSites.map { "\"\($0)\"" }.joined(separator: ", ") + "]\n")
+        XCTAssertEqual(try miga("config", "sites", "list").stdout, MigaConfig.formerDefaultSites.joined(separator: "\n") + "\n")
         let added = try miga("config", "sites", "add", "News.YCombinator.com.")
         XCTAssertEqual(added.status, 0, added.stderr)
         XCTAssertTrue(added.stdout.contains("news.ycombinator.com is gated"), added.stdout)
         XCTAssertEqual(try miga("config", "sites", "remove", "youtube.com").status, 0)
         XCTAssertEqual(try miga("config", "sites", "list").stdout.split(separator: "\n").map(String.init),
-                       MigaConfig.defaultSites.filter { $0 != "youtube.com" } + ["news.ycombinator.com"])
+                       MigaConfig.formerDefaultSites.filter { $0 != "youtube.com" } + ["news.ycombinator.com"])
         XCTAssertEqual(try miga("config", "sites", "remove", "youtube.com").status, 1)
         let invalid = try miga("config", "sites", "add", "not a host")
         XCTAssertEqual(invalid.status, 1)
@@ -138,7 +139,7 @@ final class InterceptionCommandTests: XCTestCase, DesktopSystemCase {
         XCTAssertEqual(try miga("config", "apps", "add", "chat", "--timer", "15").status, 0)
         XCTAssertEqual(try miga("config", "sites", "add", "lobste.rs").status, 0)
         XCTAssertEqual(try miga("install").status, 0)
-        XCTAssertEqual(try miga("license").status, 0) // the trial starts
+        try home.startTheTrial()
         try home.writeFile("home/.local/share/miga/quotes/mine.toml", "")
         XCTAssertFalse(try snapshot(excludingMigaFolders: false).isEmpty)
         let before = try snapshot(excludingMigaFolders: false)

@@ -15,6 +15,7 @@ final class LicenseCommandTests: XCTestCase, LicenseCase {
     }
 
     func testStatusActivateAndRefusal() throws {
+        try home.startTheTrial()
         let first = try home.miga(["license"])
         XCTAssertEqual(first.status, 0)
         XCTAssertTrue(first.stdout.hasPrefix("trial — 2 days 23 hours left\n") || first.stdout.hasPrefix("trial — 3 days 0 hours left\n"), first.stdout)

@@ -50,11 +50,11 @@ final class StatsCommandTests: XCTestCase, StatsCase {
         let refused = try miga("data", "delete")
         XCTAssertEqual(refused.status, 1)
         XCTAssertTrue(refused.stderr.contains("add --yes"), refused.stderr)
-        try home.writeConfig("timer_seconds = 20\n")
+        try home.writeConfig("sites = []\ntimer_seconds = 20\n")
         let deleted = try miga("data", "delete", "--yes")
         XCTAssertEqual(deleted.stdout, "Deleted 60 events and the rotation state.\n")
         XCTAssertTrue(try miga("stats").stdout.hasPrefix("No pauses yet"))
-        XCTAssertEqual(try String(contentsOfFile: home.configFile, encoding: .utf8), "timer_seconds = 20\n", "config stays")
+        XCTAssertEqual(try String(contentsOfFile: home.configFile, encoding: .utf8), "sites = []\ntimer_seconds = 20\n", "config stays")
 
         let file = try home.writeFile("backup.jsonl", exported.stdout)
         XCTAssertEqual(try miga("events", "import", file).stdout, "Imported 60 events.\n")

@@ -44,6 +44,7 @@ final class ConfigKeysTests: XCTestCase {
             case .choice(let choices): return choices.last!
             case .categories: return "articles, quotes"
             case .sites: return "example.com"
+            case .someOf(let choices): return choices.joined(separator: ", ")
             case .command: return "true"
             case .text: return "xterm"
             case .folder: return "~/Sync/miga"
@@ -69,7 +70,7 @@ final class ConfigKeysTests: XCTestCase {
                                           "config.toml:4: grace_minutes is a global key but sits in [apps.chat] (every line below a table header "
                                             + "belongs to it), so it is ignored; move it above the first table, or use `miga config set grace_minutes VALUE`",
                                           "config.toml:5: unknown key \"colour\" in [apps.chat] ignored"])
-        XCTAssertEqual(ConfigKeys.topLevel, ["timer_seconds", "grace_minutes", "categories", "breathing", "animations", "terminal", "sites",
+        XCTAssertEqual(ConfigKeys.topLevel, ["timer_seconds", "grace_minutes", "categories", "extra_categories", "breathing", "animations", "terminal", "sites",
                                              "intention", "escalate_seconds", "opens_per_day", "ask_minutes", "default_minutes", "challenge", "weekly_summary",
                                              "reentry_minutes", "minutes_per_day", "loosen_delay_minutes", "sync_folder", "sync_config"])
         XCTAssertEqual(ConfigKeys.perApp, ["command", "timer_seconds", "intention", "escalate_seconds", "opens_per_day", "ask_minutes",
@@ -91,6 +92,7 @@ final class ConfigKeysTests: XCTestCase {
             case .choice(let choices): return choices.first { $0 != shown }!
             case .categories: return shown == "articles" ? "quotes" : "articles"
             case .sites: return "example.com"
+            case .someOf(let choices): return shown == choices[0] ? choices[1] : choices[0]
             case .command: return shown == "true" ? "false" : "true"
             case .text: return shown == "xterm" ? "kitty" : "xterm"
             case .folder: return shown == "/srv/sync" ? "~/Sync/miga" : "/srv/sync"
@@ -196,7 +198,8 @@ final class ConfigKeysTests: XCTestCase {
 
     func testAnInlineAppTableIsRefusedNotRewritten() throws {
         let folder = try TemporaryDirectory()
-        let text = "[apps]\nchat = { command = \"chat\" }\n"
+        let sites = "sites = []\n" // a config of now: an old one gets its sites written in by any edit
+        let text = sites + "[apps]\nchat = { command = \"chat\" }\n"
         let path = try folder.write(text, to: "config.toml")
         XCTAssertThrowsError(try ConfigFile(path: path).set("apps.chat.timer_seconds", to: "20")) { error in
             XCTAssertTrue("\(error)".contains("cannot change safely"), "\(error)")
@@ -205,7 +208,7 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertThrowsError(try ConfigFile(path: path).set("timer_seconds", to: "99"))
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), text)
         try ConfigFile(path: path).set("timer_seconds", to: "20")
-        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "timer_seconds = 20\n\n" + text)
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), sites + "timer_seconds = 20\n\n" + text.dropFirst(sites.count))
         XCTAssertEqual(AtomicFile.mode(of: path), 0o600)
     }
 

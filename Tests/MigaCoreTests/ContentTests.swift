@@ -110,6 +110,28 @@ final class ContentTests: XCTestCase {
         XCTAssertEqual(ContentPack.trimmed("a"), "a")
     }
 
+    /// By default a gate's words are calm and general: the clinical items (feeling unreal,
+    /// anxiety) are in extra categories, drawn only when `extra_categories` turns them on.
+    func testExtraCategoriesAreOffUntilTurnedOn() throws {
+        let library = try ContentLibrary.bundled()
+        let names = ContentLibrary.extraCategories.map(\.name)
+        XCTAssertEqual(names, ["dpdr", "anxiety"])
+        for name in names {
+            XCTAssertFalse(library.items.filter { $0.category == name }.isEmpty, "\(name) has items")
+        }
+        for id in ["grounded-what-is-depersonalization", "grounded-what-is-derealization", "grounded-not-going-crazy",
+                   "grounded-when-to-seek-help", "reset-anchor-in-body", "insight-anxiety-in-disguise"] {
+            XCTAssertTrue(ContentLibrary.isExtra(try XCTUnwrap(library.item(id: id)).category), id)
+        }
+        let calm = library.items(kinds: ContentKind.allCases)
+        XCTAssertFalse(calm.contains { names.contains($0.category) })
+        XCTAssertGreaterThanOrEqual(calm.count, 140, "plenty left")
+        let withDPDR = library.items(kinds: ContentKind.allCases, extraCategories: ["dpdr"])
+        XCTAssertTrue(withDPDR.contains { $0.id == "grounded-what-is-depersonalization" })
+        XCTAssertFalse(withDPDR.contains { $0.category == "anxiety" })
+        XCTAssertEqual(library.items(kinds: ContentKind.allCases, extraCategories: names).count, library.items.count)
+    }
+
     func testDuplicateIdsAcrossPacksAreRefused() {
         XCTAssertThrowsError(try ContentLibrary(items: [.sample("a"), .sample("a")]))
     }

@@ -29,7 +29,7 @@ final class EntitlementTests: XCTestCase {
     }
 
     func testTheTrialStartsOnFirstUseAndEndsExactlyAfter72Hours() throws {
-        XCTAssertEqual(store.status().state, .trial(endsAt: clock.now().addingTimeInterval(72 * 3600), remaining: 72 * 3600))
+        XCTAssertEqual(store.status(startingTrial: true).state, .trial(endsAt: clock.now().addingTimeInterval(72 * 3600), remaining: 72 * 3600))
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "{\"kind\":\"trial\",\"trial_started\":\"2026-11-18T11:06:40.000Z\"}\n")
         XCTAssertEqual(AtomicFile.mode(of: path), 0o600)
         clock.advance(seconds: 72 * 3600 - 0.001)
@@ -39,6 +39,21 @@ final class EntitlementTests: XCTestCase {
         XCTAssertEqual(store.status().state, .trialEnded(endedAt: Date(timeIntervalSince1970: 1_795_000_000 + 72 * 3600)))
         XCTAssertFalse(store.status().gateEnabled, "exactly 72 h later")
         XCTAssertTrue(store.status().summary.hasPrefix("trial ended on 2026-11-21 11:06 UTC"), store.status().summary)
+    }
+
+    /// Reading the entitlement (doctor, license, the browser's setup) never starts the trial.
+    func testReadingStartsNoTrialAndSaysWhenItWill() throws {
+        let status = store.status()
+        XCTAssertEqual(status.state, .trialNotStarted)
+        XCTAssertTrue(status.gateEnabled, "gates run before the trial starts")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+        XCTAssertEqual(status.explanation, [
+            "trial not started. The 3-day trial starts at the first pause of an app or site you chose.",
+            "A licence is a one-time purchase: the licence file arrives by email; then run `miga license activate FILE`.",
+            "When the trial ends without one, apps and sites open without a pause; stats, config and export keep working (your data is yours).",
+        ])
+        clock.advance(seconds: 30 * 86_400)
+        XCTAssertEqual(store.status().state, .trialNotStarted, "however long miga sits unused")
     }
 
     func testRemainingTimeReads() {
@@ -80,7 +95,7 @@ final class EntitlementTests: XCTestCase {
     }
 
     func testAValidLicenceIsStoredAndEveryBadOneRefusedKeepingTheTrial() throws {
-        _ = store.status() // the trial
+        _ = store.status(startingTrial: true) // the trial
         let trial = try Data(contentsOf: URL(fileURLWithPath: path))
         let valid = try licence()
         let otherKey = Curve25519.Signing.PrivateKey()

@@ -48,6 +48,27 @@ final class GatekeeperTests: XCTestCase {
         }
     }
 
+    /// The trial's 72 hours start at the first gate of an app or site the person chose: a gate
+    /// of an app they never added (`make demo`'s) starts nothing.
+    func testTheTrialStartsAtTheFirstGateOfAChosenAppOrSiteOnly() throws {
+        let (gate, paths) = gatekeeper()
+        let entitlement = paths.configDirectory + "/entitlement.json"
+        _ = try root.write("sites = [\"reddit.com\"]\n[apps.chat]\ncommand = \"chat\"\n", to: "home/.config/miga/config.toml")
+        _ = gate.run(GateRequest(app: "demo", command: ["chat"], detach: true))
+        XCTAssertFalse(try events(paths).isEmpty, "the demo met its gate")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: entitlement), "the demo's gate starts no trial")
+        XCTAssertEqual(EntitlementStore(path: entitlement, clock: clock).status().state, .trialNotStarted)
+
+        clock.advance(seconds: 3600)
+        _ = gate.run(GateRequest(app: "chat", command: ["chat"], detach: true))
+        XCTAssertEqual(EntitlementStore(path: entitlement, clock: clock).status().state,
+                       .trial(endsAt: clock.now().addingTimeInterval(72 * 3600), remaining: 72 * 3600), "chat's gate started it")
+
+        try FileManager.default.removeItem(atPath: entitlement)
+        _ = gate.run(GateRequest(app: "reddit.com", command: ["chat"], detach: true))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: entitlement), "so does a gated site's (open-url)")
+    }
+
     func testMalformedConfigFailsOpenWithItsLineAndRecordsWhy() throws {
         let (gate, paths) = gatekeeper()
         _ = try root.write("timer_seconds = 30\ngrace_minutes = \n", to: "home/.config/miga/config.toml")

@@ -49,11 +49,24 @@ final class NativeHostServiceTests: XCTestCase {
         XCTAssertEqual(gate["action"] as? String, "go")
         XCTAssertFalse(FileManager.default.fileExists(atPath: paths.configDirectory + "/entitlement.json"), "no trial started")
 
-        // `miga install` without a config of one's own: the default sites.
+        // `miga install` without a config of one's own: gating, and nothing gated unasked.
         _ = try root.write("{}", to: "home/.local/state/miga/installed.json")
         let installed = try ask(["type": "hello", "id": 3])
         XCTAssertEqual(installed["gating"] as? Bool, true)
-        XCTAssertEqual(installed["sites"] as? [String], MigaConfig.defaultSites)
+        XCTAssertEqual(installed["sites"] as? [String], [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: paths.configDirectory + "/entitlement.json"), "still no trial")
+    }
+
+    /// The browser's setup, its state and a site no one gated start no trial; the gate of a
+    /// gated site does.
+    func testOnlyTheGateOfAGatedSiteStartsTheTrial() throws {
+        let entitlement = paths.configDirectory + "/entitlement.json"
+        try config("sites = [\"reddit.com\"]\n")
+        XCTAssertEqual(try ask(["type": "hello", "id": 1])["gating"] as? Bool, true)
+        XCTAssertEqual(try ask(["type": "gate", "url": "https://example.org/"])["action"] as? String, "go")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: entitlement))
+        XCTAssertEqual(try ask(["type": "gate", "url": "https://reddit.com/"])["action"] as? String, "gate")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: entitlement))
     }
 
     func testStateListsNormalisedSitesAndTimers() throws {
@@ -285,7 +298,7 @@ final class NativeHostServiceTests: XCTestCase {
         XCTAssertTrue((state["message"] as? String)?.contains("config.toml:2:1: expected") == true, "\(state)")
 
         try config("sites = [\"reddit.com\"]\n")
-        _ = try ask(["type": "state"]) // starts the trial
+        _ = EntitlementStore(path: paths.configDirectory + "/entitlement.json", clock: clock).status(startingTrial: true)
         clock.advance(seconds: EntitlementStore.trialLength + 1)
         state = try ask(["type": "state"])
         XCTAssertEqual(state["reason"] as? String, "trial_expired")

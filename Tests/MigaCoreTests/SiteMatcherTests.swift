@@ -2,7 +2,7 @@ import XCTest
 @testable import MigaCore
 
 final class SiteMatcherTests: XCTestCase {
-    let matcher = SiteMatcher(sites: MigaConfig.defaultSites + ["Bücher.example.", "https://News.Example.org/path"])
+    let matcher = SiteMatcher(sites: MigaConfig.formerDefaultSites + ["Bücher.example.", "https://News.Example.org/path"])
 
     func testDesignCases() {
         XCTAssertEqual(matcher.site(for: "https://old.reddit.com/r/x"), "reddit.com")

@@ -117,9 +117,16 @@ extension LicenseCase {
 
     /// A trial that started 72 hours and a minute ago.
     public func endTheTrial() throws {
-        let started = Date().addingTimeInterval(-(72 * 3600 + 60))
-        let stamp = EventTimestamp.format(unixMilliseconds: Int64(started.timeIntervalSince1970 * 1000), offsetMinutes: 0)
-        try home.writeFile("home/.config/miga/entitlement.json", "{\"kind\":\"trial\",\"trial_started\":\"\(stamp.dropLast(6))Z\"}\n")
+        try home.startTheTrial(at: Date().addingTimeInterval(-(72 * 3600 + 60)))
+    }
+}
+
+extension TestHome {
+    /// A trial started at `date` (now by default), as the first pause of a chosen app or site
+    /// would start it: nothing else starts one.
+    public func startTheTrial(at date: Date = Date()) throws {
+        let stamp = EventTimestamp.format(unixMilliseconds: Int64(date.timeIntervalSince1970 * 1000), offsetMinutes: 0)
+        try writeFile("home/.config/miga/entitlement.json", "{\"kind\":\"trial\",\"trial_started\":\"\(stamp.dropLast(6))Z\"}\n")
     }
 }
 
@@ -177,6 +184,7 @@ extension ConfigCase {
         """
         # my settings
         timer_seconds = 25  # short
+        sites = ["reddit.com", "x.com", "twitter.com", "instagram.com", "facebook.com", "tiktok.com", "youtube.com"]
 
         [apps.signal]
         command = "signal"

@@ -32,8 +32,12 @@ public struct ConfigFile {
         try ConfigLock.holding(folderOf: path, files: files) { try unlockedUpdate(edit, expect: expect) }
     }
 
+    /// The text a config.toml miga makes starts from: a `sites` line, so the new file never
+    /// reads as one made before `sites` defaulted to none.
+    public static let newFileText = "sites = []\n"
+
     private func unlockedUpdate(_ edit: (inout ConfigEditor, MigaConfig) -> Void, expect: (MigaConfig) -> Bool) throws -> MigaConfig {
-        let text = try ConfigLoader.text(of: path) ?? ""
+        let text = try ConfigLoader.text(of: path) ?? Self.newFileText
         let current = try ConfigLoader().parse(text, path: path).config // a broken file is the person's to fix
         var editor = ConfigEditor(text: text)
         edit(&editor, current)
@@ -49,6 +53,7 @@ public struct ConfigFile {
     /// is refused whole: written, it would turn every gate into a fail-open (`config_error`)
     /// and every setting off, with nothing telling the person why.
     fileprivate func write(_ text: String) throws {
+        let text = try Self.withSitesLine(text, path: path)
         guard text.utf8.count <= BoundedFile.configLimit else {
             throw ConfigError.tooLarge(path: path, limit: BoundedFile.configLimit)
         }
@@ -62,6 +67,39 @@ public struct ConfigFile {
 }
 
 extension ConfigFile {
+    /// Said once, at the first command after `writeFormerSitesIn` wrote them.
+    public static let formerSitesNote = "miga: your config had no `sites` line; the seven sites miga used to pause are now written in it "
+        + "(`miga config sites list`; `miga config sites remove SITE` stops one)"
+
+    /// Every config.toml miga writes holds a `sites` line: without one the text reads as made
+    /// before `sites` defaulted to none, so the line written is the sites it reads as holding
+    /// (the former seven for such a file), and what the file means does not change.
+    static func withSitesLine(_ text: String, path: String) throws -> String {
+        let read = try ConfigLoader().parse(text, path: path)
+        guard !read.writesSites else { return text }
+        var editor = ConfigEditor(text: text)
+        editor.setSites(read.config.sites)
+        return editor.text
+    }
+
+    /// A config.toml made before `sites` defaulted to none (no `sites` line) gets the seven
+    /// sites it still gates written in, once; true when this call wrote them. A file that is
+    /// missing, does not parse, cannot be read or written, or is locked is left as it is: it
+    /// keeps reading as holding them, and the next command tries again.
+    public func writeFormerSitesIn() -> Bool {
+        func lacksSites() throws -> String? {
+            guard let text = try ConfigLoader.text(of: path), !(try ConfigLoader().parse(text, path: path).writesSites) else { return nil }
+            return text
+        }
+        // Looked at first without the lock: nearly every command finds the line there.
+        guard (try? lacksSites()) != nil else { return false }
+        return (try? ConfigLock.holding(folderOf: path, files: files) { () throws -> Bool in
+            guard let text = try lacksSites() else { return false }
+            try write(text)
+            return true
+        }) ?? false
+    }
+
     /// The configuration, refusing a file that does not parse (it must be fixed by hand first).
     public func loadForEditing() throws -> MigaConfig {
         try load().config

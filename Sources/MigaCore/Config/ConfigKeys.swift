@@ -43,6 +43,8 @@ public struct ConfigKey: Sendable {
         case categories
         /// Host names, normalised.
         case sites
+        /// Some of these names, as a list (`extra_categories`): none is allowed.
+        case someOf([String])
         /// A program an app's shims run (`AppCheck`).
         case command
         case text
@@ -130,6 +132,7 @@ public struct ConfigKey: Sendable {
         switch kind {
         case .integer(let range, _): return "\(name) (\(range.lowerBound)–\(range.upperBound))"
         case .choice(let choices): return "\(name) (\(choices.joined(separator: ", ")))"
+        case .someOf(let choices): return "\(name) (any of \(choices.joined(separator: ", ")))"
         default: return name
         }
     }
@@ -209,6 +212,13 @@ extension ConfigKey {
                   json: { .array($0.map { .string($0.categoryName) }) })
     }
 
+    /// A list of some of `choices`; a name not among them is skipped with a warning.
+    static func someOf(_ name: String, _ choices: [String], doc: String, _ global: Global<[String]>) -> ConfigKey {
+        ConfigKey(name, .someOf(choices), doc: doc, global, app: nil, inState: false,
+                  check: { $3.someOf($0, key: $1, choices: choices) }, text: { $0.joined(separator: "\n") },
+                  json: { .array($0.map(OrderedJSON.string)) })
+    }
+
     /// Kept as written: the site matcher normalises them where sites are matched.
     static func sites(_ name: String, doc: String, _ global: Global<[String]>, inState: Bool = false) -> ConfigKey {
         ConfigKey(name, .sites, doc: doc, global, app: nil, inState: inState,
@@ -255,6 +265,9 @@ public enum ConfigKeys {
         .integer("grace_minutes", MigaConfig.graceRange, unit: "minutes", doc: "after an Open, how long the app or site opens without a pause",
                  \.graceMinutes, inState: true, looser: .higher),
         .categories("categories", doc: "what the gate shows: quotes, affirmations, articles", \.categories),
+        .someOf("extra_categories", ContentLibrary.extraCategories.map(\.name),
+                doc: "content beyond the calm defaults the gate may show: " + ContentLibrary.extraCategories.map { "\($0.name) (\($0.label))" }.joined(separator: ", "),
+                \.extraCategories),
         .choice("breathing", doc: "the breathing guide beside the countdown", \.breathing, inState: true),
         .flag("animations", doc: "the gate's small animations", \.animations, inState: true, warningSaysDefault: true),
         .text("terminal", doc: "the terminal emulator for desktop launches (\"\" finds one)", \.terminal),
@@ -355,6 +368,7 @@ public enum ConfigKeys {
         switch key(named: path.key)?.kind {
         case .categories?: return array(config.categories.map(\.categoryName))
         case .sites?: return array(config.sites)
+        case .someOf?: return array(display(path, in: config).split(separator: "\n").map(String.init))
         case .choice?, .command?, .text?, .folder?: return ConfigEditor.string(display(path, in: config))
         default: return display(path, in: config)
         }
@@ -401,6 +415,14 @@ public enum ConfigKeys {
                 throw ConfigValueError.badChoice("categories: \"\(item)\"", choices: ContentKind.allCases.map(\.categoryName))
             }
             return "[" + items.map(ConfigEditor.string).joined(separator: ", ") + "]"
+        case .someOf(let choices):
+            // Empty turns them all off.
+            var names: [String] = []
+            for item in list() {
+                guard choices.contains(item) else { throw ConfigValueError.badChoice("\(path.name): \"\(item)\"", choices: choices) }
+                if !names.contains(item) { names.append(item) }
+            }
+            return "[" + names.map(ConfigEditor.string).joined(separator: ", ") + "]"
         case .sites:
             var sites: [String] = []
             for item in list() {

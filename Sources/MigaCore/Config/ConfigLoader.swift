@@ -8,11 +8,15 @@ public struct ConfigLoader {
     public struct Result: Equatable {
         public var config: MigaConfig
         public var warnings: [String]
+        /// Whether the text holds a `sites` key. A file without one was made before `sites`
+        /// defaulted to none: it reads as holding `MigaConfig.formerDefaultSites`.
+        public var writesSites = true
     }
 
     public init() {}
 
-    /// A missing file means defaults, with no warning: that is the state after installing.
+    /// A missing file means defaults (no sites), with no warning: that is the state after
+    /// installing. Text miga parses for a file not yet written starts as `ConfigFile.newFileText`.
     public func load(path: String) throws -> Result {
         guard let text = try Self.text(of: path) else {
             return Result(config: MigaConfig(), warnings: [])
@@ -66,13 +70,15 @@ public struct ConfigLoader {
                 read(value, key, &config, &reader)
             }
         }
+        let writesSites = table["sites"] != nil
+        if !writesSites { config.sites = MigaConfig.formerDefaultSites }
         reader.checkScheduledNames(config)
         reader.checkSiteTables(config)
         // Keys come in document order, but a table's own problems are found at its header.
         let ordered = reader.warnings.enumerated().sorted {
             ($0.element.line ?? .max, $0.offset) < ($1.element.line ?? .max, $1.offset)
         }
-        return Result(config: config, warnings: ordered.map(\.element.text))
+        return Result(config: config, warnings: ordered.map(\.element.text), writesSites: writesSites)
     }
 }
 

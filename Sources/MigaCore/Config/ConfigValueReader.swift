@@ -94,6 +94,20 @@ struct ConfigValueReader {
         return nil
     }
 
+    /// The names of `choices` the list holds, once each; another name is skipped with a warning.
+    mutating func someOf(_ value: TOMLValue, key: String, choices: [String]) -> [String]? {
+        guard let names = strings(value, key: key) else { return nil }
+        var chosen: [String] = []
+        for name in names {
+            if !choices.contains(name) {
+                warn(key, "unknown \(key) \"\(TerminalText.excerpt(name))\" (use \(choices.joined(separator: ", "))); skipping it")
+            } else if !chosen.contains(name) {
+                chosen.append(name)
+            }
+        }
+        return chosen
+    }
+
     mutating func categories(_ value: TOMLValue, key: String, default fallback: [ContentKind]) -> [ContentKind] {
         guard let names = strings(value, key: key) else { return fallback }
         var kinds: [ContentKind] = []

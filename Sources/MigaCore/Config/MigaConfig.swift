@@ -11,8 +11,11 @@ public struct MigaConfig: Equatable, Sendable {
     public static let reentryMinutesRange = 0...1440
     /// Focused minutes a day before the gate says the budget is used (`minutes_per_day`; 0: none).
     public static let minutesPerDayRange = 0...1440
-    public static let defaultSites = ["reddit.com", "x.com", "twitter.com", "instagram.com",
-                                      "facebook.com", "tiktok.com", "youtube.com"]
+    /// The sites miga paused before `sites` defaulted to none: a config.toml with no `sites`
+    /// line (made before then) still gates them, and miga writes them into it once
+    /// (`ConfigFile.writeFormerSitesIn`), so no one's gates vanish on an upgrade.
+    public static let formerDefaultSites = ["reddit.com", "x.com", "twitter.com", "instagram.com",
+                                            "facebook.com", "tiktok.com", "youtube.com"]
 
     public enum Breathing: String, Sendable, CaseIterable { case box, off }
     /// Before Open: nothing more, or a sentence to type exactly (`challenge = "type"`).
@@ -56,10 +59,14 @@ public struct MigaConfig: Equatable, Sendable {
     public var timerSeconds = 30
     public var graceMinutes = 5
     public var categories: [ContentKind] = ContentKind.allCases
+    /// Content categories beyond the calm defaults that the gate may show
+    /// (`ContentLibrary.extraCategories`); none until the person turns one on.
+    public var extraCategories: [String] = []
     public var breathing = Breathing.box
     public var animations = true
     public var terminal = ""
-    public var sites = MigaConfig.defaultSites
+    /// Nothing is gated that the person did not choose: no sites until they name some.
+    public var sites: [String] = []
     public var apps: [String: App] = [:]
     public var intention = false
     public var escalateSeconds = 0

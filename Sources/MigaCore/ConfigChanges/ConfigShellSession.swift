@@ -78,7 +78,7 @@ public final class ConfigShellSession {
                 return nil
             }
             do {
-                let shell = try ConfigShell(text: original ?? "", path: path, commandExists: { name in
+                let shell = try ConfigShell(text: original ?? ConfigFile.newFileText, path: path, commandExists: { name in
                     resolver.lookUp(name) != nil || !(installer?.desktopEntries(running: name).isEmpty ?? true)
                 })
                 return (shell, original)
@@ -171,7 +171,7 @@ public final class ConfigShellSession {
         ConfigInForce.waitingNote(context: context).forEach { say("  waiting: " + $0) }
         // Sync turned on (or moved): this machine's history goes to the folder now, as with
         // `config set sync_folder`.
-        let before = (try? ConfigLoader().parse(original ?? "", path: context.paths.configFile))?.config ?? MigaConfig()
+        let before = (try? ConfigLoader().parse(original ?? ConfigFile.newFileText, path: context.paths.configFile))?.config ?? MigaConfig()
         if before.syncFolder != shell.config.syncFolder || before.syncConfig != shell.config.syncConfig {
             do {
                 try EventStore.shareHistory(config: shell.config, context: context).forEach { say("  " + $0) }

@@ -150,8 +150,28 @@ public struct ContentLibrary: Sendable {
         items.first { $0.id == id }
     }
 
-    /// Items whose kind is enabled, in library order.
-    public func items(kinds: [ContentKind]) -> [ContentItem] {
-        items.filter { kinds.contains($0.kind) }
+    /// The categories of clinical material (feeling unreal, anxiety) that a gate shows only
+    /// when the person turns them on (`extra_categories`, in the welcome or Settings): by
+    /// default the gate's words are calm and general. Their names and labels, in the order
+    /// the welcome, Settings and `miga content list` show them.
+    public static let extraCategories: [(name: String, label: String)] = [
+        ("dpdr", "Feeling unreal: depersonalisation and derealisation"),
+        ("anxiety", "Anxiety: what it is and how to ride it out"),
+    ]
+
+    /// Whether an item of `category` is off unless `extra_categories` lists it.
+    public static func isExtra(_ category: String) -> Bool {
+        extraCategories.contains { $0.name == category }
+    }
+
+    /// Whether a gate may show `item` with these extra categories turned on.
+    public static func isShown(_ item: ContentItem, extraCategories: [String]) -> Bool {
+        !isExtra(item.category) || extraCategories.contains(item.category)
+    }
+
+    /// Items whose kind is enabled, in library order; items of an extra category only when
+    /// it is turned on.
+    public func items(kinds: [ContentKind], extraCategories: [String] = []) -> [ContentItem] {
+        items.filter { kinds.contains($0.kind) && Self.isShown($0, extraCategories: extraCategories) }
     }
 }

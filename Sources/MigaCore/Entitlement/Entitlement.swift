@@ -1,11 +1,13 @@
 import FoundationEssentials
 import JSON
 
-/// `entitlement.json` (DESIGN "Entitlement"): a 3-day trial from first use, or a purchased
-/// licence. Whatever the file says, miga never stands between a person and their app: an ended
+/// `entitlement.json` (DESIGN "Entitlement"): a 3-day trial from the first pause of an app or
+/// site the person chose, or a purchased licence. Whatever the file says, miga never stands between a person and their app: an ended
 /// trial (or a file someone broke) only turns the pause off.
 public struct EntitlementStatus: Equatable {
     public enum State: Equatable {
+        /// No pause of a chosen app or site yet: the trial has not begun (and gates run).
+        case trialNotStarted
         case trial(endsAt: Date, remaining: TimeInterval)
         case trialEnded(endedAt: Date)
         case purchased(LicenseFile.Payload)
@@ -19,13 +21,29 @@ public struct EntitlementStatus: Equatable {
     /// Whether the gate pauses (trial running or licence valid).
     public var gateEnabled: Bool {
         switch state {
-        case .trial, .purchased: return true
+        case .trialNotStarted, .trial, .purchased: return true
         case .trialEnded, .broken: return false
         }
     }
 
+    /// Before the trial: when it starts. Said by `miga license` and the Settings.
+    public static let trialStartsAt = "The 3-day trial starts at the first pause of an app or site you chose."
+    /// How a licence is had, and what the end of the trial changes (and does not).
+    public static let howToBuy = [
+        "A licence is a one-time purchase: the licence file arrives by email; then run `miga license activate FILE`.",
+        "When the trial ends without one, apps and sites open without a pause; stats, config and export keep working (your data is yours).",
+    ]
+
+    /// What `miga license` says: the state, and until a licence is active how one is had.
+    public var explanation: [String] {
+        if case .purchased = state { return [summary] }
+        return [summary] + Self.howToBuy
+    }
+
     public var summary: String {
         switch state {
+        case .trialNotStarted:
+            return "trial not started. " + Self.trialStartsAt
         case .trial(_, let remaining):
             return "trial — \(Self.duration(remaining)) left"
         case .trialEnded(let endedAt):
@@ -73,8 +91,11 @@ public struct EntitlementStore {
         self.init(path: context.paths.configDirectory + "/entitlement.json", clock: context.clock, files: context.files)
     }
 
-    /// The entitlement now; on first use the trial starts (and is written down).
-    public func status() -> EntitlementStatus {
+    /// The entitlement now. Only reading: without a file the trial has not started, and it is
+    /// not started here (`doctor`, `license`, the demo or the browser's setup must not start it).
+    /// `startingTrial`: a gate of an app or site the person chose (see `GateService.admit`),
+    /// the one place the trial begins, written down.
+    public func status(startingTrial: Bool = false) -> EntitlementStatus {
         let now = clock.now()
         // Absent and unreadable are told apart by one read: asking "does it exist?" after a
         // failed read raced another miga's first use (four browser hosts starting at once),
@@ -86,6 +107,7 @@ public struct EntitlementStore {
             return EntitlementStatus(state: .broken(problem: "\(path) cannot be read"), path: path)
         }
         guard let data = read else {
+            guard startingTrial else { return EntitlementStatus(state: .trialNotStarted, path: path) }
             try? writeTrial(startedAt: now)
             return trial(startedAt: now, now: now)
         }

@@ -7,9 +7,11 @@ public struct GateContent {
     let candidates: [String]
     let store: EventStore
 
-    init(library: ContentLibrary, categories: [ContentKind], store: EventStore) {
+    init(library: ContentLibrary, categories: [ContentKind], extraCategories: [String], store: EventStore) {
         self.library = library
-        var candidates = library.items(kinds: categories).map(\.id)
+        var candidates = library.items(kinds: categories, extraCategories: extraCategories).map(\.id)
+        // No item of the chosen kinds: every kind, still without the extras not turned on.
+        if candidates.isEmpty { candidates = library.items(kinds: ContentKind.allCases, extraCategories: extraCategories).map(\.id) }
         if candidates.isEmpty { candidates = library.items.map(\.id) }
         self.candidates = candidates
         self.store = store

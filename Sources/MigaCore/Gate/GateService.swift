@@ -81,7 +81,20 @@ public struct GateService {
         let history = (try? store.history(app: app, on: moment.day)) ?? AppHistory()
         var plan = GatePlan(config: config, app: app, isSite: isSite, at: moment, history: history)
         plan.reentry = reentry
+        startTrialIfChosen(app)
         return .gate(plan)
+    }
+
+    /// The trial's 72 hours start at the first gate of an app or site the person chose, never
+    /// at one they did not (`make demo`'s, an app gated on the command line only).
+    func startTrialIfChosen(_ app: String) {
+        guard isChosen(app) else { return }
+        _ = EntitlementStore(context: context).status(startingTrial: true)
+    }
+
+    /// Whether `app` is one the person chose: an app in `[apps]`, or a site in `sites`.
+    public func isChosen(_ app: String) -> Bool {
+        config.apps[app] != nil || config.sites.contains { SiteMatcher.normalizedSite($0).map(SiteMatcher.appName(site:)) == app }
     }
 
     /// Whether a gate of `app` is a site's (a link `open-url` gates): a gated site's name
@@ -162,7 +175,7 @@ public struct GateService {
         let library = try ContentLibrary.load(userFolder: context.paths.userContentDirectory) {
             context.messages.say("miga: warning: \($0)")
         }
-        return GateContent(library: library, categories: config.categories, store: store)
+        return GateContent(library: library, categories: config.categories, extraCategories: config.extraCategories, store: store)
     }
 
     /// The line shown after an Exit, from the person's history, this Exit included.

@@ -110,7 +110,12 @@ public final class Gatekeeper {
                                         launch: launch, announce: announce))
         }
         // A grace the shim may decide alone ends with the trial: after it, miga records the pass.
-        if case .trial(let end, _) = entitlement.state { trialEnds = end }
+        // Not started yet: it starts at this gate at the earliest, so it ends no sooner than this.
+        switch entitlement.state {
+        case .trial(let end, _): trialEnds = end
+        case .trialNotStarted: trialEnds = context.clock.now().addingTimeInterval(EntitlementStore.trialLength)
+        default: break
+        }
 
         do {
             return .service(GateService(config: config, store: try EventStore(context: context), context: context))
