@@ -84,6 +84,7 @@ final class URLRoutingTests: XCTestCase {
     func testNonGatedLinksGoStraightToTheBrowserAndGatedOnesThroughTheGate() throws {
         let (folder, context, launcher, sink) = try makeHome()
         defer { _ = folder }
+        _ = try folder.write("sites = [\"reddit.com\"]\n", to: "home/.config/miga/config.toml")
         let status = URLRouter(context: context).open(["https://www.debian.org/", "https://reddit.com@evil.example/",
                                                        "HTTPS://OLD.REDDIT.COM./r/x"], forward: false)
         XCTAssertEqual(status, 0, sink.lines.joined(separator: "\n"))
