@@ -24,7 +24,8 @@ struct Miga: ParsableCommand {
         // String(describing:), a conformance scan that costs milliseconds on the gate's path.
         subcommands: [Gate.self, OpenURL.self, Config.self, StatsCommand.self, StatusCommand.self, EventsCommand.self, DataCommand.self, LicenseCommand.self, ContentCommand.self,
                       SnoozeCommand.self, Install.self, Uninstall.self, DoctorCommand.self, NativeHostCommand.self,
-                      TimeboxWatchCommand.self, SyncCommand.self, WatchCommand.self]
+                      TimeboxWatchCommand.self, SyncCommand.self, WatchCommand.self,
+                      WelcomeTryCommand.self]
     )
 
     static func main() {
