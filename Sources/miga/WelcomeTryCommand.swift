@@ -21,7 +21,8 @@ struct WelcomeTryCommand: ContextCommand {
                             source: .system, icon: nil, command: [parts[0]])
         }
         offer.sites += site.map { OfferedSite(site: $0.hasSuffix("*") ? String($0.dropLast()) : $0, preselected: $0.hasSuffix("*")) }
-        guard let choice = try TerminalWelcome(context: context).run(offer: offer, plain: plain) else {
+        let welcome = TerminalWelcome(context: context)
+        guard let choice = try plain ? welcome.run(offer: offer, plain: true) : welcome.run(offer: offer) else {
             try context.output.line("CHOICE: none")
             return
         }

@@ -81,6 +81,9 @@ final class WelcomeTerminalTests: XCTestCase {
         assertFits(terminal, columns: 40, keys: "Enter set up")
         try terminal.press("Escape")
         terminal.waitFor("What pulls you in?")
+        // A larger window (SIGWINCH): the frame is laid out again, the keys on one row.
+        try terminal.tmux(["resize-window", "-t", "t", "-x", "100", "-y", "30"])
+        terminal.waitFor("1–8 choose · + other app · Enter next · b back · q leave")
         try terminal.press("Enter", "Enter")
         let after = terminal.waitFor("STATUS=0")
         XCTAssertTrue(after.contains("CHOICE: apps=discord,slack,telegram-desktop sites=reddit.com,youtube.com/shorts,news.ycombinator.com"), after)
