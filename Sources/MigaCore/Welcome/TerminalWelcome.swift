@@ -14,8 +14,8 @@ public struct TerminalWelcome {
     /// The content categories beyond the calm defaults the pause screen offers (name, what the
     /// person reads). Until the content library names them in one place, they are named here.
     public static let extraCategories: [(name: String, label: String)] = [
-        ("dpdr", "Grounding for depersonalisation and derealisation"),
-        ("panic", "Help with panic and anxiety"),
+        ("dpdr", "Depersonalisation and derealisation help"),
+        ("panic", "Panic and anxiety help"),
     ]
 
     /// Asks through the three screens; the choice, or nil when the person left without one.
