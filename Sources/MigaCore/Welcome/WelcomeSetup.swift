@@ -124,9 +124,8 @@ public struct WelcomeSetup {
         let file = ConfigFile(path: context.paths.configFile, files: context.files)
         var settings: [(String, String)] = [("reentry_minutes", String(choice.reentryMinutes))]
         if let timer = choice.timerSeconds { settings.insert(("timer_seconds", String(timer)), at: 0) }
-        // The extra categories' key is new; an older table without it leaves them off.
-        if !choice.extraCategories.isEmpty, ConfigKeys.key(named: Self.extraCategoriesKey) != nil {
-            settings.append((Self.extraCategoriesKey, choice.extraCategories.joined(separator: ",")))
+        if !choice.extraCategories.isEmpty {
+            settings.append(("extra_categories", choice.extraCategories.joined(separator: ",")))
         }
         var lines: [String] = []
         for (key, value) in settings {
@@ -139,8 +138,6 @@ public struct WelcomeSetup {
         }
         return lines + ConfigInForce.waitingNote(context: context).map { "  waiting: " + $0 }
     }
-
-    static let extraCategoriesKey = "extra_categories"
 
     /// `miga install`, as that command does it, with its changes.
     func install() throws -> [String] {
