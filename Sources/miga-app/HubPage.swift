@@ -25,7 +25,7 @@ final class HubPage {
             gtk_box_append(miga_box(widget), statusPage("Cannot read your miga", String(describing: problem)))
         case .success(let overview) where overview.hub.isEmpty:
             let page = statusPage("Nothing is paused yet", "Choose the apps and sites that pull you in, and miga puts a short pause in front of them.")
-            let button = Widgets.button("_Choose what to pause…", classes: ["suggested-action", "pill"]) { [unowned self] in showWelcome() }
+            let button = Widgets.button("Choose what to pause…", classes: ["suggested-action", "pill"]) { [unowned self] in showWelcome() }
             gtk_widget_set_halign(button, GTK_ALIGN_CENTER)
             adw_status_page_set_child(miga_status_page(page), button)
             gtk_box_append(miga_box(widget), page)
@@ -61,9 +61,10 @@ final class HubPage {
         self.status = status
         let heading = Widgets.label("Open one through its pause", classes: ["title-4"])
         let content = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 12, [heading, status, flow])
-        for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
-            side(content, 24)
-        }
+        gtk_widget_set_margin_top(content, 24)
+        gtk_widget_set_margin_bottom(content, 24)
+        gtk_widget_set_margin_start(content, 24)
+        gtk_widget_set_margin_end(content, 24)
         let scrolled = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_policy(miga_scrolled_window(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_child(miga_scrolled_window(scrolled), content)
@@ -73,7 +74,7 @@ final class HubPage {
 
     /// A button: icon, name, "2 times today · 5.0 min"; its accessible name says all three.
     private func tile(_ item: AppOverview.HubItem) -> Widget {
-        let icon = Widgets.icon(item.icon, fallback: item.kind == .site ? "web-browser-symbolic" : "application-x-executable", size: 48)
+        let icon = Widgets.icon(item.icon, fallback: item.kind == .site ? "web-browser" : "application-x-executable", size: 48)
         let name = Widgets.label(item.name, classes: ["heading"], wrap: false)
         let today = Widgets.label(item.todayLine, classes: ["dim-label", "caption"], wrap: false)
         for label in [name, today] {

@@ -22,11 +22,11 @@ final class MainWindow {
         hub = HubPage(model: model)
         stats = StatsPage(model: model)
         welcome = WelcomePage(model: model)
-        addPage(hub.widget, name: "hub", title: "Hub", icon: "view-grid-symbolic")
-        addPage(stats.widget, name: "stats", title: "Stats", icon: "view-list-symbolic")
-        addPage(SettingsPage(model: model).widget, name: "settings", title: "Settings", icon: "emblem-system-symbolic")
         switcherTitle = adw_view_switcher_title_new()
         root = gtk_stack_new()
+        addPage(hub.widget, name: "hub", title: "Hub", icon: "view-app-grid-symbolic")
+        addPage(stats.widget, name: "stats", title: "Stats", icon: "view-list-symbolic")
+        addPage(SettingsPage(model: model).widget, name: "settings", title: "Settings", icon: "emblem-system-symbolic")
         adw_application_window_set_content(miga_adw_window(window), layout())
         hub.showWelcome = { [unowned self] in showWelcome() }
         welcome.finished = { [unowned self] in showPages() }
@@ -45,7 +45,7 @@ final class MainWindow {
 
     func showWelcome() {
         welcome.restart()
-        gtk_stack_set_visible_child_name(miga_stack(root), "welcome")
+        Widgets.showOnly(root, "welcome")
         adw_view_switcher_title_set_stack(miga_view_switcher_title(switcherTitle), nil)
         adw_view_switcher_title_set_subtitle(miga_view_switcher_title(switcherTitle), "Welcome")
     }
@@ -53,7 +53,7 @@ final class MainWindow {
     func showPages() {
         reload()
         adw_view_stack_set_visible_child_name(miga_view_stack(stack), "hub")
-        gtk_stack_set_visible_child_name(miga_stack(root), "pages")
+        Widgets.showOnly(root, "pages")
         adw_view_switcher_title_set_stack(miga_view_switcher_title(switcherTitle), miga_view_stack(stack))
         adw_view_switcher_title_set_subtitle(miga_view_switcher_title(switcherTitle), "")
     }
@@ -77,7 +77,7 @@ final class MainWindow {
     private func addAction(_ name: String, _ run: @escaping () -> Void) {
         let action = g_simple_action_new(name, nil)!
         onSignal(UnsafeMutableRawPointer(action), "activate", with: { _ in run() })
-        g_action_map_add_action(miga_action_map(window), OpaquePointer(action))
+        g_action_map_add_action(miga_action_map(window), action)
     }
 
     /// Header with the switcher as its title and the menu; below a certain width the switcher
@@ -99,7 +99,7 @@ final class MainWindow {
             adw_status_page_set_title(miga_status_page(page), "miga cannot start")
             adw_status_page_set_description(miga_status_page(page), Widgets.markupEscaped(problem))
             gtk_stack_add_named(miga_stack(root), page, "problem")
-            gtk_stack_set_visible_child_name(miga_stack(root), "problem")
+            Widgets.showOnly(root, "problem")
         }
         gtk_widget_set_vexpand(root, 1)
         return Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 0, [header, root])
@@ -111,7 +111,7 @@ final class MainWindow {
         g_menu_append(menu, "_Quit", "app.quit")
         let button = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(miga_menu_button(button), "open-menu-symbolic")
-        gtk_menu_button_set_menu_model(miga_menu_button(button), OpaquePointer(menu))
+        gtk_menu_button_set_menu_model(miga_menu_button(button), UnsafeMutablePointer<GMenuModel>(menu))
         miga_accessible_set_label(button, "Main menu")
         return button
     }

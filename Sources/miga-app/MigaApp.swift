@@ -23,7 +23,7 @@ final class MigaApp {
     private func addKeys() {
         let quit = g_simple_action_new("quit", nil)!
         onSignal(UnsafeMutableRawPointer(quit), "activate", with: { [unowned self] _ in g_application_quit(miga_application(application)) })
-        g_action_map_add_action(miga_application_action_map(application), OpaquePointer(quit))
+        g_action_map_add_action(miga_application_action_map(application), quit)
         let gtk = miga_gtk_application(application)
         miga_set_accel(gtk, "app.quit", "<Control>q")
         miga_set_accel(gtk, "window.close", "<Control>w")

@@ -24,12 +24,12 @@ final class WelcomePage {
         self.model = model
         offer = model.offer()
         widget = gtk_stack_new()
-        gtk_stack_set_transition_type(miga_stack(widget), GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT)
-        gtk_widget_set_vexpand(widget, 1)
+                gtk_widget_set_vexpand(widget, 1)
         gtk_stack_add_named(miga_stack(widget), intro(), "intro")
         gtk_stack_add_named(miga_stack(widget), choose(), "choose")
         gtk_stack_add_named(miga_stack(widget), pause(), "pause")
         gtk_stack_add_named(miga_stack(widget), done(), "done")
+        show(0)
     }
 
     private var current: Int {
@@ -38,7 +38,7 @@ final class WelcomePage {
     }
 
     private func show(_ index: Int) {
-        gtk_stack_set_visible_child_name(miga_stack(widget), screens[max(0, min(index, screens.count - 1))])
+        Widgets.showOnly(widget, screens[max(0, min(index, screens.count - 1))])
     }
 
     /// Escape: one screen back (the last one, done, has nothing to go back to).
@@ -59,7 +59,7 @@ final class WelcomePage {
             A quote and a countdown, then you choose: Exit, Read Next or Open.
             Nothing is paused that you did not choose, and nothing leaves this computer.
             """)
-        let next = Widgets.button("_Next", classes: ["suggested-action", "pill"]) { [unowned self] in show(1) }
+        let next = Widgets.button("Next", classes: ["suggested-action", "pill"]) { [unowned self] in show(1) }
         gtk_widget_set_halign(next, GTK_ALIGN_CENTER)
         adw_status_page_set_child(miga_status_page(page), next)
         return page
@@ -85,7 +85,7 @@ final class WelcomePage {
             siteChecks.append((site.site, check(in: row, named: site.site, active: site.preselected)))
             adw_preferences_group_add(miga_preferences_group(sites), row)
         }
-        return screen([apps, sites], back: 0, next: ("_Next", { [unowned self] in show(2) }))
+        return screen([apps, sites], back: 0, next: ("Next", { [unowned self] in show(2) }))
     }
 
     private func pause() -> Widget {
@@ -94,7 +94,6 @@ final class WelcomePage {
         timer = gtk_spin_button_new_with_range(Double(range.lowerBound), Double(range.upperBound), 1)
         gtk_spin_button_set_value(miga_spin_button(timer), Double(min(max(model.timerSeconds, range.lowerBound), range.upperBound)))
         gtk_widget_set_valign(timer, GTK_ALIGN_CENTER)
-        miga_accessible_set_label(timer, "Pause length in seconds")
         let timerRow = Widgets.row("Pause length", "Seconds of quiet before Open, \(range.lowerBound) to \(range.upperBound)")
         adw_action_row_add_suffix(miga_action_row(timerRow), timer)
         adw_action_row_set_activatable_widget(miga_action_row(timerRow), timer)
@@ -102,7 +101,6 @@ final class WelcomePage {
         comingBack = gtk_switch_new()
         gtk_switch_set_active(miga_switch(comingBack), 1)
         gtk_widget_set_valign(comingBack, GTK_ALIGN_CENTER)
-        miga_accessible_set_label(comingBack, "Pause when I come back after 10 minutes")
         let backRow = Widgets.row("Pause when I come back", "To an app or site left open for 10 minutes or more")
         adw_action_row_add_suffix(miga_action_row(backRow), comingBack)
         adw_action_row_set_activatable_widget(miga_action_row(backRow), comingBack)
@@ -112,7 +110,7 @@ final class WelcomePage {
         problem = Widgets.label("", classes: ["error"])
         gtk_widget_set_visible(problem, 0)
         adw_preferences_group_add(miga_preferences_group(group), problem)
-        return screen([group], back: 1, next: ("_Set up", { [unowned self] in setUp() }))
+        return screen([group], back: 1, next: ("Set up", { [unowned self] in setUp() }))
     }
 
     private func done() -> Widget {
@@ -121,7 +119,7 @@ final class WelcomePage {
         adw_status_page_set_title(miga_status_page(page), "miga is ready")
         said = Widgets.label("", classes: [])
         gtk_label_set_selectable(miga_label(said), 1)
-        let hub = Widgets.button("_Open the hub", classes: ["suggested-action", "pill"]) { [unowned self] in finished() }
+        let hub = Widgets.button("Open the hub", classes: ["suggested-action", "pill"]) { [unowned self] in finished() }
         gtk_widget_set_halign(hub, GTK_ALIGN_CENTER)
         adw_status_page_set_child(miga_status_page(page), Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 24, [said, hub]))
         return page
@@ -132,7 +130,7 @@ final class WelcomePage {
         let page = adw_preferences_page_new()!
         gtk_widget_set_vexpand(page, 1)
         groups.forEach { adw_preferences_page_add(miga_preferences_page(page), miga_preferences_group($0)) }
-        let backButton = Widgets.button("_Back", classes: ["pill"]) { [unowned self] in show(back) }
+        let backButton = Widgets.button("Back", classes: ["pill"]) { [unowned self] in show(back) }
         let nextButton = Widgets.button(next.0, classes: ["suggested-action", "pill"], action: next.1)
         let buttons = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, [backButton, nextButton])
         gtk_widget_set_halign(buttons, GTK_ALIGN_CENTER)
@@ -144,7 +142,7 @@ final class WelcomePage {
     private func check(in row: Widget, named name: String, active: Bool) -> Widget {
         let check = gtk_check_button_new()!
         gtk_check_button_set_active(miga_check_button(check), active ? 1 : 0)
-        miga_accessible_set_label(check, name)
+        // Named by its row's title (the row's activatable widget), as a screen reader reads it.
         adw_action_row_add_suffix(miga_action_row(row), check)
         adw_action_row_set_activatable_widget(miga_action_row(row), check)
         return check

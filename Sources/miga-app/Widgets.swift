@@ -16,7 +16,8 @@ enum Widgets {
     }
 
     static func button(_ text: String, classes: [String] = [], action: @escaping () -> Void) -> Widget {
-        let button = gtk_button_new_with_mnemonic(text)!
+        // Not a mnemonic: GTK 4.8 names such a button by its raw text and its label ("_Next Next").
+        let button = gtk_button_new_with_label(text)!
         classes.forEach { gtk_widget_add_css_class(button, $0) }
         onSignal(UnsafeMutableRawPointer(button), "clicked", action)
         return button
@@ -34,13 +35,12 @@ enum Widgets {
         return image
     }
 
-    /// An `AdwActionRow` whose accessible name says its title and subtitle together, as a
-    /// screen reader should read one fact ("Current streak: 3 days").
+    /// An `AdwActionRow`: a screen reader reads its title, then its subtitle (GTK 4.8 adds the
+    /// row's title to any name set here, so none is).
     static func row(_ title: String, _ subtitle: String? = nil) -> Widget {
         let row = adw_action_row_new()!
         adw_preferences_row_set_title(miga_preferences_row(row), markupEscaped(title))
         if let subtitle { adw_action_row_set_subtitle(miga_action_row(row), markupEscaped(subtitle)) }
-        miga_accessible_set_label(row, subtitle.map { "\(title): \($0)" } ?? title)
         return row
     }
 
@@ -60,6 +60,19 @@ enum Widgets {
     /// Row titles are Pango markup in libadwaita 1.2: a name with `&` or `<` is text, not markup.
     static func markupEscaped(_ text: String) -> String {
         text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+    }
+
+    /// Shows one child of a GtkStack and hides the rest: a stack keeps its other children
+    /// "visible", and a screen reader would walk their buttons too (the welcome's three Nexts).
+    static func showOnly(_ stack: Widget, _ name: String) {
+        let target = gtk_stack_get_child_by_name(miga_stack(stack), name)
+        if let target { gtk_widget_set_visible(target, 1) }
+        gtk_stack_set_visible_child_name(miga_stack(stack), name)
+        var child = gtk_widget_get_first_child(stack)
+        while let widget = child {
+            if widget != target { gtk_widget_set_visible(widget, 0) }
+            child = gtk_widget_get_next_sibling(widget)
+        }
     }
 
     /// Removes every child of a box (a page rebuilt with today's numbers).
