@@ -36,6 +36,9 @@ GNOME_SHELL_45_DIR ?= $(PREFIX)/lib/miga/gnome-shell-45/miga@miga.app
 # The one version source; debian/changelog must agree (`make deb` checks).
 VERSION := $(shell sed -n 's/.*current = "\(.*\)"/\1/p' Sources/MigaCore/Version.swift)
 installed = $(root)/bin/miga \
+	$(root)/bin/miga-app \
+	$(root)/share/applications/app.miga.Miga.desktop \
+	$(root)/share/man/man1/miga-app.1 \
 	$(root)/share/bash-completion/completions/miga \
 	$(DESTDIR)$(ZSH_COMPLETIONS)/_miga \
 	$(root)/share/fish/vendor_completions.d/miga.fish \
@@ -93,6 +96,11 @@ install-files: release extension gnome-extension
 	sed 's|@WINDOW@|$(PREFIX)/lib/miga/miga-gate-window|' data/app.miga.Gate.desktop.in > .build/app.miga.Gate.desktop
 	install -D -m 644 .build/app.miga.Gate.desktop $(root)/share/applications/app.miga.Gate.desktop
 	install -D -m 644 data/icons/app.miga.Gate.svg $(root)/share/icons/hicolor/scalable/apps/app.miga.Gate.svg
+	# The miga app (welcome, hub, stats, settings) and its entry, under the same icon.
+	install -D -m 755 .build/release/miga-app $(root)/bin/miga-app
+	sed 's|@APP@|$(PREFIX)/bin/miga-app|' data/app.miga.Miga.desktop.in > .build/app.miga.Miga.desktop
+	install -D -m 644 .build/app.miga.Miga.desktop $(root)/share/applications/app.miga.Miga.desktop
+	install -D -m 644 data/miga-app.1 $(root)/share/man/man1/miga-app.1
 	# A completion is sourced, not run: no #! line.
 	.build/release/miga --generate-completion-script bash | sed '1{/^#!/d}' > .build/miga.bash
 	.build/release/miga --generate-completion-script zsh > .build/_miga

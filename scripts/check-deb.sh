@@ -39,7 +39,8 @@ MANWIDTH=80 man miga 2>"$work/man.err" | grep -q "open-url" || fail "the man pag
 for f in /usr/share/bash-completion/completions/miga /usr/share/zsh/vendor-completions/_miga \
          /usr/share/fish/vendor_completions.d/miga.fish /usr/share/doc/miga/copyright /usr/share/doc/miga/changelog.gz \
          /usr/share/doc/miga/README.md.gz /usr/share/doc/miga/DETAILS.md.gz /usr/lib/miga/miga-gate-window \
-         /usr/share/applications/app.miga.Gate.desktop /usr/share/icons/hicolor/scalable/apps/app.miga.Gate.svg; do
+         /usr/share/applications/app.miga.Gate.desktop /usr/share/icons/hicolor/scalable/apps/app.miga.Gate.svg \
+         /usr/bin/miga-app /usr/share/applications/app.miga.Miga.desktop; do
     [ -f "$f" ] || fail "$f is missing"
 done
 out=$(bash -c ". /usr/share/bash-completion/completions/miga

@@ -62,6 +62,11 @@ grep -qx "Exec=$prefix/lib/miga/miga-gate-window" "$prefix/share/applications/ap
     fail "share/applications/app.miga.Gate.desktop does not start $prefix/lib/miga/miga-gate-window"
 desktop-file-validate "$prefix/share/applications/app.miga.Gate.desktop" || fail "app.miga.Gate.desktop is not valid"
 cmp -s data/icons/app.miga.Gate.svg "$prefix/share/icons/hicolor/scalable/apps/app.miga.Gate.svg" || fail "make install did not install miga's icon"
+# The miga app beside miga, libadwaita's, and its entry (the GNOME Shell indicator's "Open miga").
+ldd "$prefix/bin/miga-app" | grep -q libadwaita-1 || fail "bin/miga-app does not link libadwaita"
+grep -qx "Exec=$prefix/bin/miga-app" "$prefix/share/applications/app.miga.Miga.desktop" ||
+    fail "share/applications/app.miga.Miga.desktop does not start $prefix/bin/miga-app"
+desktop-file-validate "$prefix/share/applications/app.miga.Miga.desktop" || fail "app.miga.Miga.desktop is not valid"
 status=0; env -i HOME="$prefix/home" "$prefix/lib/miga/miga-gate-window" --check 2>/dev/null || status=$?
 [ "$status" -eq 2 ] || fail "miga-gate-window --check without a display gave $status, not 2"
 # Release builds trust only the compiled-in production key: a licence signed with the test

@@ -33,6 +33,11 @@ static inline AdwComboRow *miga_combo_row(GtkWidget *widget) { return ADW_COMBO_
 static inline AdwExpanderRow *miga_expander_row(GtkWidget *widget) { return ADW_EXPANDER_ROW(widget); }
 static inline AdwLeaflet *miga_leaflet(GtkWidget *widget) { return ADW_LEAFLET(widget); }
 static inline AdwMessageDialog *miga_message_dialog(GtkWidget *widget) { return ADW_MESSAGE_DIALOG(widget); }
+static inline GtkStack *miga_stack(GtkWidget *widget) { return GTK_STACK(widget); }
+static inline GtkMenuButton *miga_menu_button(GtkWidget *widget) { return GTK_MENU_BUTTON(widget); }
+static inline GActionMap *miga_action_map(GtkWidget *widget) { return G_ACTION_MAP(widget); }
+static inline GActionMap *miga_application_action_map(AdwApplication *application) { return G_ACTION_MAP(application); }
+static inline AdwWindowTitle *miga_window_title(GtkWidget *widget) { return ADW_WINDOW_TITLE(widget); }
 static inline GApplication *miga_application(AdwApplication *application) { return G_APPLICATION(application); }
 static inline GtkApplication *miga_gtk_application(AdwApplication *application) { return GTK_APPLICATION(application); }
 
@@ -45,3 +50,9 @@ static inline void miga_accessible_set_label(GtkWidget *widget, const char *labe
 static inline void miga_accessible_set_description(GtkWidget *widget, const char *description) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }
+
+/// A drawing area a screen reader announces as a picture (the role is fixed at construction).
+static inline GtkWidget *miga_drawing_area_new_image(void) { return GTK_WIDGET(g_object_new(GTK_TYPE_DRAWING_AREA, "accessible-role", GTK_ACCESSIBLE_ROLE_IMG, NULL)); }
+
+/// One keyboard accelerator for an action (`app.quit`, `window.close`).
+static inline void miga_set_accel(GtkApplication *application, const char *action, const char *accel) { const char *accels[] = { accel, NULL }; gtk_application_set_accels_for_action(application, action, accels); }

@@ -14,8 +14,20 @@ final class MigaApp {
     }
 
     func run() -> Int32 {
+        onSignal(UnsafeMutableRawPointer(application), "startup") { [unowned self] in addKeys() }
         onSignal(UnsafeMutableRawPointer(application), "activate") { [unowned self] in activate() }
         return g_application_run(miga_application(application), 0, nil)
+    }
+
+    /// Ctrl+Q quits, Ctrl+W closes the window, Escape goes back a screen in the welcome.
+    private func addKeys() {
+        let quit = g_simple_action_new("quit", nil)!
+        onSignal(UnsafeMutableRawPointer(quit), "activate", with: { [unowned self] _ in g_application_quit(miga_application(application)) })
+        g_action_map_add_action(miga_application_action_map(application), quit)
+        let gtk = miga_gtk_application(application)
+        miga_set_accel(gtk, "app.quit", "<Control>q")
+        miga_set_accel(gtk, "window.close", "<Control>w")
+        miga_set_accel(gtk, "win.back", "Escape")
     }
 
     private func activate() {

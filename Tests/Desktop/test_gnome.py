@@ -97,7 +97,7 @@ class ShellCase(unittest.TestCase):
         cls.shell.write_desktop_entry("migatest.desktop", app_entry("Migatest", "app.miga.TestApp", "Migatest"))
         cls.shell.write_desktop_entry("migaother.desktop", app_entry("Other", "app.miga.Other", "Other"))
         # miga's desktop app, as the package installs it (here a test window of that id)
-        cls.shell.write_desktop_entry("app.miga.App.desktop", app_entry("miga", "app.miga.App", "miga"))
+        cls.shell.write_desktop_entry("app.miga.Miga.desktop", app_entry("miga", "app.miga.Miga", "miga"))
         cls.shell.prepare = lambda: None
         cls.shell.start()
 
@@ -244,7 +244,7 @@ class ExtensionTests(ShellCase):
         self.shell.eval("(() => { const item = Main.panel.statusArea.miga.menu._getMenuItems()"
                         ".find(i => i.label && i.label.text === 'Open miga');"
                         " item.activate(imports.gi.Clutter.get_current_event()); return true; })()")
-        self.shell.wait_focus("app.miga.App")
+        self.shell.wait_focus("app.miga.Miga")
         self.assertFalse(self.shell.eval_json("Main.panel.statusArea.miga.menu.isOpen"))
         self.shell.eval("(() => { global.display.focus_window.delete(global.get_current_time()); return true; })()")
 

@@ -11,7 +11,7 @@ const PanelMenu = imports.ui.panelMenu;
 const PopupMenu = imports.ui.popupMenu;
 // @imports-end
 
-const APP_DESKTOP_ID = 'app.miga.App.desktop';
+const APP_DESKTOP_ID = 'app.miga.Miga.desktop';
 const SNOOZES = [['15 min', '15m'], ['30 min', '30m'], ['1 hour', '1h']];
 
 function plural(count, word) {
