@@ -45,3 +45,6 @@ static inline void miga_accessible_set_label(GtkWidget *widget, const char *labe
 static inline void miga_accessible_set_description(GtkWidget *widget, const char *description) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }
+static inline GListModel *miga_list_model(void *model) { return G_LIST_MODEL(model); }
+static inline GtkFileChooser *miga_file_chooser(void *chooser) { return GTK_FILE_CHOOSER(chooser); }
+static inline GtkNativeDialog *miga_native_dialog(void *dialog) { return GTK_NATIVE_DIALOG(dialog); }
