@@ -61,9 +61,15 @@ extension SettingsPage {
             let name = String(cString: gtk_editable_get_text(miga_editable(entry))).trimmingSpaces
             guard !name.isEmpty else { return }
             addApp(name, command: nil, context: context)
+            focusLast("apps") // the row typed in was remade: the keyboard stays where it was
         }
         rows.append(entry)
         return rows
+    }
+
+    /// Gives the keyboard to a list's last row (its "Add …" row), as remade after a change.
+    private func focusLast(_ group: String) {
+        if let row = listRows[group]?.last { gtk_widget_grab_focus(row) }
     }
 
     private func addApp(_ name: String, command: String?, context: MigaContext) {
@@ -99,6 +105,7 @@ extension SettingsPage {
                 let (site, outcome) = try GatedSites(context: context).add(host)
                 return [outcome == .changed ? "\(site) is gated: links to it pause first." : "\(site) is already gated."]
             }
+            focusLast("sites")
         }
         rows.append(entry)
         return rows
