@@ -101,7 +101,7 @@ extension SettingsPage {
                 set(keyRow, to: choices[index], context: context)
             })
             return keyRow
-        case .categories:
+        case .categories where key.name == "categories": // a switch per content kind; another list is typed
             let expander = adw_expander_row_new()!
             adw_preferences_row_set_title(miga_preferences_row(expander), title)
             let keyRow = KeyRow(key: key, row: expander)
@@ -153,7 +153,7 @@ extension SettingsPage {
             show(text, in: keyRow)
             let waiting = SettingChange.waiting(for: keyRow.key.name, context: context)
             let subtitle = ([keyRow.about] + waiting.map { "Waiting: " + $0 }).joined(separator: "\n")
-            if case .categories = keyRow.key.kind { adw_expander_row_set_subtitle(miga_expander_row(keyRow.row), Self.markupFree(subtitle)); continue }
+            if case .categories = keyRow.key.kind, keyRow.key.name == "categories" { adw_expander_row_set_subtitle(miga_expander_row(keyRow.row), Self.markupFree(subtitle)); continue }
             if let combo = keyRow.control, case .choice = keyRow.key.kind {
                 // A combo row's subtitle is plain text in libadwaita 1.2 (no markup to escape).
                 adw_action_row_set_subtitle(miga_action_row(combo), subtitle)
@@ -177,7 +177,7 @@ extension SettingsPage {
             if let combo = keyRow.control, let index = choices.firstIndex(of: text) {
                 adw_combo_row_set_selected(miga_combo_row(combo), guint(index))
             }
-        case .categories:
+        case .categories where keyRow.key.name == "categories":
             let chosen = text.split(separator: "\n").map(String.init)
             for (name, toggle) in keyRow.switches { gtk_switch_set_active(miga_switch(toggle), chosen.contains(name) ? 1 : 0) }
         default:
