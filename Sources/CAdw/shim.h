@@ -56,3 +56,7 @@ static inline GtkWidget *miga_drawing_area_new_image(void) { return GTK_WIDGET(g
 
 /// One keyboard accelerator for an action (`app.quit`, `window.close`).
 static inline void miga_set_accel(GtkApplication *application, const char *action, const char *accel) { const char *accels[] = { accel, NULL }; gtk_application_set_accels_for_action(application, action, accels); }
+
+static inline GListModel *miga_list_model(void *model) { return G_LIST_MODEL(model); }
+static inline GtkFileChooser *miga_file_chooser(void *chooser) { return GTK_FILE_CHOOSER(chooser); }
+static inline GtkNativeDialog *miga_native_dialog(void *dialog) { return GTK_NATIVE_DIALOG(dialog); }

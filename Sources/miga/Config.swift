@@ -123,27 +123,7 @@ struct Config: ContextCommand {
             // `set KEY -- VALUE` is how other tools take a value that starts with a dash.
             let value = self.value.first == "--" ? Array(self.value.dropFirst()) : self.value
             guard !value.isEmpty else { throw ValidationError("give a value: miga config set \(key) VALUE") }
-            let file = ConfigFile(path: context.paths.configFile, files: context.files)
-            try Installer(context: context).prepareConfigFolder()
-            // An app's command is what its shims run: checked like `apps add`, and the
-            // shims follow it at once (or they would go on running the old one).
-            if let path = try? ConfigKeys.resolve(key, in: file.loadForEditing()), let app = path.app, path.key == "command" {
-                let installer = try GatedApps(context: context).setCommand(of: app, to: value.joined(separator: " "))
-                try context.output.line("\(path.name) = \(ConfigKeys.toml(path, in: try file.load().config))")
-                try context.output.lines(installer.changes.map { "  " + $0 })
-                return
-            }
-            let before = try? file.loadForEditing()
-            let path = try file.set(key, to: value.joined(separator: " "))
-            let config = try file.load().config
-            try context.output.line("\(path.name) = \(ConfigKeys.toml(path, in: config))")
-            if let before, let note = ConfigKeys.droppedNote(path, before: before, after: config, adding: "miga config sites add HOST") {
-                try context.output.line("  " + note)
-            }
-            try context.output.lines(ConfigInForce.waitingNote(context: context).map { "  waiting: " + $0 })
-            if path.key == "sync_folder" || path.key == "sync_config" {
-                try context.output.lines(try EventStore.shareHistory(config: config, context: context).map { "  " + $0 })
-            }
+            try SettingChange(context: context).set(key, to: value.joined(separator: " ")) { try context.output.line($0) }
         }
     }
 }

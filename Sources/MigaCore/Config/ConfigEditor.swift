@@ -66,6 +66,23 @@ public struct ConfigEditor: Equatable {
         return true
     }
 
+    /// Appends a `[[schedule]]` table of these `key = value` lines (TOML text).
+    public mutating func addSchedule(_ assignments: [String]) {
+        if !lines.isEmpty, lines.last?.trimming(.whitespaces).isEmpty == false { lines.append("") }
+        lines.append("[[schedule]]")
+        lines.append(contentsOf: assignments)
+    }
+
+    /// Removes the `number`th `[[schedule]]` table (1-based, as `Schedule.index` numbers
+    /// them); false when there is none.
+    @discardableResult
+    public mutating func removeSchedule(_ number: Int) -> Bool {
+        let headers = lines.indices.filter { lines[$0].trimming(.whitespaces).hasPrefix("[[schedule]]") }
+        guard headers.indices.contains(number - 1) else { return false }
+        removeTable(at: headers[number - 1])
+        return true
+    }
+
     /// Sets the top-level `sites` array, in place when it is written, else before the first table.
     public mutating func setSites(_ sites: [String]) {
         setValue("[" + sites.map(Self.string).joined(separator: ", ") + "]", forKey: "sites")
