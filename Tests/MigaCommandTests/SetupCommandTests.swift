@@ -93,6 +93,23 @@ final class SetupCommandTests: XCTestCase {
         XCTAssertEqual(try ConfigLoader().load(path: home.configFile).config.sites, ["reddit.com", "youtube.com/shorts"])
     }
 
+    /// A fresh home (no config.toml yet): the one site named is the only one paused, then and
+    /// at every later command — the file setup writes is never read as one from before sites
+    /// defaulted to none.
+    func testYesInAFreshHomePausesOnlyTheSiteNamed() throws {
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.configFile))
+        let setup = try miga("setup", "--apps", "pidgin", "--sites", "reddit.com", "--yes")
+        XCTAssertEqual(setup.status, 0, setup.stderr)
+        XCTAssertFalse(setup.stderr.contains("sites"), setup.stderr)
+        XCTAssertEqual(try ConfigLoader().load(path: home.configFile).config.sites, ["reddit.com"])
+        for _ in 0..<2 {
+            let listed = try miga("config", "sites", "list")
+            XCTAssertEqual(listed.stdout, "reddit.com\n")
+            XCTAssertEqual(listed.stderr, "", "no former sites written in or said")
+        }
+        XCTAssertEqual(try ConfigLoader().load(path: home.configFile).config.apps.keys.sorted(), ["pidgin"])
+    }
+
     func testTurningComingBackOffWaitsAsEveryLooseningDoes() throws {
         try home.writeConfig("sites = []\nloosen_delay_minutes = 30\nreentry_minutes = 10\n")
         XCTAssertEqual(try miga("config", "get", "reentry_minutes").stdout, "10\n")
