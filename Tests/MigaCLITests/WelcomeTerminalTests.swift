@@ -155,7 +155,7 @@ final class WelcomeTerminalTests: XCTestCase {
         XCTAssertEqual(try setting("timer_seconds"), "40")
         XCTAssertEqual(try setting("reentry_minutes"), "0")
         try assertShims(["dino-im", "discord", "pidgin", "signal-desktop", "telegram"],
-                        entries: ["pidgin": "pidgin.desktop"])
+                        entries: ["pidgin": "pidgin.desktop", "discord": "com.discordapp.Discord.desktop"])
         let apps = try miga("config", "apps", "list").stdout
         XCTAssertTrue(apps.contains("discord\n  command       \(home.home)/.local/share/flatpak/exports/bin/com.discordapp.Discord\n"), apps)
         XCTAssertTrue(apps.contains("telegram\n  command       \(home.root)/snap/bin/telegram-desktop\n"), apps)

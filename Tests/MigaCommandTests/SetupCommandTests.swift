@@ -85,6 +85,9 @@ final class SetupCommandTests: XCTestCase {
         }
         let shim = try String(contentsOfFile: home.home + "/.local/share/applications/pidgin.desktop", encoding: .utf8)
         XCTAssertTrue(shim.contains("gate"), shim)
+        // The Flatpak's menu entry too, though XDG_DATA_DIRS leaves its exports out.
+        let flatpakShim = try String(contentsOfFile: home.home + "/.local/share/applications/com.discordapp.Discord.desktop", encoding: .utf8)
+        XCTAssertTrue(flatpakShim.contains(" gate --app 'discord' ") && flatpakShim.contains("X-Miga-Shim=true"), flatpakShim)
 
         // Again: nothing new, nothing doubled.
         let again = try miga("setup", "--apps", "pidgin", "--sites", "reddit.com", "--yes")
