@@ -155,7 +155,8 @@ final class WelcomeTerminalTests: XCTestCase {
         XCTAssertEqual(try setting("timer_seconds"), "40")
         XCTAssertEqual(try setting("reentry_minutes"), "0")
         try assertShims(["dino-im", "discord", "pidgin", "signal-desktop", "telegram"],
-                        entries: ["pidgin": "pidgin.desktop", "discord": "com.discordapp.Discord.desktop"])
+                        entries: ["pidgin": "pidgin.desktop", "discord": "com.discordapp.Discord.desktop",
+                                  "telegram": "telegram-desktop_telegram-desktop.desktop"])
         let apps = try miga("config", "apps", "list").stdout
         XCTAssertTrue(apps.contains("discord\n  command       \(home.home)/.local/share/flatpak/exports/bin/com.discordapp.Discord\n"), apps)
         XCTAssertTrue(apps.contains("telegram\n  command       \(home.root)/snap/bin/telegram-desktop\n"), apps)
