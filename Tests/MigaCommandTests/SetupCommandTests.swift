@@ -85,12 +85,32 @@ final class SetupCommandTests: XCTestCase {
         }
         let shim = try String(contentsOfFile: home.home + "/.local/share/applications/pidgin.desktop", encoding: .utf8)
         XCTAssertTrue(shim.contains("gate"), shim)
+        // The Flatpak's menu entry too, though XDG_DATA_DIRS leaves its exports out.
+        let flatpakShim = try String(contentsOfFile: home.home + "/.local/share/applications/com.discordapp.Discord.desktop", encoding: .utf8)
+        XCTAssertTrue(flatpakShim.contains(" gate --app 'discord' ") && flatpakShim.contains("X-Miga-Shim=true"), flatpakShim)
 
         // Again: nothing new, nothing doubled.
         let again = try miga("setup", "--apps", "pidgin", "--sites", "reddit.com", "--yes")
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertTrue(again.stdout.hasPrefix("pidgin was already paused.\nreddit.com was already paused.\nreentry_minutes = 0\n"), again.stdout)
         XCTAssertEqual(try ConfigLoader().load(path: home.configFile).config.sites, ["reddit.com", "youtube.com/shorts"])
+    }
+
+    /// A fresh home (no config.toml yet): the one site named is the only one paused, then and
+    /// at every later command — the file setup writes is never read as one from before sites
+    /// defaulted to none.
+    func testYesInAFreshHomePausesOnlyTheSiteNamed() throws {
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.configFile))
+        let setup = try miga("setup", "--apps", "pidgin", "--sites", "reddit.com", "--yes")
+        XCTAssertEqual(setup.status, 0, setup.stderr)
+        XCTAssertFalse(setup.stderr.contains("sites"), setup.stderr)
+        XCTAssertEqual(try ConfigLoader().load(path: home.configFile).config.sites, ["reddit.com"])
+        for _ in 0..<2 {
+            let listed = try miga("config", "sites", "list")
+            XCTAssertEqual(listed.stdout, "reddit.com\n")
+            XCTAssertEqual(listed.stderr, "", "no former sites written in or said")
+        }
+        XCTAssertEqual(try ConfigLoader().load(path: home.configFile).config.apps.keys.sorted(), ["pidgin"])
     }
 
     func testTurningComingBackOffWaitsAsEveryLooseningDoes() throws {

@@ -6,6 +6,10 @@ public struct InstallLayout: Equatable {
     public var dataHome: String
     /// `$XDG_DATA_HOME` then `$XDG_DATA_DIRS`, the folders holding `applications/`.
     public var dataDirectories: [String]
+    /// Where the menu entries a shim may stand in for are: `dataDirectories`, then Flatpak's
+    /// and Snap's exports, as the welcome finds apps (an app picked there is paused from its
+    /// menu entry too, even in a session whose `XDG_DATA_DIRS` leaves them out).
+    public var entryDirectories: [String]
     /// `$XDG_CONFIG_HOME` then `$XDG_CONFIG_DIRS`, the folders holding `mimeapps.list`.
     public var configDirectories: [String]
     /// zsh reads its rc file from `$ZDOTDIR` when set.
@@ -17,6 +21,7 @@ public struct InstallLayout: Equatable {
         configHome = parent(paths.configDirectory)
         dataHome = parent(paths.dataDirectory)
         dataDirectories = DesktopEntryLocator(environment: environment).dataDirectories
+        entryDirectories = DesktopEntryLocator(includingPackagedApps: environment).dataDirectories
         let systemConfig = (environment["XDG_CONFIG_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/xdg")
             .split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
         configDirectories = [configHome] + systemConfig

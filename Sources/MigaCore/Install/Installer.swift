@@ -86,7 +86,7 @@ public final class Installer {
             ids.insert(id)
             result.append(.init(id: id, path: backup, entry: entry))
         }
-        for found in DesktopEntryLocator(dataDirectories: layout.dataDirectories).entries(problem: noteBrokenEntry) where !ids.contains(found.id) {
+        for found in DesktopEntryLocator(dataDirectories: layout.entryDirectories).entries(problem: noteBrokenEntry) where !ids.contains(found.id) {
             // Only applications launch a program; a Link, Directory or KDE Service entry has
             // no place for the keys a shim sets (and would fail validation with them).
             guard found.id != URLHandler.desktopID, found.entry.boolean("Hidden") != true,
