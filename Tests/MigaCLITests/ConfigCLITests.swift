@@ -62,7 +62,7 @@ final class ConfigCLITests: XCTestCase, ConfigCase {
         terminal.waitForPrompt(Self.prompt)
         try terminal.enter("quit")
         terminal.waitFor("STATUS=0")
-        XCTAssertEqual(configText, "# my settings\ntimer_seconds = 20  # short\n\n[apps.signal]\ncommand = \"signal\"\n\n[apps.hexchat]\ncommand = \"hexchat\"\n")
+        XCTAssertEqual(configText, "# my settings\ntimer_seconds = 20  # short\nsites = [\"reddit.com\", \"x.com\", \"twitter.com\", \"instagram.com\", \"facebook.com\", \"tiktok.com\", \"youtube.com\"]\n\n[apps.signal]\ncommand = \"signal\"\n\n[apps.hexchat]\ncommand = \"hexchat\"\n")
 
         // A second run: Up recalls the first run's lines; Ctrl-D with an unsaved change asks.
         terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: environment())
@@ -179,7 +179,7 @@ final class ConfigCLITests: XCTestCase, ConfigCase {
         terminal.waitFor("timer_seconds = 20")
         terminal.waitForPrompt(Self.prompt)
         try saveAndQuitToTheShell(terminal)
-        XCTAssertEqual(configText, "# my settings\ntimer_seconds = 20  # short\n\n[apps.signal]\ncommand = \"signal\"\n")
+        XCTAssertEqual(configText, "# my settings\ntimer_seconds = 20  # short\nsites = [\"reddit.com\", \"x.com\", \"twitter.com\", \"instagram.com\", \"facebook.com\", \"tiktok.com\", \"youtube.com\"]\n\n[apps.signal]\ncommand = \"signal\"\n")
     }
 
     func testCtrlCClearsTheLineAndCtrlZSuspendsWithoutLosingChanges() throws {
@@ -202,7 +202,7 @@ final class ConfigCLITests: XCTestCase, ConfigCase {
         terminal.waitFor("timer_seconds = 30")
         terminal.waitForPrompt(Self.prompt)
         try saveAndQuitToTheShell(terminal)
-        XCTAssertEqual(configText, "# my settings\ntimer_seconds = 30  # short\n\n[apps.signal]\ncommand = \"signal\"\n")
+        XCTAssertEqual(configText, "# my settings\ntimer_seconds = 30  # short\nsites = [\"reddit.com\", \"x.com\", \"twitter.com\", \"instagram.com\", \"facebook.com\", \"tiktok.com\", \"youtube.com\"]\n\n[apps.signal]\ncommand = \"signal\"\n")
         XCTAssertEqual(terminal.display("#{alternate_on} #{cursor_flag}"), "0 1")
     }
 
@@ -286,7 +286,7 @@ final class ConfigCLITests: XCTestCase, ConfigCase {
         XCTAssertTrue(screen.contains("miga config: history is off: \(historyFile): it is a FIFO, not a regular file; move it aside"), screen)
         XCTAssertTrue(screen.contains("miga: warning: readline's settings not read: \(home.home)/.inputrc: it is a FIFO"), screen)
         try editSaveAndQuit(terminal)
-        XCTAssertEqual(configText, "# my settings\ntimer_seconds = 20  # short\n\n[apps.signal]\ncommand = \"signal\"\n")
+        XCTAssertEqual(configText, "# my settings\ntimer_seconds = 20  # short\nsites = [\"reddit.com\", \"x.com\", \"twitter.com\", \"instagram.com\", \"facebook.com\", \"tiktok.com\", \"youtube.com\"]\n\n[apps.signal]\ncommand = \"signal\"\n")
         XCTAssertEqual(fileType(historyFile), S_IFIFO, "the FIFO is still there, untouched")
         XCTAssertEqual(fileType(home.home + "/.inputrc"), S_IFIFO)
     }
@@ -365,7 +365,7 @@ final class ConfigCLITests: XCTestCase, ConfigCase {
     /// command and gate; so is a key in a TOML error.
     func testAHugeKeyIsQuotedInALinesWorth() throws {
         let key = String(repeating: "k", count: 900_000)
-        try home.writeConfig("\(key) = 1\ntimer_seconds = 20\n")
+        try home.writeConfig("\(key) = 1\ntimer_seconds = 20\nsites = []\n")
         let shown = try miga("config", "show")
         XCTAssertEqual(shown.status, 0, String(shown.stderr.prefix(300)))
         XCTAssertEqual(shown.stderr.split(separator: "\n").count, 1)

@@ -144,7 +144,7 @@ final class HostileFileTests: XCTestCase {
 
     /// Thousands of unknown keys are warned about in one pass (it took 30 s for 10,000).
     func testTenThousandUnknownKeysAreWarnedAboutWithTheirLines() throws {
-        try home.writeConfig((1...10_000).map { "unknown_\($0) = \($0)" }.joined(separator: "\n") + "\n")
+        try home.writeConfig((1...10_000).map { "unknown_\($0) = \($0)" }.joined(separator: "\n") + "\nsites = []\n")
         let output = try boundedMiga(["config", "show"])
         XCTAssertEqual(output.status, 0)
         let lines = output.stderr.split(separator: "\n")

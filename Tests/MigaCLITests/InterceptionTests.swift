@@ -349,6 +349,7 @@ final class InterceptionTests: XCTestCase, DesktopSystemCase {
         try home.writeFile("bin/notify-send", mode: 0o755, "#!/bin/sh\nprintf '%s\\n' \"$@\" > \(shellQuote(home.root + "/notified"))\n")
         try home.writeFile("bin/browser", mode: 0o755, "#!/bin/sh\necho 'browser: cannot open display' >&2\nexit 3\n")
         try home.writeFile("sys/applications/web.desktop", "[Desktop Entry]\nType=Application\nName=Web\nExec=browser %u\n")
+        try home.writeConfig("sites = [\"reddit.com\"]\n")
         XCTAssertEqual(try miga("install").status, 0)
         let store = try EventStore(path: home.database)
         try store.record(Event(timestamp: Int64(Date().timeIntervalSince1970 * 1000), utcOffsetMinutes: 0, session: "test", type: .openSelected, app: "reddit.com"))
@@ -375,6 +376,7 @@ final class InterceptionTests: XCTestCase, DesktopSystemCase {
     }
 
     func testOpenURLForwardsOtherLinksAtOnceAndGatesListedSites() throws {
+        try home.writeConfig("sites = [\"reddit.com\"]\n")
         XCTAssertEqual(try miga("install").status, 0)
         let forwarded = try miga("open-url", "https://reddit.com@evil.example/", environment: ["DISPLAY": ""])
         XCTAssertEqual(forwarded.status, 0, forwarded.stderr)

@@ -12,7 +12,7 @@ final class NeverInTheWayTests: XCTestCase {
 
     override func setUpWithError() throws {
         home = try MigaHome()
-        try home.writeConfig("timer_seconds = 15\n")
+        try home.writeConfig("timer_seconds = 15\nsites = []\n")
     }
 
     var spool: String { home.home + "/.local/share/miga/spool" }

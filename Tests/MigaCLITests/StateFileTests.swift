@@ -151,7 +151,7 @@ final class StateFileCLITests: XCTestCase {
     }
 
     func testASnoozeWithoutTerminalOrWindowStartsNothing() throws {
-        try home.writeConfig("[apps.discord]\ncommand = \"true\"\n")
+        try home.writeConfig("sites = []\n[apps.discord]\ncommand = \"true\"\n")
         let snoozed = try home.miga(["snooze", "4h"])
         XCTAssertNotEqual(snoozed.status, 0)
         XCTAssertEqual(snoozed.stderr.split(separator: "\n").count, 1, snoozed.stderr)

@@ -14,7 +14,7 @@ final class WatchX11Tests: XCTestCase {
         try XDisplay.requireTools(XDisplay.tools + ["/usr/bin/import"])
         home = try MigaHome()
         display = try XDisplay(home: home)
-        try home.writeConfig("timer_seconds = 15\nreentry_minutes = 10\n[apps.chat]\ncommand = \"true\"\n")
+        try home.writeConfig("timer_seconds = 15\nreentry_minutes = 10\nsites = []\n[apps.chat]\ncommand = \"true\"\n")
     }
 
     override func tearDown() {
