@@ -51,9 +51,9 @@ final class MainWindow {
     }
 
     func showPages() {
-        reload()
         adw_view_stack_set_visible_child_name(miga_view_stack(stack), "hub")
         Widgets.showOnly(root, "pages")
+        reload() // once the welcome has gone: what it set up shows at once
         adw_view_switcher_title_set_stack(miga_view_switcher_title(switcherTitle), miga_view_stack(stack))
         adw_view_switcher_title_set_subtitle(miga_view_switcher_title(switcherTitle), "")
     }

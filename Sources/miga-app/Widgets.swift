@@ -1,4 +1,5 @@
 import CAdw
+import FoundationEssentials
 
 // The few widget shapes the Hub, Stats and the welcome repeat, each named for a screen reader
 // as it is shown. libadwaita 1.2's widgets only.
@@ -24,15 +25,27 @@ enum Widgets {
     }
 
     /// An icon from a theme name or an absolute path (a desktop entry's `Icon` is either).
+    /// A name the theme lacks, or a path that is not a small regular file (a FIFO would hang
+    /// the loader), shows `fallback` instead.
     static func icon(_ name: String?, fallback: String, size: Int32) -> Widget {
         let image: Widget
-        if let name, name.hasPrefix("/") {
+        if let name, name.hasPrefix("/"), isSmallRegularFile(name) {
             image = gtk_image_new_from_file(name)
+        } else if let name, !name.hasPrefix("/"), let display = gdk_display_get_default(),
+                  gtk_icon_theme_has_icon(gtk_icon_theme_get_for_display(display), name) != 0 {
+            image = gtk_image_new_from_icon_name(name)
         } else {
-            image = gtk_image_new_from_icon_name(name ?? fallback)
+            image = gtk_image_new_from_icon_name(fallback)
         }
         gtk_image_set_pixel_size(miga_image(image), size)
         return image
+    }
+
+    private static func isSmallRegularFile(_ path: String) -> Bool {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              attributes[.type] as? FileAttributeType == .typeRegular,
+              let size = attributes[.size] as? Int else { return false }
+        return size <= 4 << 20
     }
 
     /// An `AdwActionRow`: a screen reader reads its title, then its subtitle (GTK 4.8 adds the

@@ -5,7 +5,8 @@ DBUS_SESSION_BUS_ADDRESS): in the first application named APP (as AT-SPI names i
 atspi-names.py --showing prints it) is PART; does its first action (a button's click, a
 check box's toggle), or with --text VALUE puts VALUE in it (an entry). Exits 0 once done, 1
 when no such part shows within 10 s, 2 when it takes no text, 3 when it has no action (it
-prints its middle, `X Y` in the window, for a click).
+prints its middle, `X Y` in the window, for a click, and the window's height, for a part
+scrolled out of it).
 
 Usage: atspi-do.py APP TITLE PART [--text VALUE]
 """
@@ -39,11 +40,17 @@ def find(app_name, title, part):
             frame = app.get_child_at_index(frame_index)
             if frame is None or frame.get_name() != title:
                 continue
+            fallback = None
             for node in showing(frame):
+                if f"{node.get_role_name()}: {node.get_name()}" != part:
+                    continue
                 # A menu button is a button in a button: the one that acts (or takes text).
-                if f"{node.get_role_name()}: {node.get_name()}" == part and (
-                        node.get_editable_text_iface() if wants_text else node.get_action_iface() and node.get_action_iface().get_n_actions()):
+                if node.get_editable_text_iface() if wants_text else node.get_action_iface() and node.get_action_iface().get_n_actions():
                     return node
+                # GTK 4.8 gives a check box no action: it is clicked where it is.
+                fallback = fallback or (None if wants_text else node)
+            if fallback is not None:
+                return fallback
     return None
 
 
@@ -68,6 +75,10 @@ action = node.get_action_iface()
 if action is None or action.get_n_actions() == 0:
     # No action (a libadwaita page tab): where to click it, in the window, for xdotool.
     box = node.get_extents(Atspi.CoordType.WINDOW)
-    print(f"{box.x + box.width // 2} {box.y + box.height // 2}")
+    window = node
+    while window.get_parent() is not None and window.get_role() != Atspi.Role.FRAME:
+        window = window.get_parent()
+    height = window.get_extents(Atspi.CoordType.WINDOW).height
+    print(f"{box.x + box.width // 2} {box.y + box.height // 2} {height}")
     sys.exit(3)
 action.do_action(0)
