@@ -15,14 +15,10 @@ extension SettingsPage {
         adw_preferences_group_add(miga_preferences_group(group), row)
     }
 
-    /// Where the entitlement stands. Reading it must not start the trial (it starts at the
-    /// first pause of something the person chose), so no file means no trial yet.
+    /// Where the entitlement stands, and until a licence is active how one is had (as
+    /// `miga license` says it). Reading it starts no trial.
     func licenceLine(_ context: MigaContext) -> String {
-        let store = EntitlementStore(context: context)
-        guard AtomicFile.exists(store.path) else {
-            return "The 3-day trial starts at the first pause of an app or site you chose."
-        }
-        return store.status().summary
+        EntitlementStore(context: context).status().explanation.joined(separator: "\n")
     }
 
     private func chooseLicence(_ context: MigaContext, then done: @escaping () -> Void) {
