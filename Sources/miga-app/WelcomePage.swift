@@ -15,6 +15,7 @@ final class WelcomePage {
     private var typedApp: Widget!
     private var timer: Widget!
     private var comingBack: Widget!
+    private var extraSwitches: [(name: String, toggle: Widget)] = []
     private var problem: Widget!
     private var said: Widget!
     /// After the last screen: the window shows the Hub.
@@ -110,7 +111,22 @@ final class WelcomePage {
         problem = Widgets.label("", classes: ["error"])
         gtk_widget_set_visible(problem, 0)
         adw_preferences_group_add(miga_preferences_group(group), problem)
-        return screen([group], back: 1, next: ("Set up", { [unowned self] in setUp() }))
+        return screen([group, extraContent()], back: 1, next: ("Set up", { [unowned self] in setUp() }))
+    }
+
+    /// The content beyond the calm defaults, off until turned on here (or in Settings).
+    private func extraContent() -> Widget {
+        let group = Widgets.group("What the pause shows", description: "Quotes, affirmations and short resets; also, if you wish:")
+        extraSwitches = ContentLibrary.extraCategories.map { category in
+            let toggle = gtk_switch_new()!
+            gtk_widget_set_valign(toggle, GTK_ALIGN_CENTER)
+            let row = Widgets.row(category.label)
+            adw_action_row_add_suffix(miga_action_row(row), toggle)
+            adw_action_row_set_activatable_widget(miga_action_row(row), toggle)
+            adw_preferences_group_add(miga_preferences_group(group), row)
+            return (category.name, toggle)
+        }
+        return group
     }
 
     private func done() -> Widget {
@@ -156,7 +172,8 @@ final class WelcomePage {
         return WelcomeChoice(apps: appChecks.filter { gtk_check_button_get_active(miga_check_button($0.check)) != 0 }.map(\.name) + typed,
                              sites: siteChecks.filter { gtk_check_button_get_active(miga_check_button($0.check)) != 0 }.map(\.site),
                              timerSeconds: Int(gtk_spin_button_get_value_as_int(miga_spin_button(timer))),
-                             reentryMinutes: gtk_switch_get_active(miga_switch(comingBack)) != 0 ? 10 : 0)
+                             reentryMinutes: gtk_switch_get_active(miga_switch(comingBack)) != 0 ? 10 : 0,
+                             extraCategories: extraSwitches.filter { gtk_switch_get_active(miga_switch($0.toggle)) != 0 }.map(\.name))
     }
 
     private func setUp() {

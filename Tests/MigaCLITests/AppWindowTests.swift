@@ -181,12 +181,16 @@ final class AppWindowTests: XCTestCase, StatsCase {
         // The first seven sites start chosen, YouTube Shorts among them; twitch.tv does not.
         try act("check box: twitch.tv")
         try act("push button: Next")
-        try waitForShowing("label: The pause")
+        let pause = try waitForShowing("label: The pause")
+        // Clinical content is off until turned on: one switch of the two.
+        let unreal = ContentLibrary.extraCategories[0]
+        let toggle = try XCTUnwrap(pause.first { $0.hasSuffix(": " + unreal.label) && !$0.hasPrefix("label") }, "\(pause)")
+        try act(toggle)
         try act("push button: Set up")
         try waitForShowing("label: miga is ready")
         try screenshot("app-welcome-done")
         let config = configText
-        for chosen in ["[apps.hexchat]", "[apps.pidgin]", "\"youtube.com/shorts\"", "\"twitch.tv\""] { XCTAssertTrue(config.contains(chosen), "\(chosen) in \(config)") }
+        for chosen in ["[apps.hexchat]", "[apps.pidgin]", "\"youtube.com/shorts\"", "\"twitch.tv\"", "extra_categories = [\"\(unreal.name)\"]"] { XCTAssertTrue(config.contains(chosen), "\(chosen) in \(config)") }
         for left in ["[apps.dino", "[apps.nheko]"] { XCTAssertFalse(config.contains(left), "\(left) in \(config)") }
         try act("push button: Open the hub")
         let hub = try waitForShowing("label: Open one through its pause")
