@@ -73,22 +73,12 @@ final class AppSettingsTests: XCTestCase {
         return id
     }
 
-    /// What the window holds, as a screen reader is told it (`spin button: Timer seconds`),
-    /// each with its place in the window when `places`.
-    func showing(places: Bool = false) throws -> [String] {
-        let read = try home.run("/usr/bin/python3", [MigaHome.repository + "/Tests/Fixtures/x11/atspi-names.py", "miga", "--showing"]
-                                + (places ? ["--extents"] : []), environment: environment)
-        guard read.status == 0 else { return [] }
-        return read.stdout.split(separator: "\n").map(String.init)
-    }
+    var accessible: AccessibleWindow { AccessibleWindow(home: home, environment: environment) }
+
+    func showing(places: Bool = false) throws -> [String] { try accessible.showing(places: places) }
 
     func waitForShowing(_ part: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        var seen: [String] = []
-        try eventually(what, file: file, line: line) {
-            seen = try self.showing()
-            return seen.contains(part)
-        }
-        if !seen.contains(part) { XCTFail("\(what): \(part) is not among \(seen)", file: file, line: line) }
+        try accessible.waitForShowing(part, what, file: file, line: line)
     }
 
     func first(endingWith suffix: String, _ what: String, containing: Bool = false) throws -> String {
@@ -141,16 +131,7 @@ final class AppSettingsTests: XCTestCase {
 
     func configText() -> String { (try? String(contentsOfFile: home.configFile, encoding: .utf8)) ?? "" }
 
-    func screenshot(_ name: String) throws {
-        let path = home.root + "/\(name).png"
-        XCTAssertEqual(try home.run("/usr/bin/import", ["-window", "root", path], environment: environment).status, 0)
-        let counted = try home.run("/usr/bin/convert", [path, "-format", "%k", "info:"], environment: environment)
-        XCTAssertGreaterThan(Int(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, 20, "\(name): the screen looks blank")
-        if let keep = ProcessInfo.processInfo.environment["MIGA_SCREENSHOTS"] {
-            try? FileManager.default.removeItem(atPath: keep + "/\(name).png")
-            try? FileManager.default.copyItem(atPath: path, toPath: keep + "/\(name).png")
-        }
-    }
+    func screenshot(_ name: String) throws { try accessible.screenshot(name) }
 
     // MARK: - Tests
 

@@ -48,23 +48,13 @@ final class AppWindowTests: XCTestCase, StatsCase {
         app = try home.start(appBinary, [], environment: environment)
     }
 
-    /// What the app's window shows now, as `ROLE: NAME` lines (atspi-names.py --showing).
-    func showing() throws -> [String] {
-        let read = try home.run("/usr/bin/python3", [MigaHome.repository + "/Tests/Fixtures/x11/atspi-names.py", "miga", "--showing"],
-                                environment: environment)
-        return read.status == 0 ? read.stdout.split(separator: "\n").map(String.init) : []
-    }
+    var accessible: AccessibleWindow { AccessibleWindow(home: home, environment: environment) }
 
-    /// Waits until the window shows `part` (a line of `showing()`); what it shows then.
+    func showing() throws -> [String] { try accessible.showing() }
+
     @discardableResult
     func waitForShowing(_ part: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
-        var seen: [String] = []
-        try eventually("\(part) on screen", file: file, line: line) {
-            seen = try self.showing()
-            return seen.contains(part)
-        }
-        if !seen.contains(part) { XCTFail("\(part) is not among \(seen)", file: file, line: line) }
-        return seen
+        try accessible.waitForShowing(part, "\(part) on screen", file: file, line: line)
     }
 
     /// Does `part`'s action (a click), or types `text` into it, through AT-SPI.
@@ -106,24 +96,7 @@ final class AppWindowTests: XCTestCase, StatsCase {
         XCTAssertEqual(try display.run("/usr/bin/xdotool", ["key", key]).status, 0)
     }
 
-    /// The whole screen, checked for a drawn window (many colours, not one flat fill).
-    func screenshot(_ name: String) throws {
-        let path = home.root + "/\(name).png"
-        var colours = 0
-        let deadline = Date().addingTimeInterval(10)
-        repeat {
-            XCTAssertEqual(try home.run("/usr/bin/import", ["-window", "root", path], environment: environment).status, 0)
-            let counted = try home.run("/usr/bin/convert", [path, "-format", "%k", "info:"], environment: environment)
-            colours = Int(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-            if colours > 20 { break }
-            usleep(100_000)
-        } while Date() < deadline
-        XCTAssertGreaterThan(colours, 20, "\(name): the screen looks blank (\(colours) colours)")
-        if let keep = ProcessInfo.processInfo.environment["MIGA_SCREENSHOTS"] {
-            try? FileManager.default.removeItem(atPath: keep + "/\(name).png")
-            try? FileManager.default.copyItem(atPath: path, toPath: keep + "/\(name).png")
-        }
-    }
+    func screenshot(_ name: String) throws { try accessible.screenshot(name) }
 
     var configText: String { (try? String(contentsOfFile: home.configFile, encoding: .utf8)) ?? "" }
 

@@ -91,27 +91,9 @@ final class GateWindowTests: XCTestCase {
         try xdotool(["getwindowname", id]).status != 0
     }
 
-    /// The whole screen, checked for a drawn window: many colours, not one flat fill. A window
-    /// is mapped a moment before its first frame is painted, so the picture is taken again until
-    /// it shows one (up to 10 s); a window that never draws still fails.
-    func screenshot(_ name: String) throws -> String {
-        let path = home.root + "/\(name).png"
-        var colours = 0
-        let deadline = Date().addingTimeInterval(10)
-        repeat {
-            XCTAssertEqual(try home.run("/usr/bin/import", ["-window", "root", path], environment: environment).status, 0)
-            let counted = try home.run("/usr/bin/convert", [path, "-format", "%k", "info:"], environment: environment)
-            colours = Int(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-            if colours > 20 { break }
-            usleep(100_000)
-        } while Date() < deadline
-        XCTAssertGreaterThan(colours, 20, "\(name): the screen looks blank (\(colours) colours)")
-        if let keep = ProcessInfo.processInfo.environment["MIGA_SCREENSHOTS"] {
-            try? FileManager.default.removeItem(atPath: keep + "/\(name).png")
-            try? FileManager.default.copyItem(atPath: path, toPath: keep + "/\(name).png")
-        }
-        return path
-    }
+    var accessible: AccessibleWindow { AccessibleWindow(home: home, environment: environment) }
+
+    func screenshot(_ name: String) throws -> String { try accessible.screenshot(name) }
 
     /// Runs `body` with these processes stopped (SIGSTOP): a state that ends by itself (the
     /// celebration closes the window after 1.5 s, the gate gives it 3 s) stays on screen
@@ -131,25 +113,10 @@ final class GateWindowTests: XCTestCase {
                        environment: environment.merging(extra2) { $1 })
     }
 
-    /// What the window shows now, as a screen reader is told it: `label: For how long?`,
-    /// `push button: Exit (e)`, `text: What are you here to do?` (atspi-names.py --showing),
-    /// each with its place in the window (` @X,Y,WxH`) when `places`.
-    func showing(places: Bool = false) throws -> [String] {
-        let read = try home.run("/usr/bin/python3", [MigaHome.repository + "/Tests/Fixtures/x11/atspi-names.py", "miga", "--showing"]
-                                + (places ? ["--extents"] : []), environment: environment)
-        guard read.status == 0 else { return [] }
-        return read.stdout.split(separator: "\n").map(String.init)
-    }
+    func showing(places: Bool = false) throws -> [String] { try accessible.showing(places: places) }
 
-    /// Waits until the window shows `part` (a line of `showing()`), so the next keys go to
-    /// what is now on screen.
     func waitForShowing(_ part: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        var seen: [String] = []
-        try eventually(what, file: file, line: line) {
-            seen = try self.showing()
-            return seen.contains(part)
-        }
-        if !seen.contains(part) { XCTFail("\(what): \(part) is not among \(seen)", file: file, line: line) }
+        try accessible.waitForShowing(part, what, file: file, line: line)
     }
 
     /// The countdown's three choices on screen (not a question's Exit, Back, Open).
