@@ -88,8 +88,11 @@ public struct GateService {
     /// The trial's 72 hours start at the first gate of an app or site the person chose, never
     /// at one they did not (`make demo`'s, an app gated on the command line only).
     func startTrialIfChosen(_ app: String) {
-        guard isChosen(app) else { return }
-        _ = EntitlementStore(context: context).status(startingTrial: true)
+        let store = EntitlementStore(context: context)
+        // Once the file is there the trial has started (or a licence replaced it): one stat,
+        // not a second read and parse, on the gate's way to its first frame.
+        guard isChosen(app), !AtomicFile.exists(store.path) else { return }
+        _ = store.status(startingTrial: true)
     }
 
     /// Whether `app` is one the person chose: an app in `[apps]`, or a site in `sites`.
