@@ -134,6 +134,19 @@ final class SetupCommandTests: XCTestCase {
         XCTAssertTrue(site.stderr.hasPrefix("miga: ") && site.stderr.hasSuffix("; give a site like reddit.com\n"), site.stderr)
     }
 
+    /// An entry found whose program is gone (the package removed, the entry left behind) is
+    /// refused before the first app is written: nothing half-done.
+    func testAFoundEntryWhoseProgramIsGoneChangesNothing() throws {
+        try home.writeConfig("sites = []\n")
+        try home.writeFile("bin/pidgin", mode: 0o755, "#!/bin/sh\n")
+        try home.writeFile("share/applications/slack.desktop",
+                           "[Desktop Entry]\nType=Application\nName=Slack\nExec=\(home.root)/gone/slack %U\nCategories=Network;InstantMessaging;\n")
+        let setup = try miga("setup", "--apps", "pidgin,slack", "--sites", "reddit.com", "--yes")
+        XCTAssertEqual(setup.status, 1, setup.stdout)
+        XCTAssertEqual(setup.stderr, "miga: \(home.root)/gone/slack is not an executable file; give the path of the program itself\n")
+        XCTAssertEqual(try String(contentsOfFile: home.configFile, encoding: .utf8), "sites = []\n", "nothing written")
+    }
+
     func testWithoutATerminalItAsksForFoundOrYes() throws {
         let setup = try miga("setup")
         XCTAssertEqual(setup.status, 1)

@@ -76,7 +76,11 @@ public struct WelcomeSetup {
             if gated[name] != nil {
                 result.append((name, nil))
             } else if let found = offer.apps.first(where: { $0.name == name }) {
-                result.append((name, command(of: found)))
+                let command = command(of: found)
+                // What `config apps add` would refuse (an entry whose program is gone) is
+                // refused here, before the first app is written.
+                _ = try GatedApps(context: context).program(command ?? name, for: name, installer: installer)
+                result.append((name, command))
             } else {
                 do {
                     _ = try GatedApps(context: context).program(name, for: name, installer: installer)
