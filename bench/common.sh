@@ -6,7 +6,7 @@ command -v hyperfine >/dev/null || { sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo;
 make -s release >/dev/null # the flags `make build` uses
 miga="$PWD/.build/release/miga"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP:-}" ] && echo "kept $work" >&2 || rm -rf "$work"' EXIT
 mkdir -p bench/results
 
 # first_frame_ab TITLE OLD HOME_A NEW HOME_B: exec to the first frame and the gate's peak
