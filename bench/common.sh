@@ -3,8 +3,12 @@
 set -eu
 cd "$(dirname "$0")/.."
 command -v hyperfine >/dev/null || { sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo; $sudo apt-get install -y -qq hyperfine >/dev/null; }
-make -s release >/dev/null # the flags `make build` uses
-miga="$PWD/.build/release/miga"
+# MIGA=path measures a binary built before (an older build, or one with symbols for
+# callgrind_annotate) without building this tree.
+if [ -z "${MIGA:-}" ]; then
+    make -s release >/dev/null # the flags `make build` uses
+fi
+miga=${MIGA:-$PWD/.build/release/miga}
 work=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] && echo "kept $work" >&2 || rm -rf "$work"' EXIT
 mkdir -p bench/results

@@ -75,7 +75,7 @@ enum LauncherArguments: Equatable {
         } catch {
             switch self {
             case .gate(let request):
-                return GateWithoutHome.run(request, problem: "\(error)", environment: ProcessInfo.processInfo.environment)
+                return GateWithoutHome.run(request, problem: "\(error)", environment: LinuxSystem.processEnvironment())
             case .openURL, .nativeHost:
                 return CommandSupport.fail(error, messages: StandardErrorSink())
             }

@@ -150,93 +150,107 @@ extension ConfigKey {
     /// keeps `current`.
     typealias Check<Value> = @Sendable (TOMLValue, String, Value, inout ConfigValueReader) -> Value?
 
-    init<Value>(_ name: String, _ kind: Kind, doc: String, _ global: Global<Value>, app: PerApp<Value>?, inState: Bool,
-                looser: Looser? = nil, check: @escaping Check<Value>, text: @escaping @Sendable (Value) -> String,
+    /// Where a value lives: made only when a key is used, as key paths are. The runtime builds
+    /// a key path object the first time its literal runs (some 23k instructions each), and the
+    /// gate reads the table before its first frame: built from the literals at once, the table's
+    /// thirty cost 0.7M of every gate; so each entry holds a closure that makes its key path,
+    /// and only the keys a config.toml names make theirs (the runtime keeps each once made).
+    typealias Place<Path> = @Sendable () -> Path
+
+    init<Value>(_ name: String, _ kind: Kind, doc: String, _ global: @escaping Place<Global<Value>>, app: Place<PerApp<Value>>?,
+                inState: Bool, looser: Looser? = nil, check: @escaping Check<Value>, text: @escaping @Sendable (Value) -> String,
                 json: @escaping @Sendable (Value) -> OrderedJSON) {
         self.name = name
         self.kind = kind
         self.doc = doc
         self.looser = looser
-        copyGlobal = { target, source in target[keyPath: global] = source[keyPath: global] }
+        copyGlobal = { target, source in
+            let global = global()
+            target[keyPath: global] = source[keyPath: global]
+        }
         copyApp = app.map { app -> @Sendable (inout MigaConfig.App, MigaConfig.App?) -> Void in
-            { target, source in target[keyPath: app] = source?[keyPath: app] }
+            { target, source in
+                let app = app()
+                target[keyPath: app] = source?[keyPath: app]
+            }
         }
         readGlobal = { value, key, config, reader in
+            let global = global()
             if let checked = check(value, key, config[keyPath: global], &reader) { config[keyPath: global] = checked }
         }
         // An app has no value of its own to keep: a wrong one falls back to the default.
         if let app {
             readApp = { value, key, entry, reader in
                 var entry = entry
-                if let checked = check(value, key, MigaConfig()[keyPath: global], &reader) { entry[keyPath: app] = checked }
+                if let checked = check(value, key, MigaConfig()[keyPath: global()], &reader) { entry[keyPath: app()] = checked }
                 return entry
             }
         } else {
             readApp = nil
         }
-        setByApp = { entry in app.map { entry[keyPath: $0] != nil } ?? false }
+        setByApp = { entry in app.map { entry[keyPath: $0()] != nil } ?? false }
         self.text = { config, entry in
-            text(entry.flatMap { entry in app.flatMap { entry[keyPath: $0] } } ?? config[keyPath: global])
+            text(entry.flatMap { entry in app.flatMap { entry[keyPath: $0()] } } ?? config[keyPath: global()])
         }
         if inState {
-            state = { json($0[keyPath: global]) }
+            state = { json($0[keyPath: global()]) }
         } else {
             state = nil
         }
     }
 
-    static func integer(_ name: String, _ range: ClosedRange<Int>, unit: String, doc: String, _ global: Global<Int>,
-                        app: PerApp<Int>? = nil, inState: Bool = false, looser: Looser? = nil) -> ConfigKey {
+    static func integer(_ name: String, _ range: ClosedRange<Int>, unit: String, doc: String, _ global: @autoclosure @escaping Place<Global<Int>>,
+                        app: Place<PerApp<Int>>? = nil, inState: Bool = false, looser: Looser? = nil) -> ConfigKey {
         ConfigKey(name, .integer(range, unit: unit), doc: doc, global, app: app, inState: inState, looser: looser,
                   check: { $3.integer($0, key: $1, range: range, default: $2) }, text: { String($0) }, json: { .int($0) })
     }
 
     /// `warningSaysDefault`: a wrong value's warning names the value used rather than saying
     /// the value is ignored (the two say the same; each key keeps the words it has always had).
-    static func flag(_ name: String, doc: String, _ global: Global<Bool>, app: PerApp<Bool>? = nil, inState: Bool = false,
+    static func flag(_ name: String, doc: String, _ global: @autoclosure @escaping Place<Global<Bool>>, app: Place<PerApp<Bool>>? = nil, inState: Bool = false,
                      warningSaysDefault: Bool = false, looser: Looser? = nil) -> ConfigKey {
         ConfigKey(name, .flag, doc: doc, global, app: app, inState: inState, looser: looser,
                   check: { $3.bool($0, key: $1, using: warningSaysDefault ? $2 : nil) }, text: { String($0) }, json: { .bool($0) })
     }
 
     static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
-        _ name: String, doc: String, _ global: Global<Choice>, app: PerApp<Choice>? = nil, inState: Bool = false, looser: Looser? = nil
+        _ name: String, doc: String, _ global: @autoclosure @escaping Place<Global<Choice>>, app: Place<PerApp<Choice>>? = nil, inState: Bool = false, looser: Looser? = nil
     ) -> ConfigKey where Choice.RawValue == String {
         ConfigKey(name, .choice(Choice.allCases.map(\.rawValue)), doc: doc, global, app: app, inState: inState, looser: looser,
                   check: { $3.choice($0, key: $1, default: $2) }, text: { $0.rawValue }, json: { .string($0.rawValue) })
     }
 
-    static func categories(_ name: String, doc: String, _ global: Global<[ContentKind]>, inState: Bool = false) -> ConfigKey {
+    static func categories(_ name: String, doc: String, _ global: @autoclosure @escaping Place<Global<[ContentKind]>>, inState: Bool = false) -> ConfigKey {
         ConfigKey(name, .categories, doc: doc, global, app: nil, inState: inState,
                   check: { $3.categories($0, key: $1, default: $2) }, text: { $0.map(\.categoryName).joined(separator: "\n") },
                   json: { .array($0.map { .string($0.categoryName) }) })
     }
 
     /// A list of some of `choices`; a name not among them is skipped with a warning.
-    static func someOf(_ name: String, _ choices: [String], doc: String, _ global: Global<[String]>) -> ConfigKey {
+    static func someOf(_ name: String, _ choices: [String], doc: String, _ global: @autoclosure @escaping Place<Global<[String]>>) -> ConfigKey {
         ConfigKey(name, .someOf(choices), doc: doc, global, app: nil, inState: false,
                   check: { $3.someOf($0, key: $1, choices: choices) }, text: { $0.joined(separator: "\n") },
                   json: { .array($0.map(OrderedJSON.string)) })
     }
 
     /// Kept as written: the site matcher normalises them where sites are matched.
-    static func sites(_ name: String, doc: String, _ global: Global<[String]>, inState: Bool = false) -> ConfigKey {
+    static func sites(_ name: String, doc: String, _ global: @autoclosure @escaping Place<Global<[String]>>, inState: Bool = false) -> ConfigKey {
         ConfigKey(name, .sites, doc: doc, global, app: nil, inState: inState,
                   check: { $3.strings($0, key: $1) }, text: { $0.joined(separator: "\n") }, json: { .array($0.map(OrderedJSON.string)) })
     }
 
-    static func text(_ name: String, doc: String, _ global: Global<String>, inState: Bool = false) -> ConfigKey {
+    static func text(_ name: String, doc: String, _ global: @autoclosure @escaping Place<Global<String>>, inState: Bool = false) -> ConfigKey {
         ConfigKey(name, .text, doc: doc, global, app: nil, inState: inState,
                   check: { $3.string($0, key: $1) }, text: { $0 }, json: { .string($0) })
     }
 
-    static func folder(_ name: String, doc: String, _ global: Global<String>) -> ConfigKey {
+    static func folder(_ name: String, doc: String, _ global: @autoclosure @escaping Place<Global<String>>) -> ConfigKey {
         ConfigKey(name, .folder, doc: doc, global, app: nil, inState: false,
                   check: { $3.folder($0, key: $1) }, text: { $0 }, json: { .string($0) })
     }
 
     /// What an app's shims run; an app that names none runs its own name.
-    static func command(_ name: String, doc: String, _ app: WritableKeyPath<MigaConfig.App, String> & Sendable) -> ConfigKey {
+    static func command(_ name: String, doc: String, _ app: @autoclosure @escaping Place<WritableKeyPath<MigaConfig.App, String> & Sendable>) -> ConfigKey {
         ConfigKey(name: name, kind: .command, doc: doc, looser: nil, copyGlobal: nil, copyApp: nil, readGlobal: nil, readApp: { value, key, entry, reader in
             guard let command = reader.string(value, key: key), !command.isEmpty else { return entry }
             // What the shims would run at every launch: a command that is no program's name
@@ -247,9 +261,9 @@ extension ConfigKey {
                 return nil
             }
             var entry = entry
-            entry[keyPath: app] = command
+            entry[keyPath: app()] = command
             return entry
-        }, text: { $1?[keyPath: app] ?? "" }, state: nil, setByApp: { _ in true })
+        }, text: { $1?[keyPath: app()] ?? "" }, state: nil, setByApp: { _ in true })
     }
 }
 
@@ -261,7 +275,7 @@ public enum ConfigKeys {
     /// Every key, in the order `show` and the help list them and the host's `state` sends them.
     public static let table: [ConfigKey] = [
         .integer("timer_seconds", MigaConfig.timerRange, unit: "seconds", doc: "the countdown before Open unlocks",
-                 \.timerSeconds, app: \App.timerSeconds, inState: true, looser: .lower),
+                 \.timerSeconds, app: { \App.timerSeconds }, inState: true, looser: .lower),
         .integer("grace_minutes", MigaConfig.graceRange, unit: "minutes", doc: "after an Open, how long the app or site opens without a pause",
                  \.graceMinutes, inState: true, looser: .higher),
         .categories("categories", doc: "what the gate shows: quotes, affirmations, articles", \.categories),
@@ -272,24 +286,24 @@ public enum ConfigKeys {
         .flag("animations", doc: "the gate's small animations", \.animations, inState: true, warningSaysDefault: true),
         .text("terminal", doc: "the terminal emulator for desktop launches (\"\" finds one)", \.terminal),
         .sites("sites", doc: "the sites links and the browser pause for", \.sites, inState: true),
-        .flag("intention", doc: "ask \"What are you here to do?\" before Open", \.intention, app: \App.intention, looser: .off),
+        .flag("intention", doc: "ask \"What are you here to do?\" before Open", \.intention, app: { \App.intention }, looser: .off),
         .integer("escalate_seconds", MigaConfig.escalateRange, unit: "seconds", doc: "each Open of an app today adds this to its timer",
-                 \.escalateSeconds, app: \App.escalateSeconds, looser: .lower),
+                 \.escalateSeconds, app: { \App.escalateSeconds }, looser: .lower),
         .integer("opens_per_day", MigaConfig.opensPerDayRange, unit: "opens",
                  doc: "opens a day before the gate says so and waits 45 s (0: no allowance; never a lock)",
-                 \.opensPerDay, app: \App.opensPerDay, looser: .allowance),
-        .flag("ask_minutes", doc: "Open asks \"For how long?\" (5, 10, 20, 30 min) and ends softly then", \.askMinutes, app: \App.askMinutes, looser: .off),
+                 \.opensPerDay, app: { \App.opensPerDay }, looser: .allowance),
+        .flag("ask_minutes", doc: "Open asks \"For how long?\" (5, 10, 20, 30 min) and ends softly then", \.askMinutes, app: { \App.askMinutes }, looser: .off),
         .integer("default_minutes", MigaConfig.defaultMinutesRange, unit: "minutes", doc: "what Enter gives at \"For how long?\"",
-                 \.defaultMinutes, app: \App.defaultMinutes, looser: .higher),
+                 \.defaultMinutes, app: { \App.defaultMinutes }, looser: .higher),
         .choice("challenge", doc: "before Open: \"type\" asks for a short sentence typed exactly (\"off\": none)",
-                \.challenge, app: \App.challenge, looser: .off),
+                \.challenge, app: { \App.challenge }, looser: .off),
         .flag("weekly_summary", doc: "a notification at the first gate of a week", \.weeklySummary),
         .integer("reentry_minutes", MigaConfig.reentryMinutesRange, unit: "minutes",
                  doc: "coming back to an app or site's tab after this long away meets the gate again (0: off)",
-                 \.reentryMinutes, app: \App.reentryMinutes, looser: .allowance),
+                 \.reentryMinutes, app: { \App.reentryMinutes }, looser: .allowance),
         .integer("minutes_per_day", MigaConfig.minutesPerDayRange, unit: "minutes",
                  doc: "focused minutes a day before the gate says so and waits 45 s (0: no budget; never a lock)",
-                 \.minutesPerDay, app: \App.minutesPerDay, looser: .allowance),
+                 \.minutesPerDay, app: { \App.minutesPerDay }, looser: .allowance),
         .integer("loosen_delay_minutes", MigaConfig.loosenDelayRange, unit: "minutes",
                  doc: "a change that loosens a rule waits this long before it applies (0: at once)", \.loosenDelayMinutes,
                  looser: .delay),

@@ -62,7 +62,7 @@ public struct MigaContext {
 
     /// The context of the running process.
     public static func live() throws -> MigaContext {
-        var environment = ProcessInfo.processInfo.environment
+        var environment = LinuxSystem.processEnvironment()
         if environment["HOME"] == nil, let home = LinuxSystem.passwdHome() {
             environment["HOME"] = home // e.g. started by a service manager without HOME
         }

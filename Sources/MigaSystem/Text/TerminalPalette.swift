@@ -55,7 +55,7 @@ public struct TerminalPalette: Equatable, Sendable {
     static func hasManyColors(_ environment: [String: String]) -> Bool {
         if let colorterm = environment["COLORTERM"], !colorterm.isEmpty { return true }
         let term = environment["TERM"] ?? ""
-        return term.contains("256color") || term.hasSuffix("-direct") || term.hasPrefix("xterm")
+        return term.includes("256color") || term.hasSuffix("-direct") || term.hasPrefix("xterm")
             || ["alacritty", "foot", "wezterm"].contains(term)
     }
 }
