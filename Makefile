@@ -16,7 +16,8 @@ SWIFT ?= swift
 # way: Debian builds libsqlite3.so with BIND_NOW, so loading it bound some 1,600 symbols
 # before main, 1.0-1.6M instructions of every launch (a third of a pass-through). Debian's
 # package links the shared library instead (SQLITE_LINK=shared in debian/rules), so that
-# Debian's security fixes to SQLite reach it without a rebuild.
+# Debian's security fixes to SQLite reach it without a rebuild. Given to the linker alone, so
+# the two differ by a link, not a second build.
 STATIC_DIR := $(CURDIR)/.build/static-libs
 # The compiler names a generic type it needs by its mangled name, which the runtime decodes
 # the first time (and, for a Dictionary or Set, looks up the key's Hashable conformance
@@ -28,8 +29,10 @@ LIBSQLITE3_A := $(firstword $(wildcard /usr/lib/$(shell $(CC) -print-multiarch 2
 STATIC_SQLITE = $(if $(filter static,$(SQLITE_LINK)),$(STATIC_DIR)/sqlite/libsqlite3.so)
 LIBSTDCXX_A := $(shell $(CXX) -print-file-name=libstdc++.a)
 TOOLCHAIN_LLD := $(wildcard $(dir $(realpath $(shell command -v $(SWIFT))))ld.lld)
-PACKED_RELOCATIONS = $(if $(TOOLCHAIN_LLD),-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
-RELEASE_FLAGS = -c release $(METADATA_ACCESSORS) --static-swift-stdlib -Xlinker -s -Xlinker --no-export-dynamic $(PACKED_RELOCATIONS) -Xswiftc -L$(STATIC_DIR) $(if $(STATIC_SQLITE),-Xswiftc -L$(STATIC_DIR)/sqlite) -Xlinker $(LIBSTDCXX_A)
+PACKED_RELOCATIONS = $(if $(TOOLCHAIN_LLD),-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs $(LAUNCH_ORDER))
+# The functions a launch runs, laid out together (scripts/make-order-file.sh says why).
+LAUNCH_ORDER = -Xlinker --symbol-ordering-file=$(CURDIR)/data/launch.order -Xlinker --no-warn-symbol-ordering
+RELEASE_FLAGS = -c release $(METADATA_ACCESSORS) --static-swift-stdlib -Xlinker -s -Xlinker --no-export-dynamic $(PACKED_RELOCATIONS) -Xswiftc -L$(STATIC_DIR) $(if $(STATIC_SQLITE),-Xlinker -L$(STATIC_DIR)/sqlite) -Xlinker $(LIBSTDCXX_A)
 
 # `make install PREFIX=~/.local` (the default is /usr/local); DESTDIR for packagers.
 PREFIX ?= /usr/local

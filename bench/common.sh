@@ -2,7 +2,9 @@
 # measure (the same flags as `make build`), and a work folder removed on exit.
 set -eu
 cd "$(dirname "$0")/.."
-command -v hyperfine >/dev/null || { sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo; $sudo apt-get install -y -qq hyperfine >/dev/null; }
+for tool in hyperfine:hyperfine /usr/bin/time:time; do # GNU time gives a gate's own peak memory (first_frame.py)
+    command -v "${tool%%:*}" >/dev/null || { sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo; $sudo apt-get install -y -qq "${tool#*:}" >/dev/null; }
+done
 # MIGA=path measures a binary built before (an older build, or one with symbols for
 # callgrind_annotate) without building this tree.
 if [ -z "${MIGA:-}" ]; then

@@ -57,7 +57,7 @@ cp "$home/.local/share/miga/miga.sqlite3" "$work/db-copy"
 frame() { # the gate to its first poll, on a pty, the database as it was before each run
     cp "$work/db-copy" "$home/.local/share/miga/miga.sqlite3"
     rm -f "$home/.local/share/miga/miga.sqlite3-wal" "$home/.local/share/miga/miga.sqlite3-shm" "$work/cg-frame"*
-    python3 bench/pty_run.py "$home" /usr/bin/valgrind --tool=callgrind --dump-before=poll \
+    python3 bench/pty_run.py "$home" /usr/bin/valgrind --tool=callgrind --demangle=no --dump-before=poll \
         --callgrind-out-file="$work/cg-frame" "$binary" gate --app bench -- /bin/true >/dev/null
     summary "$work/cg-frame"
 }
@@ -65,7 +65,7 @@ count() { # NAME GATED ARGS...: a run up to its first execve (GATED: MIGA_GATED'
     name=$1 gated=$2
     shift 2
     rm -f "$work/cg-$name"*
-    env HOME="$home" MIGA_GATED="$gated" valgrind --tool=callgrind --dump-before=execve \
+    env HOME="$home" MIGA_GATED="$gated" valgrind --tool=callgrind --demangle=no --dump-before=execve \
         --callgrind-out-file="$work/cg-$name" "$binary" "$@" >/dev/null 2>&1 || true
     summary "$work/cg-$name"
 }
