@@ -32,8 +32,10 @@ public struct TimeboxWatch {
         let wakes = Wakes(group: group.group, store: context.paths.database)
         var noticed = false
         while true {
+            // Taken before the look: a write during it is seen after it (a look of our own
+            // changes the files at most once, when it ends the write-ahead log).
+            wakes.storeSeen = wakes.storeStamps()
             guard let wait = step(session: session, group: group, noticed: &noticed) else { return 0 }
-            // The store was read and closed inside `step`: what that did to its folder is ours.
             sleep(milliseconds: wait, wakes)
         }
     }
@@ -81,7 +83,7 @@ public struct TimeboxWatch {
         let group: ProcessGroupWatch
         let store: FileWatch
         let storePath: String
-        /// The store's files as the last step left them (its own reads included).
+        /// The store's files as the last step found them.
         var storeSeen: [ConfigStamp] = []
 
         init(group: Int32, store: String) {
@@ -105,7 +107,7 @@ public struct TimeboxWatch {
             return
         }
         _ = wakes.store.drain()
-        wakes.storeSeen = wakes.storeStamps()
+        if wakes.storeStamps() != wakes.storeSeen { return }
         while true {
             let descriptors = [wakes.alarm.descriptor, wakes.store.descriptor] + wakes.group.descriptors
             let ready = context.terminal.waitForInput(descriptors.map(FileDescriptor.init(rawValue:)), milliseconds: -1)
