@@ -216,6 +216,34 @@ class ExtensionTests(ShellCase):
         self.assertEqual(self.fake.lines()[before:], [], "lines were sent while nothing changed focus")
         print(f"\ngnome-shell CPU over 10 s with focus still (extension on): {used:.3f} s", file=sys.stderr)
 
+    def test_arms_no_timer_while_idle(self):
+        """The extension sleeps until the shell tells it something: no GLib timeout, idle
+        source, setTimeout or setInterval of its own runs while a gated window stays in front
+        (every such call whose stack is in miga@miga.app is counted, and each of its callbacks
+        run; the extension is enabled again after the counting starts, so nothing it armed
+        before can hide)."""
+        uuid = "'miga@miga.app'"
+        self.shell.eval(COUNT_EXTENSION_TIMERS)
+        ended, starts = len(self.fake.lines("ended.txt")), len(self.fake.lines("starts.txt"))
+        self.shell.eval(f"Main.extensionManager.disableExtension({uuid})")
+        wait_for(lambda: len(self.fake.lines("ended.txt")) > ended, timeout=20, message="the watcher to see its end of file")
+        # the watcher has left: its SIGTERM timer (one-shot, armed when it was told to go) is gone
+        self.assertIn("timeout_add_seconds", self.shell.eval_json("global._migaTimers.armed"),
+                      "the counting saw none of the extension's own calls")
+        self.shell.eval(f"Main.extensionManager.enableExtension({uuid})")
+        wait_for(lambda: self.shell.extension_state()["enabled"], message="enabled again")
+        wait_for(lambda: len(self.fake.lines("starts.txt")) > starts, timeout=20, message="a watcher started again")
+        self.bring("migatest.desktop", "app.miga.TestApp")
+        self.fake.send({"type": "watch_idle", "on": True, "idle_seconds": 300})
+        time.sleep(1)
+        self.shell.eval("global._migaTimers.armed = []; global._migaTimers.fired = 0; true")
+        wakeups = shell_wakeups(self.shell)
+        time.sleep(4)
+        wakeups = shell_wakeups(self.shell) - wakeups
+        self.assertEqual(self.shell.eval_json("global._migaTimers"), {"armed": [], "fired": 0},
+                         "the extension armed or ran a timer while nothing happened (it polls?)")
+        print(f"\ngnome-shell wake-ups over 4 s idle (extension on, gated window in front): {wakeups}", file=sys.stderr)
+
     def test_the_indicator_shows_today_from_miga_status(self):
         self.fake.set_status({"date": "2026-01-01", "exits": 3, "opens": 1, "streak": 2, "focus_minutes": 47.5,
                               "grace": [], "schedule": None,
@@ -290,6 +318,54 @@ class RestartTests(ShellCase):
                 wait_for(lambda: len(self.focus_lines()) > focus_lines, message="a focus line after the restart")
         time.sleep(3)
         self.assertEqual(len(self.fake.lines("starts.txt")), starts + 3, "a fourth restart within the minute")
+
+
+# Installed once per shell: wraps GLib's timeout and idle functions and setTimeout/setInterval
+# so that each call from the extension's own files (its stack names miga@miga.app) is counted
+# in global._migaTimers.armed, and each run of such a callback in global._migaTimers.fired.
+COUNT_EXTENSION_TIMERS = """(() => {
+    if (global._migaTimers) return true;
+    const counts = global._migaTimers = {armed: [], fired: 0};
+    const ours = () => String(new Error().stack).includes('miga@miga.app');
+    const wrap = (owner, name) => {
+        const original = owner[name];
+        if (typeof original !== 'function') return;
+        owner[name] = function (...args) {
+            if (ours()) {
+                counts.armed.push(name);
+                const at = args.findIndex(arg => typeof arg === 'function');
+                if (at >= 0) {
+                    const callback = args[at];
+                    args[at] = function (...inner) { counts.fired++; return callback.apply(this, inner); };
+                }
+            }
+            return original.apply(owner, args);
+        };
+    };
+    const GLib = imports.gi.GLib;
+    for (const name of ['timeout_add', 'timeout_add_seconds', 'idle_add']) wrap(GLib, name);
+    for (const name of ['setTimeout', 'setInterval']) wrap(globalThis, name);
+    return true;
+})()"""
+
+
+def shell_wakeups(shell):
+    """Voluntary context switches of gnome-shell's threads: how often it slept and woke."""
+    for pid in descendants(shell.process.pid):
+        try:
+            with open(f"/proc/{pid}/comm") as handle:
+                if handle.read().strip() != "gnome-shell":
+                    continue
+            total = 0
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/status") as handle:
+                    for line in handle:
+                        if line.startswith("voluntary_ctxt_switches:"):
+                            total += int(line.split()[1])
+            return total
+        except OSError:
+            continue
+    raise AssertionError("no gnome-shell process found")
 
 
 def shell_cpu_seconds(shell):

@@ -97,6 +97,29 @@ final class WatchCLITests: XCTestCase, HabitsCase {
         XCTAssertTrue(try home.events().filter { $0.type == .focus }.allSatisfy { $0.app == "chat" && $0.detail == #"{"seconds":1}"# })
     }
 
+    /// With a gated window in front and the person not idle, the watcher wakes once a tick
+    /// (a minute) to write it, and otherwise sleeps; with nothing gated in front it sleeps
+    /// outright (bench/idle.sh counts the same over a minute).
+    func testTheWatcherSleepsBetweenTicksAndWhileNothingIsGated() throws {
+        try home.writeConfig("[apps.chat]\ncommand = \"true\"\n")
+        environment["MIGA_FOCUS_TICK_SECONDS"] = "60"
+        let watcher = try startWatcher()
+        watcher.input.write(Data((#"{"type":"focus","window":"3","app_id":"chat"}"# + "\n").utf8))
+        eventually("idleness watched") { watcher.output.lines.contains(#"{"type":"watch_idle","on":true,"idle_seconds":20}"#) }
+        usleep(300_000)
+        var before = voluntaryWakeups(watcher.process.processIdentifier)
+        Thread.sleep(forTimeInterval: 3)
+        XCTAssertLessThanOrEqual(voluntaryWakeups(watcher.process.processIdentifier) - before, 1, "a watcher counting a minute woke before it (it polled?)")
+
+        watcher.input.write(Data((#"{"type":"focus","window":"4","app_id":"org.gnome.TextEditor"}"# + "\n").utf8))
+        eventually("idleness no longer watched") { watcher.output.lines.contains(#"{"type":"watch_idle","on":false}"#) }
+        usleep(300_000)
+        before = voluntaryWakeups(watcher.process.processIdentifier)
+        Thread.sleep(forTimeInterval: 3)
+        XCTAssertLessThanOrEqual(voluntaryWakeups(watcher.process.processIdentifier) - before, 1, "a watcher with nothing gated in front woke (it polled?)")
+        finish(watcher)
+    }
+
     /// The budget's soft end for a window miga did not start: asked in the gate window (a
     /// stand-in that answers Close), recorded once, and Close asks the window to close.
     func testTheBudgetsSoftEndAsksOnceAndCloseAsksTheWindowToClose() throws {

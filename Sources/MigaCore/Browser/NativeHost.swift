@@ -95,18 +95,3 @@ public struct NativeHost {
         }
     }
 }
-
-/// Enough of a file's identity to notice that it changed: replaced (inode), edited in
-/// place (time, size) or removed.
-struct ConfigStamp: Equatable {
-    var device: UInt64 = 0, inode: UInt64 = 0, size: Int64 = -1, seconds = 0, nanoseconds = 0
-
-    init(path: String) {
-        guard let status = FileStatus.at(path) else { return }
-        device = status.device
-        inode = status.inode
-        size = Int64(status.size)
-        seconds = status.modified.seconds
-        nanoseconds = status.modified.nanoseconds
-    }
-}
