@@ -1,11 +1,13 @@
 #!/bin/sh
 # miga's performance targets, measured on the release build (see docs/PERFORMANCE.md):
-#   1. pass-through (MIGA_GATED naming the app, and a grace pass) adds <= 10 ms median over exec'ing the app;
-#      through the PATH shim, which passes through by itself, <= 2 ms (the tighter target)
-#   2. exec to the first full gateway frame <= 50 ms median (the design); <= 5 ms (the tighter target)
-#   3. peak memory of a gate run <= 30 MiB (the design); <= 15 MiB (the tighter target)
+#   1. pass-through (MIGA_GATED naming the app) adds <= 10 ms median over exec'ing the app;
+#      through the PATH shim, which passes through by itself, <= 1 ms (the tighter target),
+#      and a grace pass through it <= 1.5 ms
+#   2. exec to the first full gateway frame <= 50 ms median (the design); <= 4 ms over a
+#      program that only prints the choices line (the tighter target; the goal is 3)
+#   3. peak memory of a gate run <= 30 MiB (the design); <= 12 MiB (the tighter target)
 #   4. `miga open-url` on a link that is not gated adds <= 10 ms median over launching the
-#      browser's command directly (the design); <= 3 ms (the tighter target)
+#      browser's command directly (the design); <= 2.5 ms (the tighter target)
 #   5. the first frame with 1M events in the database (the habits read it) <= 15 ms median
 #   6. with sync_folder: a grace pass <= 10 ms added, and the first frame <= 5 ms while
 #      another machine's journal waits (folding comes after the frame), with the fold's own speed
@@ -13,7 +15,10 @@
 . "$(dirname "$0")/common.sh"
 home="$work/home"
 mkdir -p "$home/.config/miga"
-printf 'animations = false\n' > "$home/.config/miga/config.toml"
+# Coming back and a minutes budget set for the benchmarked app, as a person of the room has
+# them: the gate reads its minutes today with its count.
+printf 'animations = false\nsites = []\nreentry_minutes = 10\n\n[apps.bench]\ncommand = "env"\nminutes_per_day = 60\n' \
+    > "$home/.config/miga/config.toml"
 runs=${RUNS:-200}
 
 echo "== pass-through: MIGA_GATED=x and grace pass, vs exec'ing /bin/true directly"
@@ -57,6 +62,7 @@ HOME="$home" hyperfine -N --warmup 20 --runs "$runs" --export-json "$work/url.js
 
 echo "== first frame and peak memory (pty, $((runs / 4)) runs)"
 python3 bench/first_frame.py "$miga" "$home" $((runs / 4)) > "$work/frame.json"
+python3 bench/first_frame.py echo "$home" $((runs / 4)) > "$work/frame-echo.json"
 
 echo "== first frame with 1M events in the database (habits: how often today, last intention, escalation)"
 big="$work/big"
@@ -120,6 +126,7 @@ gated = {r["command"]: r for r in json.load(open(f"{work}/gated.json"))["results
 grace = json.load(open(f"{work}/grace.json"))["results"][0]
 grace_shim = json.load(open(f"{work}/grace-shim.json"))["results"][0]
 frame = json.load(open(f"{work}/frame.json"))
+echo = json.load(open(f"{work}/frame-echo.json"))
 url = {r["command"]: r for r in json.load(open(f"{work}/url.json"))["results"]}
 big = json.load(open(f"{work}/frame-big.json"))
 grace_sync = json.load(open(f"{work}/grace-sync.json"))["results"][0]
@@ -129,13 +136,13 @@ folded_by_gates = int(open(f"{work}/folded-by-gates").read())
 ms = lambda r: r["median"] * 1000
 direct = ms(gated["direct"])
 rows = [
-    ("pass-through through the shim (MIGA_GATED=x), added median", ms(gated["shim MIGA_GATED=x"]) - direct, 2, "ms"),
+    ("pass-through through the shim (MIGA_GATED=x), added median", ms(gated["shim MIGA_GATED=x"]) - direct, 1, "ms"),
     ("pass-through of miga itself (MIGA_GATED=x), added median", ms(gated["MIGA_GATED=x"]) - direct, 10, "ms"),
-    ("grace pass through the shim (stamps + spool), added median", ms(grace_shim) - direct, 3, "ms"),
+    ("grace pass through the shim (stamps + spool), added median", ms(grace_shim) - direct, 1.5, "ms"),
     ("grace pass of miga itself (reads + writes SQLite), added median", ms(grace) - direct, 10, "ms"),
-    ("exec to first full frame, median", frame["first_frame_ms"]["median"], 5, "ms"),
-    ("peak memory of a gate run (max of runs)", frame["peak_rss_mib"]["max"], 15, "MiB"),
-    ("open-url, link not gated, added median", ms(url["open-url"]) - ms(url["direct"]), 3, "ms"),
+    ("exec to first full frame, over an echo of the choices line, median", frame["first_frame_ms"]["median"] - echo["first_frame_ms"]["median"], 4, "ms"),
+    ("peak memory of a gate run (its own, under GNU time; max of runs)", frame["peak_rss_mib"]["max"], 12, "MiB"),
+    ("open-url, link not gated, added median", ms(url["open-url"]) - ms(url["direct"]), 2.5, "ms"),
     ("first frame with 1M events in the database, median", big["first_frame_ms"]["median"], 15, "ms"),
     ("grace pass of miga with sync_folder (journal append), added median", ms(grace_sync) - direct, 10, "ms"),
     ("first frame with sync_folder, another machine's journal waiting, median", frame_sync["first_frame_ms"]["median"], 5, "ms"),
@@ -144,7 +151,8 @@ rows = [
 print(f"direct exec of /bin/true: {direct:.2f} ms median")
 for name, value, limit, unit in rows:
     print(f"{name}: {value:.2f} {unit} (target <= {limit} {unit}) {'ok' if value <= limit else 'MISSED'}")
-print(f"first frame p90: {frame['first_frame_ms']['p90']:.2f} ms; peak RSS median {frame['peak_rss_mib']['median']:.2f} MiB")
+print(f"first frame median {frame['first_frame_ms']['median']:.2f} ms, p90 {frame['first_frame_ms']['p90']:.2f} ms "
+      f"(the echo's {echo['first_frame_ms']['median']:.2f} ms); peak RSS median {frame['peak_rss_mib']['median']:.2f} MiB")
 print(f"with 1M events: first frame p90 {big['first_frame_ms']['p90']:.2f} ms; peak RSS median {big['peak_rss_mib']['median']:.2f} MiB")
 print(f"sync: {folded_by_gates} of another machine's events folded by {frame_sync['runs'] + 1} gates after their frames; "
       f"`sync status` folded the rest of 100,000 in {fold['seconds']:.2f} s")

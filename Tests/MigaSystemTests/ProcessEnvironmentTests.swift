@@ -3,64 +3,49 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import MigaSystem
+@testable import MigaSystem
 import XCTest
 
 /// The environment a launch reads, straight from `environ` (not ProcessInfo's copy).
 final class ProcessEnvironmentTests: XCTestCase {
-    /// Runs `body` with `environ` set to these entries (NULL-terminated), then puts it back.
-    private func with(_ entries: [String], _ body: () -> Void) {
+    /// What `environment(of:)` makes of these entries as a NULL-terminated array.
+    private func read(_ entries: [String]) -> [String: String] {
         let strings = entries.map { strdup($0) } + [nil]
         defer { strings.forEach { free($0) } }
-        var array = strings
-        let saved = environ
-        array.withUnsafeMutableBufferPointer { buffer in
-            environ = buffer.baseAddress
-            body()
-            environ = saved
-        }
+        return strings.withUnsafeBufferPointer { LinuxSystem.environment(of: $0.baseAddress) }
+    }
+
+    func testTheProcessOwnIsGetenvs() {
+        let environment = LinuxSystem.processEnvironment()
+        XCTAssertFalse(environment.isEmpty)
+        for (name, value) in environment { XCTAssertEqual(getenv(name).map { String(cString: $0) }, value, name) }
     }
 
     func testEveryNameAndValueAsExecGaveThem() {
-        with(["HOME=/home/a", "PATH=/usr/bin:/bin", "EQUALS=a=b=c", "EMPTY=", "TERM=xterm-256color"]) {
-            XCTAssertEqual(LinuxSystem.processEnvironment(), [
-                "HOME": "/home/a", "PATH": "/usr/bin:/bin", "EQUALS": "a=b=c", "EMPTY": "", "TERM": "xterm-256color",
-            ])
-        }
+        XCTAssertEqual(read(["HOME=/home/a", "PATH=/usr/bin:/bin", "EQUALS=a=b=c", "EMPTY=", "TERM=xterm-256color"]), [
+            "HOME": "/home/a", "PATH": "/usr/bin:/bin", "EQUALS": "a=b=c", "EMPTY": "", "TERM": "xterm-256color",
+        ])
     }
 
     func testTheFirstOfANameGivenTwiceIsKeptAsGetenvFindsIt() {
-        with(["HOME=/first", "X=1", "HOME=/second"]) {
-            XCTAssertEqual(LinuxSystem.processEnvironment()["HOME"], "/first")
-            XCTAssertEqual(String(cString: getenv("HOME")), "/first")
-        }
+        XCTAssertEqual(read(["HOME=/first", "X=1", "HOME=/second"])["HOME"], "/first")
     }
 
     func testEntriesWithoutANameAreSkippedAndBadUTF8IsRepaired() {
-        with(["NOEQUALS", "=nameless", "OK=yes", "BYTES=caf\u{00E9}"]) {
-            let environment = LinuxSystem.processEnvironment()
-            XCTAssertEqual(environment.keys.sorted(), ["BYTES", "OK"])
-            XCTAssertEqual(environment["BYTES"], "café")
-        }
+        let environment = read(["NOEQUALS", "=nameless", "OK=yes", "BYTES=caf\u{00E9}"])
+        XCTAssertEqual(environment.keys.sorted(), ["BYTES", "OK"])
+        XCTAssertEqual(environment["BYTES"], "café")
         // A lone continuation byte is not UTF-8: replaced, never a crash.
         let raw: [CChar] = Array("V=a".utf8CString.dropLast()).map { $0 } + [CChar(bitPattern: 0x80), 0]
         let copy = raw.withUnsafeBufferPointer { strdup($0.baseAddress!) }
         defer { free(copy) }
-        var array: [UnsafeMutablePointer<CChar>?] = [copy, nil]
-        let saved = environ
-        array.withUnsafeMutableBufferPointer { buffer in
-            environ = buffer.baseAddress
-            XCTAssertEqual(LinuxSystem.processEnvironment()["V"], "a\u{FFFD}")
-            environ = saved
-        }
+        let array: [UnsafeMutablePointer<CChar>?] = [copy, nil]
+        XCTAssertEqual(array.withUnsafeBufferPointer { LinuxSystem.environment(of: $0.baseAddress) }["V"], "a\u{FFFD}")
     }
 
     func testNoEnvironmentAtAll() {
-        // What clearenv() leaves (not called here: it would free the array other tests set).
-        let saved = environ
-        environ = nil
-        XCTAssertEqual(LinuxSystem.processEnvironment(), [:])
-        environ = saved
+        // What clearenv() leaves.
+        XCTAssertEqual(LinuxSystem.environment(of: nil), [:])
     }
 }
 

@@ -150,11 +150,14 @@ public enum LinuxSystem {
     /// ProcessInfo's copy cost every launch 0.45M instructions (Foundation's set-up and its
     /// generic dictionary); this is a loop over C strings.
     public static func processEnvironment() -> [String: String] {
-        var environment: [String: String] = [:]
         // NULL after a clearenv(), though Swift imports it as never nil.
-        guard var entry = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>(bitPattern: UInt(bitPattern: environ)) else {
-            return environment
-        }
+        environment(of: UnsafePointer(bitPattern: UInt(bitPattern: environ)))
+    }
+
+    /// The names and values of a NULL-terminated array of `NAME=value` strings.
+    static func environment(of entries: UnsafePointer<UnsafeMutablePointer<CChar>?>?) -> [String: String] {
+        var environment: [String: String] = [:]
+        guard var entry = entries else { return environment }
         while let pointer = entry.pointee {
             let length = strlen(pointer)
             let text = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: length)
