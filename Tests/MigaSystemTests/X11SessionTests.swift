@@ -144,6 +144,38 @@ final class X11SessionTests: XCTestCase {
         XCTAssertEqual(try drain(milliseconds: 3000), [], "no idleness reported once the watcher stops asking")
     }
 
+    /// Idle with the watcher asking, the session sleeps until input (an alarm on the X
+    /// server's IDLETIME counter) rather than asking the screensaver extension every 2 s, and
+    /// sees the person back at once; and going idle again is seen as before.
+    func testAnIdlePersonIsWaitedForNotLookedAtAndSeenBackAtOnce() throws {
+        let one = try display.xterm(instance: "migatest", class: "MigaTest", title: "one")
+        try activate(one.window)
+        _ = try focus(of: one.window)
+        XCTAssertEqual(try display.run("/usr/bin/xdotool", ["mousemove", "10", "10"]).status, 0)
+        session.watchIdle(true, idleSeconds: 1)
+        XCTAssertEqual(try session.next(milliseconds: 5000), .idle(true))
+
+        let before = Self.threadWakeups()
+        XCTAssertNil(try session.next(milliseconds: 4500))
+        XCTAssertLessThanOrEqual(Self.threadWakeups() - before, 2, "an idle person's session woke while nothing happened (it polled?)")
+
+        XCTAssertEqual(try display.run("/usr/bin/xdotool", ["key", "shift"]).status, 0)
+        let pressed = Date()
+        XCTAssertEqual(try session.next(milliseconds: 5000), .idle(false))
+        XCTAssertLessThan(Date().timeIntervalSince(pressed), 0.5, "back seen at once, not at the next look")
+
+        XCTAssertEqual(try session.next(milliseconds: 5000), .idle(true), "idle again a second later")
+        XCTAssertEqual(try display.run("/usr/bin/xdotool", ["mousemove", "300", "300"]).status, 0)
+        XCTAssertEqual(try session.next(milliseconds: 5000), .idle(false))
+    }
+
+    /// This thread's voluntary context switches (each sleep that ended).
+    static func threadWakeups() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") } ?? ""
+        return Int(line.split(separator: "\t").last.map(String.init) ?? "") ?? -1
+    }
+
     func testNothingChangingCostsNothing() throws {
         let one = try display.xterm(instance: "migatest", class: "MigaTest", title: "one")
         let two = try display.xterm(instance: "other", class: "Other", title: "two")
