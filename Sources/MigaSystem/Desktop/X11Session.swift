@@ -168,6 +168,10 @@ public final class X11Session: DesktopSession {
             if let deadline { wait = max(0, deadline - now) }
             if idleThreshold != nil, nextIdleCheck != Self.never { wait = wait < 0 ? max(0, nextIdleCheck - now) : min(wait, max(0, nextIdleCheck - now)) }
             if wait == 0, let deadline, deadline <= now { return nil }
+            // The replies read above may have brought events with them, which libxcb keeps
+            // in its queue, where poll(2) would not see them: taken first.
+            try takeEvents()
+            if activeChanged || (alarmRang && idleThreshold != nil) { continue }
             try waitForServer(milliseconds: Int32(clamping: wait))
         }
     }
