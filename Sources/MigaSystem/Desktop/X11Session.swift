@@ -11,8 +11,8 @@ import CX11
 /// It waits in poll(2) on the X connection: the window manager's change of the root window's
 /// `_NET_ACTIVE_WINDOW` wakes it, and, only while the watcher asks about idleness, an alarm
 /// of the SYNC extension on the server's `IDLETIME` counter (the person idle for the
-/// threshold, or back) — nothing else does. Every property is read with a length cap, and its bytes are taken as
-/// they come (invalid UTF-8 as U+FFFD): other programs set them.
+/// threshold, or back) — nothing else does. Every property is read with a length cap, and
+/// its bytes are taken as they come (invalid UTF-8 as U+FFFD): other programs set them.
 public final class X11Session: DesktopSession {
     private let xcb: MigaXcb
     private let connection: UnsafeMutableRawPointer
