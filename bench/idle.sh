@@ -9,7 +9,9 @@
 #                 in front and the person not idle: one write of focused time a minute
 #   x11-watch     `miga watch` under Xvfb + openbox with a gated app's xterm in front and no
 #                 input: counting, then idle after MIGA_IDLE_SECONDS (15 here, the least
-#                 allowed, so the idle phase is inside the minute)
+#                 allowed, so the idle phase is inside the minute); the idle person is waited
+#                 for with an XSync alarm on IDLETIME (MIGA_LIBXCB_SYNC=/nonexistent in the
+#                 environment measures the fallback without libxcb-sync: a look every 2 s)
 #   timebox-watch `miga timebox-watch` beside an app opened "for 10 minutes"
 # The GNOME Shell extension runs inside gnome-shell, which wakes for reasons of its own:
 # Tests/Desktop/test_gnome.py checks that the extension's JS arms no timer while idle.

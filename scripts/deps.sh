@@ -16,7 +16,7 @@ test="$deb bash-completion sqlite3 tmux procps desktop-file-utils libglib2.0-bin
 case $set in
     build) needed=$build ;;
     deb) needed=$deb ;;
-    test) needed="$test openbox libxcb-screensaver0 x11-utils" ;;  # + miga watch's X11 tests: an EWMH window manager, idleness
+    test) needed="$test openbox libxcb-screensaver0 libxcb-sync1 x11-utils" ;;  # + miga watch's X11 tests: an EWMH window manager, idleness (and its alarm)
     *) echo "deps.sh: no set '$set'; use build, deb or test" >&2; exit 2 ;;
 esac
 missing=""

@@ -32,6 +32,37 @@ static void load_screensaver(void) {
     }
 }
 
+/// The SYNC extension is optional too: without it the watcher asks the screensaver extension
+/// every few seconds whether an idle person is back, rather than sleeping until an alarm on
+/// the server's IDLETIME counter says so.
+static void load_sync(void *core) {
+    const char *name = getenv("MIGA_LIBXCB_SYNC");
+    if (name == NULL || *name == '\0') name = "libxcb-sync.so.1";
+    void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) return;
+    loaded.sync_id = dlsym(library, "xcb_sync_id");
+    *(void **)&loaded.get_extension_data = dlsym(core, "xcb_get_extension_data");
+    *(void **)&loaded.sync_initialize = dlsym(library, "xcb_sync_initialize");
+    *(void **)&loaded.sync_initialize_reply = dlsym(library, "xcb_sync_initialize_reply");
+    *(void **)&loaded.sync_list_system_counters = dlsym(library, "xcb_sync_list_system_counters");
+    *(void **)&loaded.sync_list_system_counters_reply = dlsym(library, "xcb_sync_list_system_counters_reply");
+    *(void **)&loaded.sync_create_alarm = dlsym(library, "xcb_sync_create_alarm");
+    *(void **)&loaded.sync_change_alarm = dlsym(library, "xcb_sync_change_alarm");
+    if (loaded.sync_id == NULL || loaded.get_extension_data == NULL || loaded.sync_initialize == NULL ||
+        loaded.sync_initialize_reply == NULL || loaded.sync_list_system_counters == NULL ||
+        loaded.sync_list_system_counters_reply == NULL || loaded.sync_create_alarm == NULL || loaded.sync_change_alarm == NULL) {
+        loaded.sync_id = NULL;
+        loaded.get_extension_data = NULL;
+        loaded.sync_initialize = NULL;
+        loaded.sync_initialize_reply = NULL;
+        loaded.sync_list_system_counters = NULL;
+        loaded.sync_list_system_counters_reply = NULL;
+        loaded.sync_create_alarm = NULL;
+        loaded.sync_change_alarm = NULL;
+        dlclose(library);
+    }
+}
+
 static void load(void) {
     const char *name = getenv("MIGA_LIBXCB");
     if (name == NULL || *name == '\0') name = "libxcb.so.1";
@@ -67,6 +98,7 @@ static void load(void) {
         return;
     }
     load_screensaver();
+    load_sync(library);
     result = &loaded;
 }
 

@@ -101,6 +101,47 @@ final class WatchX11Tests: XCTestCase {
         XCTAssertTrue(try home.events().contains { $0.type == .openSelected })
     }
 
+    /// A gated window in front and the person idle: the watcher sleeps until input (an alarm
+    /// on the X server's IDLETIME counter), not a look every 2 s (bench/idle.sh counts the
+    /// same over a minute); and the person back is seen at once: their seconds counted again.
+    func testAnIdlePersonsWatcherSleepsUntilInputAndSeesThemBackAtOnce() throws {
+        let (wakeups, back) = try idleThenBack()
+        XCTAssertLessThanOrEqual(wakeups, 1, "a watcher over an idle person woke while nothing happened (it polled?)")
+        XCTAssertLessThan(back, 2.5, "back from idle seen late")
+    }
+
+    /// Without libxcb-sync the watcher still sees the person back, by its look every 2 s.
+    func testWithoutLibxcbSyncAnIdlePersonIsStillSeenBack() throws {
+        let (_, back) = try idleThenBack(["MIGA_LIBXCB_SYNC": "/nonexistent/libxcb-sync.so.1"])
+        XCTAssertLessThan(back, 4.5, "back from idle seen late")
+    }
+
+    /// chat's xterm in front with a one-second tick and the least idle threshold (15 s), the
+    /// person idle, then back (a mouse move): the watcher's wake-ups in 4 s while idle, and
+    /// how long after the move a second was counted again.
+    func idleThenBack(_ extra: [String: String] = [:]) throws -> (wakeups: Int, back: Double) {
+        try home.writeConfig("timer_seconds = 15\nsites = []\n[apps.chat]\ncommand = \"true\"\n")
+        let watcher = try display.start(home.binary, ["watch"], environment: ["MIGA_FOCUS_TICK_SECONDS": "1", "MIGA_IDLE_SECONDS": "15"].merging(extra) { $1 })
+        let chat = try display.xterm(instance: "chat", class: "Chat", title: "chat")
+        eventually("chat in front") { self.display.activeWindow() == chat.window }
+        let seconds = { try self.home.events().filter { $0.type == .focus && $0.app == "chat" }.count }
+        try eventually("chat's seconds counted") { try seconds() >= 1 }
+
+        XCTAssertEqual(try xdotool(["mousemove", "10", "10"]).status, 0)
+        Thread.sleep(until: Date().addingTimeInterval(17))
+        let counted = try seconds()
+        let before = voluntaryWakeups(watcher.pid)
+        Thread.sleep(forTimeInterval: 4)
+        let wakeups = voluntaryWakeups(watcher.pid) - before
+        XCTAssertEqual(try seconds(), counted, "idle: no seconds counted")
+
+        XCTAssertEqual(try xdotool(["mousemove", "200", "200"]).status, 0)
+        let moved = Date()
+        try eventually(timeout: 10, "chat's seconds counted again") { try seconds() > counted }
+        XCTAssertEqual(kill(watcher.pid, 0), 0)
+        return (wakeups, Date().timeIntervalSince(moved))
+    }
+
     func testNoLibxcbNoDisplayOrAWaylandSessionIsOneLineAndExitOne() throws {
         // libxcb is loaded by `miga watch` alone: no other start of miga links or loads it.
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf") {

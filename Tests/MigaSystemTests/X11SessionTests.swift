@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import XCTest
 @testable import MigaSystem
+import CX11
 import MigaTestSupport
 
 /// `X11Session` against a real X server: Xvfb with openbox as the window manager (EWMH),
@@ -142,6 +143,74 @@ final class X11SessionTests: XCTestCase {
 
         session.watchIdle(false, idleSeconds: 1)
         XCTAssertEqual(try drain(milliseconds: 3000), [], "no idleness reported once the watcher stops asking")
+    }
+
+    /// Idle with the watcher asking, the session sleeps until input (an alarm on the X
+    /// server's IDLETIME counter) rather than asking the screensaver extension every 2 s, and
+    /// sees the person back at once; and going idle again is seen as before.
+    func testAnIdlePersonIsWaitedForNotLookedAtAndSeenBackAtOnce() throws {
+        let one = try display.xterm(instance: "migatest", class: "MigaTest", title: "one")
+        try activate(one.window)
+        _ = try focus(of: one.window)
+        XCTAssertEqual(try display.run("/usr/bin/xdotool", ["mousemove", "10", "10"]).status, 0)
+        session.watchIdle(true, idleSeconds: 1)
+        XCTAssertEqual(try session.next(milliseconds: 5000), .idle(true))
+
+        let before = Self.threadWakeups()
+        XCTAssertNil(try session.next(milliseconds: 4500))
+        XCTAssertLessThanOrEqual(Self.threadWakeups() - before, 2, "an idle person's session woke while nothing happened (it polled?)")
+
+        XCTAssertEqual(try display.run("/usr/bin/xdotool", ["key", "shift"]).status, 0)
+        let pressed = Date()
+        XCTAssertEqual(try session.next(milliseconds: 5000), .idle(false))
+        XCTAssertLessThan(Date().timeIntervalSince(pressed), 0.5, "back seen at once, not at the next look")
+
+        XCTAssertEqual(try session.next(milliseconds: 5000), .idle(true), "idle again a second later")
+        XCTAssertEqual(try display.run("/usr/bin/xdotool", ["mousemove", "300", "300"]).status, 0)
+        XCTAssertEqual(try session.next(milliseconds: 5000), .idle(false))
+    }
+
+    /// The alarms test comparisons: one armed after the input it waits for rings at once (no
+    /// input between a look and the arming is lost), and one whose test is not met stays quiet.
+    func testAnIdleAlarmArmedAfterTheFactRingsAtOnce() throws {
+        let xcb = try XCTUnwrap(miga_xcb()).pointee
+        var screen: Int32 = 0
+        let connection = try XCTUnwrap(xcb.connect(display.name, &screen))
+        defer { xcb.disconnect(connection) }
+        let alarms = try XCTUnwrap(X11Session.IdleAlarms(xcb: xcb, connection: connection), "libxcb-sync and Xvfb's SYNC extension with IDLETIME")
+        XCTAssertEqual(try display.run("/usr/bin/xdotool", ["mousemove", "20", "20"]).status, 0)
+        usleep(300_000)
+
+        func rings(within milliseconds: Int32) -> [UInt32] {
+            var rung: [UInt32] = []
+            var descriptor = pollfd(fd: xcb.get_file_descriptor(connection), events: Int16(POLLIN), revents: 0)
+            let deadline = Date().addingTimeInterval(Double(milliseconds) / 1000)
+            while Date() < deadline {
+                _ = poll(&descriptor, 1, 50)
+                while let event = xcb.poll_for_event(connection) {
+                    if event.pointee.response_type & 0x7F == alarms.notifyEvent {
+                        rung.append(UnsafeRawPointer(event).load(as: MigaXcbSyncAlarmNotifyEvent.self).alarm)
+                    }
+                    free(event)
+                }
+            }
+            return rung
+        }
+        XCTAssertEqual(rings(within: 500), [], "created spent, with events off")
+        XCTAssertEqual(alarms.armBack(threshold: 60_000), alarms.back)
+        XCTAssertEqual(rings(within: 1000), [alarms.back], "input 0.3 s ago: back at once, once")
+        XCTAssertEqual(alarms.armIdle(threshold: 60_000), alarms.becameIdle)
+        XCTAssertEqual(rings(within: 1000), [], "not idle for a minute yet")
+        alarms.silence(alarms.becameIdle)
+        XCTAssertEqual(alarms.armIdle(threshold: 200), alarms.becameIdle)
+        XCTAssertEqual(rings(within: 1000), [alarms.becameIdle], "idle for 0.2 s already: at once")
+    }
+
+    /// This thread's voluntary context switches (each sleep that ended).
+    static func threadWakeups() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") } ?? ""
+        return Int(line.split(separator: "\t").last.map(String.init) ?? "") ?? -1
     }
 
     func testNothingChangingCostsNothing() throws {

@@ -65,6 +65,32 @@ typedef struct {
 } MigaXcbScreensaverQueryInfoReply;
 
 typedef struct {
+    uint8_t response_type;
+    uint8_t pad0;
+    uint16_t sequence;
+    uint32_t length;
+    uint8_t present;
+    uint8_t major_opcode;
+    uint8_t first_event;
+    uint8_t first_error;
+} MigaXcbQueryExtensionReply;
+
+/// The SYNC extension's AlarmNotify event (its first event + 1); 64-bit values as hi, lo.
+typedef struct {
+    uint8_t response_type;
+    uint8_t kind;
+    uint16_t sequence;
+    uint32_t alarm;
+    int32_t counter_value_hi;
+    uint32_t counter_value_lo;
+    int32_t alarm_value_hi;
+    uint32_t alarm_value_lo;
+    uint32_t timestamp;
+    uint8_t state;
+    uint8_t pad0[3];
+} MigaXcbSyncAlarmNotifyEvent;
+
+typedef struct {
     void *_Nullable (*_Nonnull connect)(const char *_Nullable display, int *_Nullable screen);
     int (*_Nonnull connection_has_error)(void *_Nonnull connection);
     void (*_Nonnull disconnect)(void *_Nonnull connection);
@@ -90,9 +116,20 @@ typedef struct {
     /// From libxcb-screensaver: NULL when it is missing (idleness is then not watched).
     MigaXcbCookie (*_Nullable screensaver_query_info)(void *_Nonnull connection, uint32_t drawable);
     MigaXcbScreensaverQueryInfoReply *_Nullable (*_Nullable screensaver_query_info_reply)(void *_Nonnull connection, MigaXcbCookie cookie, MigaXcbGenericEvent *_Nullable *_Nullable error);
+    /// From libxcb-sync (and libxcb's own extension lookup): all NULL when it is missing (the
+    /// watcher then looks at idleness on a timer instead of being woken by an alarm).
+    const void *_Nullable sync_id;
+    const MigaXcbQueryExtensionReply *_Nullable (*_Nullable get_extension_data)(void *_Nonnull connection, const void *_Nonnull extension);
+    MigaXcbCookie (*_Nullable sync_initialize)(void *_Nonnull connection, uint8_t major, uint8_t minor);
+    MigaXcbGenericEvent *_Nullable (*_Nullable sync_initialize_reply)(void *_Nonnull connection, MigaXcbCookie cookie, MigaXcbGenericEvent *_Nullable *_Nullable error);
+    MigaXcbCookie (*_Nullable sync_list_system_counters)(void *_Nonnull connection);
+    MigaXcbGenericEvent *_Nullable (*_Nullable sync_list_system_counters_reply)(void *_Nonnull connection, MigaXcbCookie cookie, MigaXcbGenericEvent *_Nullable *_Nullable error);
+    MigaXcbCookie (*_Nullable sync_create_alarm)(void *_Nonnull connection, uint32_t alarm, uint32_t mask, const void *_Nullable values);
+    MigaXcbCookie (*_Nullable sync_change_alarm)(void *_Nonnull connection, uint32_t alarm, uint32_t mask, const void *_Nullable values);
 } MigaXcb;
 
-/// libxcb (`$MIGA_LIBXCB`, else libxcb.so.1) and libxcb-screensaver.so.0, loaded once; NULL
+/// libxcb (`$MIGA_LIBXCB`, else libxcb.so.1), libxcb-screensaver.so.0 and libxcb-sync.so.1
+/// (`$MIGA_LIBXCB_SYNC`, else libxcb-sync.so.1), loaded once; NULL
 /// when libxcb cannot be loaded or lacks one of the above, and then `miga_xcb_error` says why.
 const MigaXcb *_Nullable miga_xcb(void);
 const char *_Nullable miga_xcb_error(void);

@@ -9,9 +9,10 @@ import CX11
 /// time, through libxcb loaded with dlopen (so `miga` links nothing more).
 ///
 /// It waits in poll(2) on the X connection: the window manager's change of the root window's
-/// `_NET_ACTIVE_WINDOW` wakes it, nothing else does (idleness is looked at only while the
-/// watcher asks for it). Every property is read with a length cap, and its bytes are taken as
-/// they come (invalid UTF-8 as U+FFFD): other programs set them.
+/// `_NET_ACTIVE_WINDOW` wakes it, and, only while the watcher asks about idleness, an alarm
+/// of the SYNC extension on the server's `IDLETIME` counter (the person idle for the
+/// threshold, or back) — nothing else does. Every property is read with a length cap, and
+/// its bytes are taken as they come (invalid UTF-8 as U+FFFD): other programs set them.
 public final class X11Session: DesktopSession {
     private let xcb: MigaXcb
     private let connection: UnsafeMutableRawPointer
@@ -30,7 +31,15 @@ public final class X11Session: DesktopSession {
     private var activeChanged = true
     private var idleThreshold: Int64?
     private var idle = false
+    /// When idleness is looked at next (monotonic ms); `never` while an alarm waits instead.
     private var nextIdleCheck: Int64 = 0
+    /// The SYNC extension's alarms on `IDLETIME`, set up the first time idleness is watched;
+    /// nil when libxcb-sync or the extension is missing (then `nextIdleCheck` is a timer).
+    private var alarms: IdleAlarms?
+    private var alarmsTried = false
+    /// The alarm armed now, if any, and whether it rang since the last look.
+    private var armed: UInt32?
+    private var alarmRang = false
     /// When the last input before going idle was, on the monotonic clock.
     private var lastInputWhenIdle: Int64 = 0
     private var startups = 0
@@ -38,8 +47,10 @@ public final class X11Session: DesktopSession {
     /// How much of a property is read: an app id or WM_CLASS is a few dozen bytes; a window
     /// that sets a megabyte gets its first kilobyte read.
     static let propertyLimit = 1024
-    /// How often idleness is looked at again once the person is idle (to see them back).
+    /// How often idleness is looked at again once the person is idle (to see them back),
+    /// when no SYNC alarm can wake the session instead (libxcb-sync or the extension missing).
     static let idleRecheckMilliseconds: Int64 = 2000
+    static let never = Int64.max
     /// How far the X server's idle count and miga's clock may drift between two looks.
     static let clockSlack: Int64 = 250
     /// How long "no window in front" is given to become a window (see `activeWindowSettled`).
@@ -155,8 +166,12 @@ public final class X11Session: DesktopSession {
             let now = Self.now()
             var wait: Int64 = -1
             if let deadline { wait = max(0, deadline - now) }
-            if idleThreshold != nil { wait = wait < 0 ? max(0, nextIdleCheck - now) : min(wait, max(0, nextIdleCheck - now)) }
+            if idleThreshold != nil, nextIdleCheck != Self.never { wait = wait < 0 ? max(0, nextIdleCheck - now) : min(wait, max(0, nextIdleCheck - now)) }
             if wait == 0, let deadline, deadline <= now { return nil }
+            // The replies read above may have brought events with them, which libxcb keeps
+            // in its queue, where poll(2) would not see them: taken first.
+            try takeEvents()
+            if activeChanged || (alarmRang && idleThreshold != nil) { continue }
             try waitForServer(milliseconds: Int32(clamping: wait))
         }
     }
@@ -175,6 +190,11 @@ public final class X11Session: DesktopSession {
     private func takeEvents() throws {
         while let event = xcb.poll_for_event(connection) {
             defer { free(event) }
+            if let alarms, event.pointee.response_type & 0x7F == alarms.notifyEvent {
+                let notify = UnsafeRawPointer(event).load(as: MigaXcbSyncAlarmNotifyEvent.self)
+                if armed == notify.alarm { alarmRang = true }
+                continue
+            }
             guard event.pointee.response_type & 0x7F == X.propertyNotify else { continue }
             let change = UnsafeRawPointer(event).load(as: MigaXcbPropertyNotifyEvent.self)
             if change.time != 0 { serverTime = change.time }
@@ -246,19 +266,32 @@ public final class X11Session: DesktopSession {
 
     public func watchIdle(_ on: Bool, idleSeconds: Int) {
         idle = false
+        disarm()
         guard on, xcb.screensaver_query_info != nil else {
             idleThreshold = nil
             return
         }
         idleThreshold = Int64(min(max(idleSeconds, 1), 86_400)) * 1000
         nextIdleCheck = Self.now()
+        if !alarmsTried {
+            alarmsTried = true
+            alarms = IdleAlarms(xcb: xcb, connection: connection)
+        }
     }
 
     /// Whether the person just went idle (true) or came back (false), when it is time to look.
     /// Back means input newer than the last before going idle: however short the threshold,
     /// a key pressed between two looks is seen.
+    ///
+    /// The look is the screensaver extension's answer; what makes it due is the SYNC alarm
+    /// armed after the previous look (input, or idle for the threshold), or else a timer. An
+    /// alarm that rang for nothing leaves that phase to the timer, so a server whose alarms
+    /// misbehave costs a look every 2 s, never a busy loop.
     private func idleChange() -> Bool? {
-        guard let threshold = idleThreshold, Self.now() >= nextIdleCheck else { return nil }
+        guard let threshold = idleThreshold, alarmRang || Self.now() >= nextIdleCheck else { return nil }
+        let rang = alarmRang
+        alarmRang = false
+        disarm()
         guard let sinceInput = millisecondsSinceInput() else {
             idleThreshold = nil  // no screensaver extension on this server: time counts as active
             return nil
@@ -269,7 +302,18 @@ public final class X11Session: DesktopSession {
         idle = wasIdle ? lastInput <= lastInputWhenIdle + Self.clockSlack : sinceInput >= threshold
         if idle && !wasIdle { lastInputWhenIdle = lastInput }
         nextIdleCheck = idle ? now + Self.idleRecheckMilliseconds : now + threshold - sinceInput
+        if let alarms, idle != wasIdle || !rang {
+            armed = idle ? alarms.armBack(threshold: threshold) : alarms.armIdle(threshold: threshold)
+            nextIdleCheck = Self.never
+        }
         return idle == wasIdle ? nil : idle
+    }
+
+    /// No alarm rings for this session until the next is armed.
+    private func disarm() {
+        guard let alarm = armed else { return }
+        armed = nil
+        alarms?.silence(alarm)
     }
 
     private func millisecondsSinceInput() -> Int64? {
@@ -280,6 +324,97 @@ public final class X11Session: DesktopSession {
         guard let reply else { return nil }
         defer { free(reply) }
         return Int64(reply.pointee.ms_since_user_input)
+    }
+
+    /// Two alarms of the SYNC extension on the X server's `IDLETIME` counter (milliseconds
+    /// since the last input): one rings when it reaches the threshold (the person went idle),
+    /// the other when it falls back below it (input: they are back). Comparisons, not
+    /// transitions, so one armed after the fact rings at once; each rings once (delta 0), and
+    /// only the one armed has its events on.
+    struct IdleAlarms {
+        let xcb: MigaXcb
+        let connection: UnsafeMutableRawPointer
+        /// AlarmNotify's response type on this server.
+        let notifyEvent: UInt8
+        let becameIdle: UInt32
+        let back: UInt32
+
+        // The SYNC protocol's numbers (sync.h).
+        private enum S {
+            static let counter: UInt32 = 1, valueType: UInt32 = 2, value: UInt32 = 4, testType: UInt32 = 8, delta: UInt32 = 16, events: UInt32 = 32
+            static let absolute: UInt32 = 0
+            static let positiveComparison: UInt32 = 2, negativeComparison: UInt32 = 3
+            static let alarmNotify: UInt8 = 1
+        }
+
+        /// nil when libxcb-sync, the extension or its `IDLETIME` counter is missing.
+        init?(xcb: MigaXcb, connection: UnsafeMutableRawPointer) {
+            guard let id = xcb.sync_id, let extensionData = xcb.get_extension_data, let initialize = xcb.sync_initialize,
+                  let initialized = xcb.sync_initialize_reply, let create = xcb.sync_create_alarm,
+                  let data = extensionData(connection, id), data.pointee.present != 0 else { return nil }
+            var error: UnsafeMutablePointer<MigaXcbGenericEvent>?
+            let reply = initialized(connection, initialize(connection, 3, 1), &error)
+            free(error)
+            guard let reply else { return nil }
+            free(reply)
+            guard let counter = Self.idleTimeCounter(xcb, connection) else { return nil }
+            self.xcb = xcb
+            self.connection = connection
+            notifyEvent = (data.pointee.first_event &+ S.alarmNotify) & 0x7F
+            becameIdle = xcb.generate_id(connection)
+            back = xcb.generate_id(connection)
+            // Created with events off and a test already met, so each is spent (inactive) at once.
+            for (alarm, test, value) in [(becameIdle, S.positiveComparison, UInt32(0)), (back, S.negativeComparison, UInt32.max)] {
+                var values: [UInt32] = [counter, S.absolute, 0, value, test, 0, 0, 0]
+                _ = create(connection, alarm, S.counter | S.valueType | S.value | S.testType | S.delta | S.events, &values)
+            }
+            _ = xcb.flush(connection)
+        }
+
+        /// `IDLETIME` among the server's system counters; the reply is read within its length.
+        private static func idleTimeCounter(_ xcb: MigaXcb, _ connection: UnsafeMutableRawPointer) -> UInt32? {
+            guard let list = xcb.sync_list_system_counters, let answer = xcb.sync_list_system_counters_reply else { return nil }
+            var error: UnsafeMutablePointer<MigaXcbGenericEvent>?
+            let reply = answer(connection, list(connection), &error)
+            free(error)
+            guard let reply else { return nil }
+            defer { free(reply) }
+            let raw = UnsafeRawPointer(reply)
+            let size = 32 + Int(raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)) * 4
+            let count = raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self)
+            var offset = 32
+            for _ in 0..<min(count, 4096) {
+                // SYSTEMCOUNTER: counter, resolution (8 bytes), name length, name, padded to 4.
+                guard offset + 14 <= size else { return nil }
+                let counter = raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+                let length = Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt16.self))
+                guard offset + 14 + length <= size else { return nil }
+                let name = UnsafeRawBufferPointer(start: raw + offset + 14, count: length)
+                if name.elementsEqual("IDLETIME".utf8) { return counter }
+                offset += (14 + length + 3) & ~3
+            }
+            return nil
+        }
+
+        /// Rings once the person has been idle for `threshold` ms (at once if they are already).
+        func armIdle(threshold: Int64) -> UInt32 { arm(becameIdle, threshold: threshold, test: S.positiveComparison) }
+
+        /// Rings at the next input (at once if there was some since they went idle).
+        func armBack(threshold: Int64) -> UInt32 { arm(back, threshold: threshold, test: S.negativeComparison) }
+
+        private func arm(_ alarm: UInt32, threshold: Int64, test: UInt32) -> UInt32 {
+            // Changing the value re-reads the counter on the server and makes the alarm active again.
+            var values: [UInt32] = [S.absolute, UInt32(truncatingIfNeeded: threshold >> 32), UInt32(truncatingIfNeeded: threshold), test, 1]
+            _ = xcb.sync_change_alarm?(connection, alarm, S.valueType | S.value | S.testType | S.events, &values)
+            _ = xcb.flush(connection)
+            return alarm
+        }
+
+        func silence(_ alarm: UInt32) {
+            var values: [UInt32] = [0]
+            _ = xcb.sync_change_alarm?(connection, alarm, S.events, &values)
+            _ = xcb.flush(connection)
+        }
     }
 
     // MARK: What the watcher asks
