@@ -21,7 +21,7 @@ struct ContentCommand: ParsableCommand {
     )
 
     static func library(_ context: MigaContext) throws -> ContentLibrary {
-        try ContentLibrary.load(userFolder: context.paths.userContentDirectory) { CommandSupport.warn($0, context) }
+        try ContentLibrary.load(userFolder: context.paths.userContentDirectory, files: context.files) { CommandSupport.warn($0, context) }
     }
 
     struct List: ContextCommand {

@@ -175,7 +175,7 @@ public struct GateService {
 
     /// The content a gate shows: the chosen categories, or everything when they hold nothing.
     public func content() throws -> GateContent {
-        let library = try ContentLibrary.load(userFolder: context.paths.userContentDirectory) {
+        let library = try ContentLibrary.load(userFolder: context.paths.userContentDirectory, files: context.files) {
             context.messages.say("miga: warning: \($0)")
         }
         return GateContent(library: library, categories: config.categories, extraCategories: config.extraCategories, store: store)

@@ -9,8 +9,7 @@ public enum TextLayout {
             if index > 0 { lines.append("") }
             var line = ""
             var lineWidth = 0
-            for word in paragraph.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
-                let word = String(word)
+            for word in words(of: paragraph) {
                 let wordWidth = DisplayWidth.of(word)
                 if wordWidth > width {
                     // One pass over the word, each character measured once: a 4 MB "word" in
@@ -45,6 +44,30 @@ public enum TextLayout {
             if !line.isEmpty { lines.append(line) }
         }
         return lines
+    }
+
+    /// The words of a paragraph, between spaces, tabs and newlines. Text of plain ASCII (most
+    /// of the bundled articles) is split byte by byte: each byte is a Character there, but a
+    /// split by Characters finds grapheme boundaries, some 40 instructions a byte, before
+    /// every gate's first frame. A carriage return is left to the Characters ("\r\n" is one).
+    static func words(of paragraph: String) -> [String] {
+        var text = paragraph
+        let plain: [String]? = text.withUTF8 { bytes in
+            var words: [String] = []
+            var start = 0
+            for index in bytes.indices {
+                switch bytes[index] {
+                case 0x80..., UInt8(ascii: "\r"): return nil
+                case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"):
+                    if index > start { words.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)) }
+                    start = index + 1
+                default: continue
+                }
+            }
+            if bytes.count > start { words.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)) }
+            return words
+        }
+        return plain ?? paragraph.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
     }
 
     static func paragraphs(_ text: String) -> [String] {

@@ -52,10 +52,16 @@ public struct GatePlan: Equatable, Sendable {
     /// "3rd time today · 47 min today": this gate counted with today's earlier ones, and the
     /// whole minutes of focused time today; nil for a first gate with less than a minute.
     public static func attemptNote(_ history: AppHistory) -> String? {
+        // Joined by hand: the generic joined(separator:) cost 0.2M instructions the first
+        // time, before the gate's first frame.
         let attempt = history.sessionsToday + 1
-        let parts = [attempt >= 2 ? "\(Celebration.ordinal(attempt)) time today" : nil,
-                     history.focusSecondsToday >= 60 ? "\(history.focusSecondsToday / 60) min today" : nil].compactMap { $0 }
-        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+        let times = attempt >= 2 ? Celebration.ordinal(attempt) + " time today" : nil
+        let minutes = history.focusSecondsToday >= 60 ? String(history.focusSecondsToday / 60) + " min today" : nil
+        switch (times, minutes) {
+        case let (times?, minutes?): return times + " · " + minutes
+        case (let one?, nil), (nil, let one?): return one
+        case (nil, nil): return nil
+        }
     }
 
     /// `app` is the gated app's name or, for a site, its app name (`isSite`: the site's own

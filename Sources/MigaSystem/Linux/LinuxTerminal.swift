@@ -183,6 +183,8 @@ public enum DisplayWidth {
     nonisolated(unsafe) private static var localeReady = false
 
     public static func of(_ text: String) -> Int {
+        // Printable ASCII is a cell a byte (wcwidth's answer), without a call per scalar.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
         if !localeReady {
             setlocale(LC_CTYPE, "C.UTF-8")
             localeReady = true
