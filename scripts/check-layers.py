@@ -52,6 +52,18 @@ DECLARATION = re.compile(
     r"(?:struct|class|enum|protocol|actor|typealias)\s+([A-Z]\w*)", re.M)
 COMMENT_OR_STRING = re.compile(r'"""(?:.|\n)*?"""|//[^\n]*|/\*(?:.|\n)*?\*/|"(?:[^"\\\n]|\\.)*"')
 TYPE_NAME = re.compile(r"\b[A-Z]\w*\b")
+INTERPOLATION = re.compile(r"\\\((.*?)\)")
+
+
+def code_only(text):
+    """The text without comments and string literals, but with what a literal interpolates
+    (`"\\(Celebration.ordinal(n)) time"` uses Celebration as much as code does)."""
+    def keep_interpolations(match):
+        literal = match.group(0)
+        if literal.startswith("//") or literal.startswith("/*"):
+            return ""
+        return " ".join(INTERPOLATION.findall(literal))
+    return COMMENT_OR_STRING.sub(keep_interpolations, text)
 # Names the standard library or Foundation also gives: a nested `Result` or `Kind` declared in
 # one folder says nothing about a use of the other in another.
 COMMON_NAMES = {"Result", "Error", "Kind", "Element", "Index", "Key", "Value", "Options", "Output", "Input",
@@ -73,7 +85,7 @@ def folder_uses(root):
              if len(folders) == 1 and name not in COMMON_NAMES}
     uses = {folder: {} for folder in texts}
     for folder, text in texts.items():
-        for name in set(TYPE_NAME.findall(COMMENT_OR_STRING.sub("", text))):
+        for name in set(TYPE_NAME.findall(code_only(text))):
             other = owner.get(name)
             if other and other != folder:
                 uses[folder].setdefault(other, []).append(name)

@@ -175,7 +175,7 @@ final class GateScreenTests: XCTestCase {
     }
 
     func testCelebrationOrdinals() {
-        XCTAssertEqual((1...4).map(Celebration.ordinal) + [11, 12, 13, 21, 22, 103, 111].map(Celebration.ordinal),
+        XCTAssertEqual((1...4).map(Ordinal.english) + [11, 12, 13, 21, 22, 103, 111].map(Ordinal.english),
                        ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd", "111th"])
         XCTAssertTrue(Celebration.message(.init(exitsThisWeek: 3)).text.contains("3rd exit in the last 7 days"))
     }

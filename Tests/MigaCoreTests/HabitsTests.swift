@@ -233,7 +233,7 @@ final class HabitsTests: XCTestCase {
     func testOrdinals() {
         let expected = [1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 22: "22nd",
                         23: "23rd", 101: "101st", 111: "111th", 112: "112th", 1000: "1000th"]
-        for (number, text) in expected { XCTAssertEqual(Celebration.ordinal(number), text) }
+        for (number, text) in expected { XCTAssertEqual(Ordinal.english(number), text) }
     }
 
     // MARK: - How often today, by each event's own local day

@@ -36,7 +36,7 @@ public enum Celebration {
     /// Every line that is true of `facts`; the week's always is.
     static func trueLines(_ facts: Facts) -> [(kind: Kind, text: String)] {
         let week = max(1, facts.exitsThisWeek), streak = facts.streak
-        var lines: [(Kind, String)] = [(.week, "You chose not to open it. That's your \(week == 1 ? "first" : ordinal(week)) exit in the last 7 days.")]
+        var lines: [(Kind, String)] = [(.week, "You chose not to open it. That's your \(week == 1 ? "first" : Ordinal.english(week)) exit in the last 7 days.")]
         if streak.current >= 2 {
             lines.append((.streak, "Not this time. That's \(streak.current) days in a row with an Exit."))
         }
@@ -46,23 +46,11 @@ public enum Celebration {
                 : "Your best run so far is \(streak.longest) days with an Exit; this one is at \(max(1, streak.current))."))
         }
         if facts.exitsToday >= 2 {
-            lines.append((.today, "You chose something else, for the \(ordinal(facts.exitsToday)) time today."))
+            lines.append((.today, "You chose something else, for the \(Ordinal.english(facts.exitsToday)) time today."))
         }
         if facts.exitsInAll >= 5 {
             lines.append((.all, "\(facts.exitsInAll) exits since you started. Each one was your choice."))
         }
         return lines
-    }
-
-    public static func ordinal(_ number: Int) -> String {
-        let suffix: String
-        switch (number % 10, number % 100) {
-        case (_, 11...13): suffix = "th"
-        case (1, _): suffix = "st"
-        case (2, _): suffix = "nd"
-        case (3, _): suffix = "rd"
-        default: suffix = "th"
-        }
-        return "\(number)\(suffix)"
     }
 }

@@ -55,7 +55,7 @@ public struct GatePlan: Equatable, Sendable {
         // Joined by hand: the generic joined(separator:) cost 0.2M instructions the first
         // time, before the gate's first frame.
         let attempt = history.sessionsToday + 1
-        let times = attempt >= 2 ? Celebration.ordinal(attempt) + " time today" : nil
+        let times = attempt >= 2 ? Ordinal.english(attempt) + " time today" : nil
         let minutes = history.focusSecondsToday >= 60 ? String(history.focusSecondsToday / 60) + " min today" : nil
         switch (times, minutes) {
         case let (times?, minutes?): return times + " · " + minutes

@@ -78,9 +78,11 @@ extension String {
         return text.withUTF8 { text in
             needle.withUTF8 { needle in
                 guard let first = needle.first else { return true }
-                guard needle.count <= text.count else { return false }
-                for index in 0...(text.count - needle.count) where text[index] == first {
-                    if memcmp(text.baseAddress! + index, needle.baseAddress!, needle.count) == 0 { return true }
+                let text = UnsafeRawBufferPointer(text), needle = UnsafeRawBufferPointer(needle)
+                var from = 0
+                while let index = ByteSearch.firstIndex(of: first, in: text, from: from), index + needle.count <= text.count {
+                    if ByteSearch.equal(UnsafeRawBufferPointer(rebasing: text[index..<index + needle.count]), needle) { return true }
+                    from = index + 1
                 }
                 return false
             }
