@@ -75,7 +75,8 @@ public struct WeekReport: Equatable, Sendable {
         guard let store else { return report }
         report.hasHistory = try store.hasEvents()
         var apps: [String: AppRow] = [:]
-        for row in try store.dailyCounts(from: monday.adding(days: -7), to: monday.adding(days: 6), app: nil) {
+        let period = try store.periodCounts(from: monday.adding(days: -7), to: monday.adding(days: 6), app: nil)
+        for row in period.counts {
             var app = apps[row.app] ?? AppRow(app: row.app)
             if row.day >= monday {
                 report.week.add(row)
@@ -86,7 +87,7 @@ public struct WeekReport: Equatable, Sendable {
             }
             apps[row.app] = app
         }
-        for sum in try store.focusSeconds(from: monday.adding(days: -7), to: monday.adding(days: 6), app: nil) {
+        for sum in period.focus {
             let thisWeek = sum.day >= monday
             if thisWeek { report.week.focusSeconds += sum.seconds } else { report.lastWeek.focusSeconds += sum.seconds }
             if thisWeek {
