@@ -1,6 +1,7 @@
 /// The shape `events export` writes, read straight from the bytes: a million-line import spent
 /// most of its time building a Foundation dictionary per line. Anything else — other key
-/// order, escapes, non-ASCII text, a detail — returns nil and goes through `EventLine.parse`,
+/// order, escapes, non-ASCII text, a detail not already in the form the full parser writes it
+/// back — returns nil and goes through `EventLine.parse`,
 /// which accepts every valid line and words every error; this path only ever accepts what
 /// that one would, with the same values (tested on every line shape the tests know).
 extension EventLine {
@@ -13,6 +14,8 @@ extension EventLine {
         var app: UnsafeRawBufferPointer
         var contentID: UnsafeRawBufferPointer?
         var waitMilliseconds: Int?
+        /// The detail's text, as the full parser would store it (`JSONValue.text`).
+        var detail: UnsafeRawBufferPointer?
     }
 
     static func exportedFields(_ line: UnsafeRawBufferPointer) -> ExportedFields? {
@@ -59,11 +62,44 @@ extension EventLine {
             guard index > start, index - start < 12, line[start] != 48 || index - start == 1 else { return nil }
             wait = value
         }
-        guard literal(",\"detail\":null}") else { return nil }
+        /// A whole number as JSON writes it (no sign, no leading zero), which the parser keeps as written.
+        func digits() -> Bool {
+            let start = index
+            while index < line.count, line[index] >= 48, line[index] <= 57, index - start < 16 { index += 1 }
+            return index > start && index - start < 16 && (line[start] != 48 || index - start == 1)
+        }
+        /// A detail already in `JSONValue.text`'s form, which the full parser would give back
+        /// byte for byte: compact, keys in order (no repeats), each value a string as `string()`
+        /// reads them, a whole number, true, false or null. (A recorded focus, Open or timebox
+        /// detail is: a dense history's details are nearly half its lines.)
+        func canonicalDetail() -> Bool {
+            guard literal("{") else { return false }
+            if literal("}") { return true }
+            var previous: UnsafeRawBufferPointer?
+            repeat {
+                guard literal("\""), let key = string(), literal(":") else { return false }
+                if let previous, !previous.lexicographicallyPrecedes(key) { return false }
+                previous = key
+                if literal("\"") {
+                    guard string() != nil else { return false }
+                } else if !(literal("true") || literal("false") || literal("null") || digits()) {
+                    return false
+                }
+            } while literal(",")
+            return literal("}")
+        }
+        guard literal(",\"detail\":") else { return nil }
+        var detail: UnsafeRawBufferPointer?
+        if !literal("null") {
+            let start = index
+            guard canonicalDetail() else { return nil }
+            detail = UnsafeRawBufferPointer(rebasing: line[start..<index])
+        }
+        guard literal("}") else { return nil }
         while index < line.count, line[index] == 0x20 || line[index] == 0x09 || line[index] == 0x0D { index += 1 }
         guard index == line.count else { return nil }
         return ExportedFields(timestamp: time.unixMilliseconds, offsetMinutes: time.offsetMinutes, type: type,
-                              session: session, app: app, contentID: contentID, waitMilliseconds: wait)
+                              session: session, app: app, contentID: contentID, waitMilliseconds: wait, detail: detail)
     }
 }
 
