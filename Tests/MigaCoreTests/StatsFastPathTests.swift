@@ -82,4 +82,25 @@ final class StatsFastPathTests: XCTestCase {
         let plan = try store.db.rows("EXPLAIN QUERY PLAN " + EventStore.mindfulDaysSQL(indexed: true)).map { "\($0)" }.joined()
         XCTAssertTrue(plan.contains("events_exit_days"), plan)
     }
+
+    /// An intention already clean is given back as it is, without Unicode's tables; anything
+    /// else is cleaned scalar by scalar, as before.
+    func testCleanASCIIIntentionsAreWhatTheScalarCleaningGives() {
+        var random = SplitMix64(seed: 49)
+        let pieces = ["a", "Z", " ", "  ", "~", "\t", "\n", "\u{7F}", "\u{1F}", "é", "\u{202E}", "\u{00A0}", "1", "\r\n", "👍🏽"]
+        var fast = 0
+        for _ in 0..<20_000 {
+            let text = (0..<Int.random(in: 0...130, using: &random)).map { _ in Int.random(in: 0..<4, using: &random) == 0
+                ? pieces.randomElement(using: &random)! : String(UnicodeScalar(UInt8.random(in: 0x21...0x7E, using: &random))) }.joined()
+            XCTAssertEqual(Intention.clean(text), Intention.cleanByScalars(text), text.debugDescription)
+            if Intention.isCleanASCII(text) {
+                fast += 1
+                XCTAssertEqual(Intention.cleanByScalars(text), text, text.debugDescription)
+            }
+        }
+        XCTAssertGreaterThan(fast, 100, "the fast answer is taken")
+        XCTAssertTrue(Intention.isCleanASCII("reply to Sam"))
+        XCTAssertFalse(Intention.isCleanASCII(String(repeating: "a", count: Intention.limit + 1)))
+        XCTAssertTrue(Intention.isCleanASCII(String(repeating: "a", count: Intention.limit)))
+    }
 }
