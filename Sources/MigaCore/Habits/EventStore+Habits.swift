@@ -35,18 +35,24 @@ extension EventStore {
     /// The intentions given at Opens between two instants (Unix ms) whose local day is in
     /// `days`, newest first.
     public func intentions(from lower: Int64, to upper: Int64, within days: ClosedRange<CivilDay>) throws -> [(app: String, text: String)] {
-        try openDetails(from: lower, to: upper, within: days).compactMap { entry in
-            Intention.from(detail: entry.detail).map { (entry.app, $0) }
-        }
+        try opens(from: lower, to: upper, within: days).intentions
     }
 
     /// The Opens past a day's `opens_per_day` (`{"over_allowance":true}`) on those days, per app.
     public func opensOverAllowance(from lower: Int64, to upper: Int64, within days: ClosedRange<CivilDay>) throws -> [String: Int] {
-        var counts: [String: Int] = [:]
+        try opens(from: lower, to: upper, within: days).overAllowance
+    }
+
+    /// Both of the above from one read of the Opens, each detail parsed once (the week's report).
+    public func opens(from lower: Int64, to upper: Int64, within days: ClosedRange<CivilDay>)
+        throws -> (intentions: [(app: String, text: String)], overAllowance: [String: Int]) {
+        var intentions: [(app: String, text: String)] = [], overAllowance: [String: Int] = [:]
         for entry in try openDetails(from: lower, to: upper, within: days) where entry.detail.utf8.count <= 64 * 1024 {
-            if case .bool(true)? = (try? JSONValue.parse(entry.detail))?["over_allowance"] { counts[entry.app, default: 0] += 1 }
+            let value = try? JSONValue.parse(entry.detail)
+            if let text = Intention.from(json: value) { intentions.append((entry.app, text)) }
+            if case .bool(true)? = value?["over_allowance"] { overAllowance[entry.app, default: 0] += 1 }
         }
-        return counts
+        return (intentions, overAllowance)
     }
 
     /// The "Do this instead" choices made on those days: each label, how often.

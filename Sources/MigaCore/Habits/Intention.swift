@@ -65,8 +65,13 @@ public enum Intention {
     /// The intention in a stored detail, cleaned again (the file is not trusted); nil when
     /// there is none.
     public static func from(detail: String?) -> String? {
-        guard let detail, detail.utf8.count <= 64 * 1024,
-              let text = (try? JSONValue.parse(detail))?["intention"]?.string else { return nil }
+        guard let detail, detail.utf8.count <= 64 * 1024 else { return nil }
+        return from(json: try? JSONValue.parse(detail))
+    }
+
+    /// The same of a detail already parsed.
+    static func from(json value: JSONValue?) -> String? {
+        guard let text = value?["intention"]?.string else { return nil }
         let cleaned = clean(text)
         return cleaned.isEmpty ? nil : cleaned
     }
