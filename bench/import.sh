@@ -3,6 +3,7 @@
 # standard library, one transaction, the same schema and indexes) on the same file, in the
 # same run, alternating (the target: miga <= 0.3x the script's time). Also counts
 # miga's instructions with callgrind when asked (CALLGRIND=1; slow).
+# DENSE=1: the dense history of bench/make_events.py (5,000 events a day, details on 40% of lines).
 . "$(dirname "$0")/common.sh"
 n=${EVENTS:-1000000}
 rounds=${ROUNDS:-3}

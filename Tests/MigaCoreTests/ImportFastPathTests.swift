@@ -13,7 +13,8 @@ final class ImportFastPathTests: XCTestCase {
             EventLine.exportedFields(UnsafeRawBufferPointer(bytes)).map {
                 Event(timestamp: $0.timestamp, utcOffsetMinutes: $0.offsetMinutes, session: String(decoding: $0.session, as: UTF8.self),
                       type: $0.type, app: String(decoding: $0.app, as: UTF8.self),
-                      contentID: $0.contentID.map { String(decoding: $0, as: UTF8.self) }, waitMilliseconds: $0.waitMilliseconds)
+                      contentID: $0.contentID.map { String(decoding: $0, as: UTF8.self) }, waitMilliseconds: $0.waitMilliseconds,
+                      detail: $0.detail.map { String(decoding: $0, as: UTF8.self) })
             }
         }
     }
@@ -33,6 +34,17 @@ final class ImportFastPathTests: XCTestCase {
             ("{\"ts\"", "{ \"ts\""), ("\"type\":", "\"type\" :"), ("}", "} "), ("}", "}\r"), ("}", "},"), ("}", "}}"),
             ("\"wait_ms\":31000,", ""), ("\"ts\":\"2026-11-21T09:30:00.000+01:00\",", ""), ("s1", "a\"b"),
         ]
+        // Details: the recorded ones (focus, Open, timebox, loosened), and each way to be other than the parser writes them back.
+        let details = [
+            #"{"seconds":30}"#, #"{"intention":"reply to Sam","minutes":15}"#, #"{"budget":true,"minutes":30}"#, #"{}"#,
+            #"{"choice":"extend"}"#, #"{"from":"5","setting":"wait_seconds","to":"3"}"#, #"{"a":null,"b":false}"#, #"{"seconds":0}"#,
+            #"{"minutes":15,"intention":"x"}"#, #"{"a":1,"a":2}"#, #"{"seconds":030}"#, #"{"seconds":-3}"#, #"{"seconds":1.5}"#,
+            #"{"seconds":1e2}"#, #"{ "seconds":30}"#, #"{"seconds": 30}"#, #"{"seconds":30 }"#, #"{"a":[1]}"#, #"{"a":{"b":1}}"#,
+            #"{"a":"\u00e9"}"#, #"{"a":"é"}"#, #"{"a":"x\"y"}"#, #"{"a":"x\/y"}"#, #"{"a":1,}"#, #"{,}"#, #"{"a"}"#, #"{"a":}"#,
+            #"{"a":tru}"#, #"{"a":1}}"#, #"{"a":1"#, #"{"B":1,"a":2}"#, #"{"a":2,"B":1}"#, #"{"":1}"#, #"{"seconds":1234567890123456}"#,
+            #"{"seconds":123456789012345}"#, #"{"a":1} "#, "{\"a\":\"x\ty\"}",
+        ]
+        for detail in details { lines.append(base.replacingOccurrences(of: "\"detail\":null", with: "\"detail\":" + detail)) }
         for (from, to) in variants { lines.append(base.replacingOccurrences(of: from, with: to)) }
         var accepted = 0
         for line in lines {
@@ -41,7 +53,10 @@ final class ImportFastPathTests: XCTestCase {
             accepted += 1
             XCTAssertEqual(quick, full, "the fast path read differently (or accepted what the full parser refuses): \(line)")
         }
-        XCTAssertGreaterThanOrEqual(accepted, 15, "the usual shapes take the fast path")
+        XCTAssertGreaterThanOrEqual(accepted, 25, "the usual shapes take the fast path")
+        for detail in details.prefix(8) {
+            XCTAssertNotNil(fast(base.replacingOccurrences(of: "\"detail\":null", with: "\"detail\":" + detail)), "a recorded detail: \(detail)")
+        }
         XCTAssertNotNil(fast(base))
     }
 

@@ -83,7 +83,8 @@ public struct StatsReport: Equatable, Sendable {
         report.firstDay = try store.firstDay()
         var apps: [String: AppRow] = [:]
         var waited = 0.0
-        for row in try store.dailyCounts(from: from, to: today, app: app) {
+        let period = try store.periodCounts(from: from, to: today, app: app)
+        for row in period.counts {
             let index = row.day.daysSinceEpoch - from.daysSinceEpoch
             var appRow = apps[row.app] ?? AppRow(app: row.app)
             switch EventType(rawValue: row.type) {
@@ -114,7 +115,7 @@ public struct StatsReport: Equatable, Sendable {
             apps[row.app] = appRow
         }
         report.minutesWaited = waited / 60_000
-        for sum in try store.focusSeconds(from: from, to: today, app: app) {
+        for sum in period.focus {
             report.focusSeconds += sum.seconds
             report.days[sum.day.daysSinceEpoch - from.daysSinceEpoch].focusSeconds += sum.seconds
             apps[sum.app, default: AppRow(app: sum.app)].focusSeconds += sum.seconds

@@ -75,7 +75,8 @@ public struct WeekReport: Equatable, Sendable {
         guard let store else { return report }
         report.hasHistory = try store.hasEvents()
         var apps: [String: AppRow] = [:]
-        for row in try store.dailyCounts(from: monday.adding(days: -7), to: monday.adding(days: 6), app: nil) {
+        let period = try store.periodCounts(from: monday.adding(days: -7), to: monday.adding(days: 6), app: nil)
+        for row in period.counts {
             var app = apps[row.app] ?? AppRow(app: row.app)
             if row.day >= monday {
                 report.week.add(row)
@@ -86,7 +87,7 @@ public struct WeekReport: Equatable, Sendable {
             }
             apps[row.app] = app
         }
-        for sum in try store.focusSeconds(from: monday.adding(days: -7), to: monday.adding(days: 6), app: nil) {
+        for sum in period.focus {
             let thisWeek = sum.day >= monday
             if thisWeek { report.week.focusSeconds += sum.seconds } else { report.lastWeek.focusSeconds += sum.seconds }
             if thisWeek {
@@ -101,13 +102,14 @@ public struct WeekReport: Equatable, Sendable {
         let lower = Int64(monday.daysSinceEpoch) * 86_400_000 - margin
         let upper = Int64(monday.daysSinceEpoch + 7) * 86_400_000 + margin
         var counts: [String: (text: String, count: Int, order: Int)] = [:]
-        for (order, entry) in try store.intentions(from: lower, to: upper, within: monday...monday.adding(days: 6)).enumerated() {
+        let opens = try store.opens(from: lower, to: upper, within: monday...monday.adding(days: 6))
+        for (order, entry) in opens.intentions.enumerated() {
             let key = entry.text.lowercased()
             counts[key, default: (entry.text, 0, order)].count += 1 // the newest spelling is kept
         }
         report.intentions = counts.values.sorted { ($0.count, -$0.order) > ($1.count, -$1.order) }
             .prefix(intentionLimit).map { IntentionCount(text: $0.text, count: $0.count) }
-        report.overAllowance = try store.opensOverAllowance(from: lower, to: upper, within: monday...monday.adding(days: 6)).values.reduce(0, +)
+        report.overAllowance = opens.overAllowance.values.reduce(0, +)
         for box in try store.timeboxes(since: lower, everyMachine: true) where (monday...monday.adding(days: 6)).contains(box.day) {
             guard box.ending != nil, let end = box.endedAt else { continue }
             report.timeboxes += 1

@@ -1,6 +1,7 @@
 /// The shape `events export` writes, read straight from the bytes: a million-line import spent
 /// most of its time building a Foundation dictionary per line. Anything else — other key
-/// order, escapes, non-ASCII text, a detail — returns nil and goes through `EventLine.parse`,
+/// order, escapes, non-ASCII text, a detail not already in the form the full parser writes it
+/// back — returns nil and goes through `EventLine.parse`,
 /// which accepts every valid line and words every error; this path only ever accepts what
 /// that one would, with the same values (tested on every line shape the tests know).
 extension EventLine {
@@ -13,29 +14,24 @@ extension EventLine {
         var app: UnsafeRawBufferPointer
         var contentID: UnsafeRawBufferPointer?
         var waitMilliseconds: Int?
+        /// The detail's text, as the full parser would store it (`JSONValue.text`).
+        var detail: UnsafeRawBufferPointer?
     }
 
     static func exportedFields(_ line: UnsafeRawBufferPointer) -> ExportedFields? {
-        var index = 0
-        func literal(_ text: StaticString) -> Bool {
-            guard ByteSearch.has(text, in: line, at: index) else { return false }
-            index += text.utf8CodeUnitCount
-            return true
-        }
-        /// A string's contents up to its closing quote (consumed): printable ASCII without escapes.
-        func string() -> UnsafeRawBufferPointer? {
-            let start = index
-            while index < line.count {
-                let byte = line[index]
-                if byte == UInt8(ascii: "\"") {
-                    defer { index += 1 }
-                    return UnsafeRawBufferPointer(rebasing: line[start..<index])
-                }
-                guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
-                index += 1
-            }
-            return nil
-        }
+        var cursor = ExportedLineCursor(line: line)
+        return cursor.fields()
+    }
+}
+
+/// The reading of `exportedFields`, as a value with mutating steps rather than functions
+/// nested in it: those shared the position through a box whose every use Swift checked at
+/// run time for overlapping access (a twentieth of a million-line import).
+private struct ExportedLineCursor {
+    let line: UnsafeRawBufferPointer
+    var index = 0
+
+    mutating func fields() -> EventLine.ExportedFields? {
         guard literal("{\"ts\":\""), let ts = string(), let time = EventTimestamp.parse(bytes: ts),
               literal(",\"type\":\""), let typeBytes = string(), let type = EventType(bytes: typeBytes),
               literal(",\"app\":\""), let app = string(), !app.isEmpty,
@@ -59,11 +55,67 @@ extension EventLine {
             guard index > start, index - start < 12, line[start] != 48 || index - start == 1 else { return nil }
             wait = value
         }
-        guard literal(",\"detail\":null}") else { return nil }
+        guard literal(",\"detail\":") else { return nil }
+        var detail: UnsafeRawBufferPointer?
+        if !literal("null") {
+            let start = index
+            guard canonicalDetail() else { return nil }
+            detail = UnsafeRawBufferPointer(rebasing: line[start..<index])
+        }
+        guard literal("}") else { return nil }
         while index < line.count, line[index] == 0x20 || line[index] == 0x09 || line[index] == 0x0D { index += 1 }
         guard index == line.count else { return nil }
-        return ExportedFields(timestamp: time.unixMilliseconds, offsetMinutes: time.offsetMinutes, type: type,
-                              session: session, app: app, contentID: contentID, waitMilliseconds: wait)
+        return EventLine.ExportedFields(timestamp: time.unixMilliseconds, offsetMinutes: time.offsetMinutes, type: type,
+                                        session: session, app: app, contentID: contentID, waitMilliseconds: wait, detail: detail)
+    }
+
+    mutating func literal(_ text: StaticString) -> Bool {
+        guard ByteSearch.has(text, in: line, at: index) else { return false }
+        index += text.utf8CodeUnitCount
+        return true
+    }
+
+    /// A string's contents up to its closing quote (consumed): printable ASCII without escapes.
+    mutating func string() -> UnsafeRawBufferPointer? {
+        let start = index
+        while index < line.count {
+            let byte = line[index]
+            if byte == UInt8(ascii: "\"") {
+                defer { index += 1 }
+                return UnsafeRawBufferPointer(rebasing: line[start..<index])
+            }
+            guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    /// A whole number as JSON writes it (no sign, no leading zero), which the parser keeps as written.
+    mutating func digits() -> Bool {
+        let start = index
+        while index < line.count, line[index] >= 48, line[index] <= 57, index - start < 16 { index += 1 }
+        return index > start && index - start < 16 && (line[start] != 48 || index - start == 1)
+    }
+
+    /// A detail already in `JSONValue.text`'s form, which the full parser would give back
+    /// byte for byte: compact, keys in order (no repeats), each value a string as `string()`
+    /// reads them, a whole number, true, false or null. (A recorded focus, Open or timebox
+    /// detail is: a dense history's details are nearly half its lines.)
+    mutating func canonicalDetail() -> Bool {
+        guard literal("{") else { return false }
+        if literal("}") { return true }
+        var previous: UnsafeRawBufferPointer?
+        repeat {
+            guard literal("\""), let key = string(), literal(":") else { return false }
+            if let previous, !previous.lexicographicallyPrecedes(key) { return false }
+            previous = key
+            if literal("\"") {
+                guard string() != nil else { return false }
+            } else if !(literal("true") || literal("false") || literal("null") || digits()) {
+                return false
+            }
+        } while literal(",")
+        return literal("}")
     }
 }
 

@@ -43,7 +43,7 @@ final class ImportSpool {
 
     func append(_ fields: EventLine.ExportedFields) throws {
         try append(timestamp: fields.timestamp, offsetMinutes: fields.offsetMinutes, type: fields.type, wait: fields.waitMilliseconds,
-                   session: fields.session, app: fields.app, contentID: fields.contentID, detail: nil)
+                   session: fields.session, app: fields.app, contentID: fields.contentID, detail: fields.detail)
     }
 
     func append(_ event: Event) throws {

@@ -179,6 +179,16 @@ final class SQLiteStatement {
     }
 
     var values: [SQLiteValue] { (0..<columnCount).map(value) }
+
+    /// The current row's column `index` as the bytes of its text, read in place (valid until
+    /// the next step): for adding up many rows without making a String of each. nil unless
+    /// the column holds text.
+    func text(_ index: Int) -> UnsafeBufferPointer<UInt8>? {
+        let column = Int32(index)
+        guard sqlite3_column_type(handle, column) == SQLITE_TEXT else { return nil }
+        let text = sqlite3_column_text(handle, column) // before its length, as SQLite asks
+        return UnsafeBufferPointer(start: text, count: text == nil ? 0 : Int(sqlite3_column_bytes(handle, column)))
+    }
 }
 
 /// SQLITE_TRANSIENT: SQLite copies the bytes, which may not outlive the call.
