@@ -165,6 +165,7 @@ uninstall:
 
 bench: build
 	bench/run.sh
+	bench/instructions.sh
 	bench/stats.sh
 	SWIFT=$(SWIFT) scripts/swift-build.sh $(RELEASE_FLAGS) --product toml-bench
 	.build/release/toml-bench

@@ -25,7 +25,7 @@ echo "== pass-through: MIGA_GATED=x and grace pass, vs exec'ing /bin/true direct
 # A grace pass needs a recent Open of the app in the database.
 env -i HOME="$home" PATH=/usr/bin:/bin "$miga" gate --app grace -- /bin/true 2>/dev/null
 now=$(date +%s%3N)
-sqlite3 "$home/.local/share/miga/miga.sqlite3" \
+sqlite3 -cmd ".timeout 5000" "$home/.local/share/miga/miga.sqlite3" \
   "INSERT INTO events (ts, utc_offset_min, session, type, app) VALUES ($now, 0, 'bench', 'open_selected', 'grace')"
 # The PATH shim as `miga install` writes it, in front of /bin/true: inside a gate it passes
 # straight through by itself (sh only), which is what a person's nested launch costs.
@@ -71,7 +71,7 @@ printf 'animations = false\nintention = true\nescalate_seconds = 1\ngrace_minute
 env -i HOME="$big" PATH=/usr/bin:/bin "$miga" gate --app bench -- /bin/true 2>/dev/null # creates the database
 now=$(date +%s%3N)
 # ~500 events a day over 2,000 days, five apps; today's include the benched app's gates and Opens.
-sqlite3 "$big/.local/share/miga/miga.sqlite3" "
+sqlite3 -cmd ".timeout 5000" "$big/.local/share/miga/miga.sqlite3" "
   WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 999999)
   INSERT INTO events (ts, utc_offset_min, session, type, app, wait_ms, detail)
   SELECT $now - (i / 500) * 86400000 - (i % 500) * 1000, 0, 's' || (i / 3),
@@ -90,7 +90,7 @@ mkdir -p "$sync/.config/miga" "$other"
 printf 'animations = false\nsync_folder = "~/Sync/miga"\n' > "$sync/.config/miga/config.toml"
 env -i HOME="$sync" PATH=/usr/bin:/bin "$miga" gate --app grace -- /bin/true 2>/dev/null # the database and this machine's id
 now=$(date +%s%3N)
-sqlite3 "$sync/.local/share/miga/miga.sqlite3" \
+sqlite3 -cmd ".timeout 5000" "$sync/.local/share/miga/miga.sqlite3" \
   "INSERT INTO events (ts, utc_offset_min, session, type, app) VALUES ($now, 0, 'bench', 'open_selected', 'grace')"
 # Another machine's 100,000 events (about 20 MB), none folded yet: each gate below folds its
 # 256 KiB after its first frame, so every run has some waiting.
@@ -109,7 +109,7 @@ GEN
 HOME="$sync" hyperfine -N --warmup 20 --runs "$runs" --export-json "$work/grace-sync.json" \
   -n "grace pass, sync on" "$miga gate --app grace -- /bin/true" >/dev/null
 python3 bench/first_frame.py "$miga" "$sync" $((runs / 4)) > "$work/frame-sync.json"
-sqlite3 "$sync/.local/share/miga/miga.sqlite3" "SELECT count(*) FROM events WHERE device IS NOT NULL" > "$work/folded-by-gates"
+sqlite3 -cmd ".timeout 5000" "$sync/.local/share/miga/miga.sqlite3" "SELECT count(*) FROM events WHERE device IS NOT NULL" > "$work/folded-by-gates"
 python3 - "$miga" "$sync" > "$work/fold.json" <<'FOLD'
 import json, subprocess, sys, time
 start = time.perf_counter()

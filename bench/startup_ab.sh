@@ -27,7 +27,7 @@ home_for() { # NAME BINARY: a home with a recent Open of `grace`, miga the link 
     printf 'animations = false\n' > "$h/.config/miga/config.toml"
     env -i HOME="$h" PATH=/usr/bin:/bin "$2" gate --app grace -- /bin/true 2>/dev/null # the database
     now=$(date +%s%3N)
-    sqlite3 "$h/.local/share/miga/miga.sqlite3" \
+    sqlite3 -cmd ".timeout 5000" "$h/.local/share/miga/miga.sqlite3" \
         "INSERT INTO events (ts, utc_offset_min, session, type, app) VALUES ($now, 0, 'bench', 'open_selected', 'grace')"
     env -i HOME="$h" PATH=/usr/bin:/bin XDG_DATA_DIRS="$work/sys" XDG_CONFIG_DIRS="$work/etc" "$2" install >/dev/null
     echo "$h"

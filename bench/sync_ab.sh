@@ -20,7 +20,7 @@ home_for() { # NAME BINARY: a home with sync on and another machine's journal wa
     printf 'animations = false\nsync_folder = "~/Sync/miga"\n' > "$h/.config/miga/config.toml"
     env -i HOME="$h" PATH=/usr/bin:/bin "$2" gate --app grace -- /bin/true 2>/dev/null # the database and the id
     now=$(date +%s%3N)
-    sqlite3 "$h/.local/share/miga/miga.sqlite3" \
+    sqlite3 -cmd ".timeout 5000" "$h/.local/share/miga/miga.sqlite3" \
         "INSERT INTO events (ts, utc_offset_min, session, type, app) VALUES ($now, 0, 'bench', 'open_selected', 'grace')"
     python3 - "$h/Sync/miga/bbbbbbbbbbbbbbbb/events-$(date -u +%Y-%m).jsonl" "$now" <<'JOURNAL'
 import sys, datetime
