@@ -17,25 +17,25 @@ build() { # NAME SOURCES...
         grep -v "Cannot export local symbol" "$out/$name-build.log" >&2; echo "fuzz: building $name failed" >&2; exit 1; }
 }
 build desktop-entry Sources/MigaCore/DesktopEntries/DesktopEntry.swift Sources/MigaCore/DesktopEntries/ExecLine.swift \
-    Sources/MigaSystem/Text/StringEditing.swift fuzz/DesktopEntryFuzz.swift
+    Sources/MigaSystem/Text/StringEditing.swift Sources/MigaSystem/Text/ByteSearch.swift fuzz/DesktopEntryFuzz.swift
 build url -I Sources/CIDN2 Sources/WHATWGURL/*.swift Sources/MigaCore/Config/SitePath.swift fuzz/URLFuzz.swift
 [ -d Sources/TOML ] && build toml Sources/TOML/*.swift fuzz/TOMLFuzz.swift
 build shim Sources/MigaCore/Install/PathShim.swift Sources/MigaSystem/Text/ShellQuoting.swift \
-    Sources/MigaCore/Config/AppCheck.swift Sources/ControlCharacters/TerminalText.swift Sources/MigaSystem/Text/StringEditing.swift \
+    Sources/MigaCore/Config/AppCheck.swift Sources/ControlCharacters/TerminalText.swift Sources/MigaSystem/Text/StringEditing.swift Sources/MigaSystem/Text/ByteSearch.swift \
     fuzz/ShimFuzz.swift
 build csv Sources/MigaCore/Store/CSVRecordFraming.swift Sources/MigaCore/Store/EventLine.swift Sources/MigaCore/Store/Event.swift \
     Sources/MigaCore/Time/CivilDay.swift Sources/JSON/*.swift \
-    Sources/MigaSystem/Text/StringEditing.swift Sources/ControlCharacters/TerminalText.swift \
+    Sources/MigaSystem/Text/StringEditing.swift Sources/MigaSystem/Text/ByteSearch.swift Sources/ControlCharacters/TerminalText.swift \
     fuzz/CSVImportFuzz.swift
 build journal Sources/MigaCore/Store/JournalLines.swift Sources/MigaCore/Store/EventLine.swift Sources/MigaCore/Store/Event.swift \
     Sources/MigaCore/Time/CivilDay.swift Sources/JSON/*.swift \
-    Sources/MigaSystem/Text/StringEditing.swift Sources/ControlCharacters/TerminalText.swift \
+    Sources/MigaSystem/Text/StringEditing.swift Sources/MigaSystem/Text/ByteSearch.swift Sources/ControlCharacters/TerminalText.swift \
     fuzz/JournalFuzz.swift
 build browser-profile Sources/MigaCore/Doctor/BrowserProfileFiles.swift Sources/JSON/*.swift \
-    Sources/MigaSystem/Text/StringEditing.swift fuzz/BrowserProfileFuzz.swift
+    Sources/MigaSystem/Text/StringEditing.swift Sources/MigaSystem/Text/ByteSearch.swift fuzz/BrowserProfileFuzz.swift
 build native-host Sources/MigaCore/Browser/NativeMessageFraming.swift Sources/MigaCore/Browser/BrowserProtocol.swift \
     Sources/JSON/*.swift Sources/MigaCore/Time/StoredNumber.swift Sources/MigaCore/Time/EventBounds.swift \
-    Sources/MigaSystem/Text/StringEditing.swift Sources/ControlCharacters/TerminalText.swift \
+    Sources/MigaSystem/Text/StringEditing.swift Sources/MigaSystem/Text/ByteSearch.swift Sources/ControlCharacters/TerminalText.swift \
     fuzz/NativeHostFuzz.swift
 build state-file Sources/JSON/*.swift Sources/MigaCore/Time/StoredNumber.swift Sources/MigaCore/Time/EventBounds.swift \
     fuzz/StateFileFuzz.swift
