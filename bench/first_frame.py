@@ -14,7 +14,7 @@ Python counted in it).
 """
 import json, os, pty, select, statistics, struct, sys, tempfile, time
 
-def one_run(argv, env):
+def one_run(argv, env, seconds=10):
     # The clock starts in the child, just before execve (perf_counter is CLOCK_MONOTONIC, the
     # same clock in both processes): the child's side of pty.fork (a new session, the
     # terminal opened and made stdin/out/err, in Python) is the harness's, not miga's.
@@ -31,7 +31,7 @@ def one_run(argv, env):
     os.close(read_end)
     seen = b""
     first_frame = None
-    deadline = start + 10
+    deadline = start + seconds
     while time.perf_counter() < deadline:
         ready, _, _ = select.select([fd], [], [], 0.5)
         if not ready:
@@ -66,6 +66,11 @@ def peak_under_time(argv, env):
         return int(report.read().split()[-1]) / 1024
 
 def main():
+    if sys.argv[1] == "--once":
+        # `first_frame.py --once HOME ARGV...`: one run of ARGV (a gate under callgrind, for
+        # bench/instructions.sh) to its frame and `e`, given a minute.
+        one_run(sys.argv[3:], {"HOME": sys.argv[2], "PATH": "/usr/bin:/bin", "TERM": "xterm-256color", "LANG": "C.UTF-8"}, 60)
+        return
     binary, home, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
     env = {"HOME": home, "PATH": "/usr/bin:/bin", "TERM": "xterm-256color", "LANG": "C.UTF-8"}
     argv = [binary, "gate", "--app", "bench", "--", "/bin/true"]

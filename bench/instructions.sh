@@ -68,7 +68,7 @@ frame() { # ID: the gate to its first poll, on a pty, with ID the one item left 
         [ "$other" = "$1" ] || echo "INSERT INTO rotation_shown VALUES ('$other');"
     done | sqlite3 "$home/.local/share/miga/miga.sqlite3"
     rm -f "$home/.local/share/miga/miga.sqlite3-wal" "$home/.local/share/miga/miga.sqlite3-shm" "$work/cg-frame-$1"*
-    python3 bench/pty_run.py "$home" /usr/bin/valgrind --tool=callgrind --demangle=no --dump-before=poll \
+    python3 bench/first_frame.py --once "$home" /usr/bin/valgrind --tool=callgrind --demangle=no --dump-before=poll \
         --callgrind-out-file="$work/cg-frame-$1" "$binary" gate --app bench -- /bin/true >/dev/null
     summary "$work/cg-frame-$1"
 }
