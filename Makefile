@@ -19,14 +19,14 @@ SWIFT ?= swift
 # Debian's security fixes to SQLite reach it without a rebuild. Given to the linker alone, so
 # the two differ by a link, not a second build.
 STATIC_DIR := $(CURDIR)/.build/static-libs
+SQLITE_LINK ?= static
+LIBSQLITE3_A := $(firstword $(wildcard /usr/lib/$(shell $(CC) -print-multiarch 2>/dev/null)/libsqlite3.a /usr/lib/libsqlite3.a))
+STATIC_SQLITE = $(if $(filter static,$(SQLITE_LINK)),$(STATIC_DIR)/sqlite/libsqlite3.so)
 # The compiler names a generic type it needs by its mangled name, which the runtime decodes
 # the first time (and, for a Dictionary or Set, looks up the key's Hashable conformance
 # among the binary's 4,600 conformances): a quarter of the instructions before a gate's
 # first frame. Called accessors take the conformances from the code instead.
 METADATA_ACCESSORS = -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
-SQLITE_LINK ?= static
-LIBSQLITE3_A := $(firstword $(wildcard /usr/lib/$(shell $(CC) -print-multiarch 2>/dev/null)/libsqlite3.a /usr/lib/libsqlite3.a))
-STATIC_SQLITE = $(if $(filter static,$(SQLITE_LINK)),$(STATIC_DIR)/sqlite/libsqlite3.so)
 LIBSTDCXX_A := $(shell $(CXX) -print-file-name=libstdc++.a)
 TOOLCHAIN_LLD := $(wildcard $(dir $(realpath $(shell command -v $(SWIFT))))ld.lld)
 PACKED_RELOCATIONS = $(if $(TOOLCHAIN_LLD),-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs $(LAUNCH_ORDER))
