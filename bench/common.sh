@@ -35,3 +35,14 @@ for name in ("old", "new"):
           f"peak RSS max {max(peaks):.2f} MiB")
 FRAMES
 }
+
+# A browser stand-in (`/bin/true --new-window URL`) as the system's https handler, in folders
+# of the work folder's that XDG_DATA_DIRS and XDG_CONFIG_DIRS then name: what `miga install`
+# takes over and `open-url` hands links to.
+stand_in_browser() {
+    mkdir -p "$work/sys/applications" "$work/etc"
+    printf '[Desktop Entry]\nType=Application\nName=Browser\nExec=/bin/true --new-window %%u\nMimeType=x-scheme-handler/https;\n' \
+        > "$work/sys/applications/bench-browser.desktop"
+    printf '[Default Applications]\nx-scheme-handler/https=bench-browser.desktop\n' > "$work/etc/mimeapps.list"
+    export XDG_DATA_DIRS="$work/sys" XDG_CONFIG_DIRS="$work/etc"
+}

@@ -13,11 +13,7 @@
 binary=${1:-$miga}
 command -v valgrind >/dev/null || { sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo; $sudo apt-get install -y -qq valgrind >/dev/null; }
 
-mkdir -p "$work/sys/applications" "$work/etc"
-printf '[Desktop Entry]\nType=Application\nName=Browser\nExec=/bin/true --new-window %%u\nMimeType=x-scheme-handler/https;\n' \
-    > "$work/sys/applications/bench-browser.desktop"
-printf '[Default Applications]\nx-scheme-handler/https=bench-browser.desktop\n' > "$work/etc/mimeapps.list"
-export XDG_DATA_DIRS="$work/sys" XDG_CONFIG_DIRS="$work/etc"
+stand_in_browser
 
 home="$work/home"
 mkdir -p "$home/.config/miga"

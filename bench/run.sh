@@ -50,11 +50,7 @@ folded=$(sqlite3 "$home/.local/share/miga/miga.sqlite3" "SELECT count(*) FROM ev
 [ "$passes" -eq "$folded" ] || { echo "bench: $passes shim passes but $folded folded" >&2; exit 1; }
 
 echo "== open-url: a link that is not gated, vs running the browser's command directly"
-mkdir -p "$work/sys/applications" "$work/etc"
-printf '[Desktop Entry]\nType=Application\nName=Browser\nExec=/bin/true --new-window %%u\nMimeType=x-scheme-handler/https;\n' \
-  > "$work/sys/applications/bench-browser.desktop"
-printf '[Default Applications]\nx-scheme-handler/https=bench-browser.desktop\n' > "$work/etc/mimeapps.list"
-export XDG_DATA_DIRS="$work/sys" XDG_CONFIG_DIRS="$work/etc"
+stand_in_browser
 env -i HOME="$home" PATH=/usr/bin:/bin XDG_DATA_DIRS="$work/sys" XDG_CONFIG_DIRS="$work/etc" "$miga" install >/dev/null
 HOME="$home" hyperfine -N --warmup 20 --runs "$runs" --export-json "$work/url.json" \
   -n direct "/bin/true --new-window https://www.debian.org/" \

@@ -15,11 +15,7 @@ new=${2:-$miga}
 runs=${RUNS:-100}
 rounds=${ROUNDS:-4}
 
-mkdir -p "$work/sys/applications" "$work/etc"
-printf '[Desktop Entry]\nType=Application\nName=Browser\nExec=/bin/true --new-window %%u\nMimeType=x-scheme-handler/https;\n' \
-    > "$work/sys/applications/bench-browser.desktop"
-printf '[Default Applications]\nx-scheme-handler/https=bench-browser.desktop\n' > "$work/etc/mimeapps.list"
-export XDG_DATA_DIRS="$work/sys" XDG_CONFIG_DIRS="$work/etc"
+stand_in_browser
 
 home_for() { # NAME BINARY: a home with a recent Open of `grace`, miga the link handler
     h="$work/$1"

@@ -50,16 +50,8 @@ public enum LinuxSystem {
     /// it (the gate that started it is long gone, and a container's init may not).
     public static func processGroupAlive(_ group: Int32) -> Bool {
         guard group > 1, kill(-group, 0) == 0 || errno == EPERM else { return false }
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return true }
-        for entry in entries where entry.first?.isNumber == true {
-            // /proc/PID/stat: "pid (comm) state ppid pgrp …"; comm may hold anything but ends at the last ')'.
-            guard let data = FileManager.default.contents(atPath: "/proc/\(entry)/stat"),
-                  let close = data.lastIndex(of: UInt8(ascii: ")")) else { continue }
-            let fields = data[(close + 1)...].split(separator: UInt8(ascii: " "))
-            guard fields.count > 3, let pgrp = Int32(String(decoding: fields[2], as: UTF8.self)), pgrp == group else { continue }
-            if fields[0].first != UInt8(ascii: "Z") { return true }
-        }
-        return false
+        // /proc unreadable: the kill said someone is there.
+        return processGroupScan(group, limit: 1).map { !$0.isEmpty } ?? true
     }
 
     /// SIGTERM to every process of the group `group`: the app miga started detached, and the

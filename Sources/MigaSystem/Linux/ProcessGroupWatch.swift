@@ -56,7 +56,15 @@ public final class ProcessGroupWatch {
 extension LinuxSystem {
     /// The processes of group `group` that have not ended (zombies left out), at most `limit`.
     public static func processGroupMembers(_ group: Int32, limit: Int) -> [Int32] {
-        guard group > 1, let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        guard group > 1 else { return [] }
+        return processGroupScan(group, limit: limit) ?? []
+    }
+
+    /// The group's live processes from /proc, at most `limit`; nil when /proc cannot be listed.
+    /// A zombie has ended: it only waits for a parent that may never reap it (the gate that
+    /// started it is long gone, and a container's init may not).
+    static func processGroupScan(_ group: Int32, limit: Int) -> [Int32]? {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
         var members: [Int32] = []
         for entry in entries where entry.first?.isNumber == true {
             guard let pid = Int32(entry),
