@@ -130,8 +130,10 @@ final class GateWindowTests: XCTestCase {
             found = row.split(separator: "@").last?.split(whereSeparator: { $0 == "," || $0 == "x" }).compactMap { Int($0) } ?? []
             return found.count == 4
         }
+        // Not found in time (said above): a failure of this test, not a trap of the process.
+        let frame = try XCTUnwrap(found.count == 4 ? found : nil, "\(part) has no place on screen", file: file, line: line)
         let window = try geometry(id)
-        return (window.x + found[0], window.y + found[1], found[2], found[3])
+        return (window.x + frame[0], window.y + frame[1], frame[2], frame[3])
     }
 
     /// The window's place and size (xdotool getwindowgeometry).
