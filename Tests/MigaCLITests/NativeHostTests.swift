@@ -20,7 +20,7 @@ final class NativeHostTests: XCTestCase {
         private(set) var input: Int32
         private(set) var output: Int32
         let stderrPath: String
-        private var buffer: [UInt8] = []
+        private let reader: NativeMessageReader
 
         init(_ executable: String, _ arguments: [String], environment: [String: String], argv0: String? = nil, stderrPath: String) throws {
             var toHost: [Int32] = [-1, -1], fromHost: [Int32] = [-1, -1]
@@ -44,6 +44,7 @@ final class NativeHostTests: XCTestCase {
             self.pid = pid
             input = toHost[1]
             output = fromHost[0]
+            reader = NativeMessageReader(descriptor: fromHost[0])
             self.stderrPath = stderrPath
         }
 
@@ -72,6 +73,7 @@ final class NativeHostTests: XCTestCase {
         func closeOutput() {
             close(output)
             output = -1
+            reader.descriptor = -1
         }
 
         func closeInput() {
@@ -80,27 +82,7 @@ final class NativeHostTests: XCTestCase {
         }
 
         /// The next message, or nil at end of file or after `timeout` seconds.
-        func receive(timeout: Double = 30) -> [String: Any]? {
-            let deadline = Date().addingTimeInterval(timeout)
-            while true {
-                if buffer.count >= 4 {
-                    let length = buffer.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-                    if buffer.count >= 4 + Int(length) {
-                        let body = Data(buffer[4..<(4 + Int(length))])
-                        buffer.removeFirst(4 + Int(length))
-                        return (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? ["unparsable": String(decoding: body, as: UTF8.self)]
-                    }
-                }
-                let left = deadline.timeIntervalSinceNow
-                guard left > 0 else { return nil }
-                var fds = [pollfd(fd: output, events: Int16(POLLIN), revents: 0)]
-                guard poll(&fds, 1, Int32(left * 1000)) > 0 else { return nil }
-                var chunk = [UInt8](repeating: 0, count: 65536)
-                let count = read(output, &chunk, chunk.count)
-                guard count > 0 else { return nil }
-                buffer += chunk[0..<count]
-            }
-        }
+        func receive(timeout: Double = 30) -> [String: Any]? { reader.receive(timeout: timeout) }
 
         /// The exit status, waiting at most `timeout` seconds (nil if it is still running).
         func exitStatus(timeout: Double = 30) -> Int32? {

@@ -7,6 +7,9 @@ public final class FakeClock: MigaClock, @unchecked Sendable {
     public var wall: Date
     public var monotonic: UInt64
     public var offsetMinutes: Int
+    /// Runs at each look at the wall clock: a test's way to change the world in the middle of
+    /// what it tests (a file replaced while a reply is worked out).
+    public var onNow: (() -> Void)?
 
     public init(wall: Date = Date(timeIntervalSince1970: 1_795_000_000), monotonic: UInt64 = 1_000_000_000, offsetMinutes: Int = 60) {
         self.wall = wall
@@ -14,7 +17,10 @@ public final class FakeClock: MigaClock, @unchecked Sendable {
         self.offsetMinutes = offsetMinutes
     }
 
-    public func now() -> Date { wall }
+    public func now() -> Date {
+        onNow?()
+        return wall
+    }
     public func monotonicNanoseconds() -> UInt64 { monotonic }
     public func utcOffsetMinutes(at date: Date) -> Int { offsetMinutes }
 

@@ -25,7 +25,7 @@ public struct NativeHost {
         // config.toml, and the snooze (started or ended in a terminal): either changes what
         // the browser lets through, so the extension hears of it within a moment.
         let files = [context.paths.configFile, Snooze.path(context.paths)]
-        var watched = files.map(ConfigStamp.init(path:))
+        var stamps = SentStateStamps(files: files)
         let watches = files.map(FileWatch.init(file:))
         let watching = watches.allSatisfy { $0.descriptor >= 0 }
         while true {
@@ -35,9 +35,7 @@ public struct NativeHost {
             if ready[0].isEmpty {
                 // Woken by a watch, by a signal or by the poll timer: has either file changed?
                 if watching, !watches.map({ $0.drain() }).contains(true) { continue }
-                let now = files.map(ConfigStamp.init(path:))
-                if now != watched {
-                    watched = now
+                if stamps.pushDue() {
                     guard send(Data(service.state().text.utf8)) else { return 0 }
                 }
                 continue
@@ -67,16 +65,14 @@ public struct NativeHost {
                     _ = send(Data(reply.text.utf8))
                     return 1
                 case .message(let body):
+                    let before = stamps.now()
                     let reply = service.reply(to: body)
                     guard send(reply) else { return 0 }
-                    // A config edit is pushed at once, unless this reply was the state itself;
-                    // waiting for a quiet second could wait for ever on a busy page.
-                    let now = files.map(ConfigStamp.init(path:))
-                    if now != watched {
-                        watched = now
-                        if !reply.starts(with: Data(#"{"type":"state""#.utf8)) {
-                            guard send(Data(service.state().text.utf8)) else { return 0 }
-                        }
+                    if reply.starts(with: Data(#"{"type":"state""#.utf8)) { stamps.stateSent(from: before) }
+                    // A config edit is pushed at once (waiting for a quiet second could wait for
+                    // ever on a busy page), and so is one made while this reply was worked out.
+                    if stamps.pushDue() {
+                        guard send(Data(service.state().text.utf8)) else { return 0 }
                     }
                     continue
                 }
