@@ -83,6 +83,48 @@ final class ImportFastPathTests: XCTestCase {
         XCTAssertEqual(again.alreadyPresent, 4)
     }
 
+    /// An event's identity hash is the same read from its line's bytes and parsed, and tells
+    /// apart what differs in any field, however the bytes fall between session and app and
+    /// whatever their lengths against the hash's eight-byte steps.
+    func testTheIdentityHashAgreesOnBothPathsAndTellsEventsApart() throws {
+        var generator = SplitMix64(seed: 49)
+        var seen: [UInt64: String] = [:]
+        func text(_ length: Int) -> String {
+            String((0..<length).map { _ in Character(Unicode.Scalar(UInt8.random(in: 0x61...0x66, using: &generator))) })
+        }
+        for index in 0..<20_000 {
+            let event = Event(timestamp: 1_790_000_000_000 + Int64.random(in: 0...3, using: &generator), utcOffsetMinutes: 60,
+                              session: text(Int.random(in: 1...19, using: &generator)), type: EventType.allCases.randomElement(using: &generator)!,
+                              app: text(Int.random(in: 1...19, using: &generator)))
+            var line = EventLine.jsonl(event)
+            let fromBytes = try line.withUTF8 { bytes in
+                let fields = try XCTUnwrap(EventLine.exportedFields(UnsafeRawBufferPointer(bytes)))
+                return ImportRow.identity(fields.timestamp, fields.session, fields.type, fields.app)
+            }
+            XCTAssertEqual(fromBytes, ImportRow.identity(event), "line \(index)")
+            let key = "\(event.timestamp) \(event.session) \(event.type.rawValue) \(event.app)"
+            if let other = seen[fromBytes] { XCTAssertEqual(other, key, "two events, one identity") }
+            seen[fromBytes] = key
+        }
+        let split = [("ab", "c"), ("a", "bc"), ("abcdefgh", "i"), ("abcdefghi", ""), ("abcdefg", "hi")].map {
+            ImportRow.identity(Event(timestamp: 7, utcOffsetMinutes: 0, session: $0.0, type: .focus, app: $0.1))
+        }
+        XCTAssertEqual(Set(split).count, split.count, "the same bytes split differently between session and app")
+    }
+
+    /// The eight-bytes-a-step test of a string's bytes says what the byte-by-byte one says, for
+    /// words made mostly of the bytes at the edges of each range.
+    func testTheWordAtATimeStringScanAgreesWithTheByteByByteOne() {
+        var generator = SplitMix64(seed: 8)
+        let edges: [UInt8] = [0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0x81, 0xA2, 0xDC, 0xFE, 0xFF]
+        for _ in 0..<300_000 {
+            let bytes = (0..<8).map { _ in Bool.random(using: &generator) ? edges.randomElement(using: &generator)! : UInt8.random(in: 0x20...0x7E, using: &generator) }
+            let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+            let plain = bytes.allSatisfy { $0 >= 0x20 && $0 <= 0x7E && $0 != 0x22 && $0 != 0x5C }
+            XCTAssertEqual(ExportedLineCursor.allPlain(word), plain, "\(bytes)")
+        }
+    }
+
     func testTheIdentitySetFindsEveryRepeatAndNothingElse() {
         var set = IdentitySet()
         var generator = SystemRandomNumberGenerator()

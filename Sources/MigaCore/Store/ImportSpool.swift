@@ -66,24 +66,39 @@ final class ImportSpool {
                         app: UnsafeRawBufferPointer, contentID: UnsafeRawBufferPointer?, detail: UnsafeRawBufferPointer?) throws {
         earliest = min(earliest, timestamp)
         latest = max(latest, timestamp)
+        // One access to the buffer for the whole record: each use of a class's property is
+        // checked at run time for overlapping access, and a record took a dozen of them.
+        Self.encode(timestamp: timestamp, offsetMinutes: offsetMinutes, type: type, wait: wait, session: session, app: app,
+                    contentID: contentID, detail: detail, into: &pending)
+        if pending.count >= Self.chunk { try flush() }
+    }
+
+    private static func encode(timestamp: Int64, offsetMinutes: Int, type: EventType, wait: Int?, session: UnsafeRawBufferPointer,
+                               app: UnsafeRawBufferPointer, contentID: UnsafeRawBufferPointer?, detail: UnsafeRawBufferPointer?,
+                               into bytes: inout [UInt8]) {
+        func put<Number: FixedWidthInteger>(_ number: Number) {
+            withUnsafeBytes(of: number) { bytes.append(contentsOf: $0) }
+        }
         put(timestamp)
         put(Int32(truncatingIfNeeded: offsetMinutes))
-        pending.append(UInt8(Self.types.firstIndex(of: type)!))
-        pending.append((wait == nil ? 0 : Self.hasWait) | (contentID == nil ? 0 : Self.hasContent) | (detail == nil ? 0 : Self.hasDetail))
+        bytes.append(code(of: type))
+        bytes.append((wait == nil ? 0 : hasWait) | (contentID == nil ? 0 : hasContent) | (detail == nil ? 0 : hasDetail))
         if let wait { put(Int64(wait)) }
         put(UInt32(session.count))
         put(UInt32(app.count))
         if let contentID { put(UInt32(contentID.count)) }
         if let detail { put(UInt32(detail.count)) }
-        pending.append(contentsOf: session)
-        pending.append(contentsOf: app)
-        if let contentID { pending.append(contentsOf: contentID) }
-        if let detail { pending.append(contentsOf: detail) }
-        if pending.count >= Self.chunk { try flush() }
+        bytes.append(contentsOf: session)
+        bytes.append(contentsOf: app)
+        if let contentID { bytes.append(contentsOf: contentID) }
+        if let detail { bytes.append(contentsOf: detail) }
     }
 
     /// The types by their code in the file (built once: `allCases` makes a new array each time).
     private static let types = EventType.allCases
+
+    /// A type's code: its place among the types, a byte in the file and in `ImportRow.identity`.
+    static func code(of type: EventType) -> UInt8 { UInt8(types.firstIndex(of: type)!) }
     /// Their names, made once and never freed, so that every row binds them without a copy.
     /// `nonisolated(unsafe)`: the buffers are written only here, inside the static's one-time
     /// (thread-safe) initialiser, and are read-only and live for the rest of the process, so
@@ -92,10 +107,6 @@ final class ImportSpool {
         let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: type.rawValue.utf8.count, alignment: 1)
         _ = bytes.initializeMemory(as: UInt8.self, from: type.rawValue.utf8)
         return UnsafeRawBufferPointer(bytes)
-    }
-
-    private func put<Number: FixedWidthInteger>(_ number: Number) {
-        withUnsafeBytes(of: number) { pending.append(contentsOf: $0) }
     }
 
     func flush() throws {
