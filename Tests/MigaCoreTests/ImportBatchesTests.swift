@@ -58,4 +58,23 @@ final class ImportLookupTests: XCTestCase {
             .compactMap { StoredValue.text($0[3]) }
         XCTAssertEqual(plan, ["SEARCH events USING COVERING INDEX events_by_identity (ts=? AND session=? AND app=?)"])
     }
+
+    /// The spool keeps a chunk and some room after it: events of nearly the longest line,
+    /// longer than that room, and small ones between them come back whole and in order.
+    func testEventsOfTheLongestLinesGoThroughTheSpoolWhole() throws {
+        let folder = try TemporaryDirectory()
+        let store = try EventStore(path: folder.path + "/miga.sqlite3")
+        let big = String(repeating: "x", count: EventStore.maxLineLength - 300)
+        var events: [Event] = []
+        for index in 0..<5 {
+            events.append(Event(timestamp: 1_790_000_000_000 + Int64(index * 2), utcOffsetMinutes: 60, session: "s\(index)", type: .openSelected,
+                                app: "chat", detail: #"{"note":"\#(big.prefix(big.count - index))"}"#))
+            events.append(Event(timestamp: 1_790_000_000_001 + Int64(index * 2), utcOffsetMinutes: 60, session: "t\(index)", type: .exitSelected, app: "chat"))
+        }
+        let file = Data(events.map { EventLine.jsonl($0) + "\n" }.joined().utf8)
+        XCTAssertEqual(try store.importLines(file, name: "big.jsonl").imported, events.count)
+        let stored = try store.allEvents().map { var event = $0; event.id = nil; return event }
+        XCTAssertEqual(stored.map(\.session), events.map(\.session))
+        XCTAssertEqual(stored.map(\.detail), events.map(\.detail))
+    }
 }

@@ -20,7 +20,9 @@ final class ImportSpool {
     }
 
     private let file: ScratchFile
-    private var pending: [UInt8] = []
+    /// What is not yet in the file: a chunk, and room for a record after it (grown for a longer one).
+    private var pending: UnsafeMutableRawBufferPointer
+    private var pendingCount = 0
     /// Bytes already in the file.
     private var flushed = 0
     /// The span of the events' times (ImportOverlap asks).
@@ -29,7 +31,11 @@ final class ImportSpool {
 
     init(beside path: String) throws {
         file = try ScratchFile(in: FilePath.parent(of: path), prefix: ".import-", name: "the import's temporary file")
-        pending.reserveCapacity(Self.chunk + 64)
+        pending = .allocate(byteCount: Self.chunk + (64 << 10), alignment: 8)
+    }
+
+    deinit {
+        pending.deallocate()
     }
 
     /// Writes out what is pending once it fills a chunk.
@@ -66,32 +72,48 @@ final class ImportSpool {
                         app: UnsafeRawBufferPointer, contentID: UnsafeRawBufferPointer?, detail: UnsafeRawBufferPointer?) throws {
         earliest = min(earliest, timestamp)
         latest = max(latest, timestamp)
-        // One access to the buffer for the whole record: each use of a class's property is
-        // checked at run time for overlapping access, and a record took a dozen of them.
-        Self.encode(timestamp: timestamp, offsetMinutes: offsetMinutes, type: type, wait: wait, session: session, app: app,
-                    contentID: contentID, detail: detail, into: &pending)
-        if pending.count >= Self.chunk { try flush() }
+        let size = 14 + 8 + 16 + session.count + app.count + (contentID?.count ?? 0) + (detail?.count ?? 0)
+        if pending.count - pendingCount < size {
+            try flush()
+            if pending.count < size {
+                pending.deallocate()
+                pending = .allocate(byteCount: size, alignment: 8)
+            }
+        }
+        // Stored straight into the buffer: appending to an array, field by field, was an
+        // eighth of reading the file.
+        pendingCount = Self.encode(timestamp: timestamp, offsetMinutes: offsetMinutes, type: type, wait: wait, session: session,
+                                   app: app, contentID: contentID, detail: detail, into: pending, at: pendingCount)
+        if pendingCount >= Self.chunk { try flush() }
     }
 
+    /// Writes the record at `start` of `buffer`, which has room for it; returns where it ends.
     private static func encode(timestamp: Int64, offsetMinutes: Int, type: EventType, wait: Int?, session: UnsafeRawBufferPointer,
                                app: UnsafeRawBufferPointer, contentID: UnsafeRawBufferPointer?, detail: UnsafeRawBufferPointer?,
-                               into bytes: inout [UInt8]) {
+                               into buffer: UnsafeMutableRawBufferPointer, at start: Int) -> Int {
+        var end = start
         func put<Number: FixedWidthInteger>(_ number: Number) {
-            withUnsafeBytes(of: number) { bytes.append(contentsOf: $0) }
+            buffer.storeBytes(of: number, toByteOffset: end, as: Number.self)
+            end += MemoryLayout<Number>.size
+        }
+        func copy(_ bytes: UnsafeRawBufferPointer) {
+            if let base = bytes.baseAddress, bytes.count > 0 { (buffer.baseAddress! + end).copyMemory(from: base, byteCount: bytes.count) }
+            end += bytes.count
         }
         put(timestamp)
         put(Int32(truncatingIfNeeded: offsetMinutes))
-        bytes.append(code(of: type))
-        bytes.append((wait == nil ? 0 : hasWait) | (contentID == nil ? 0 : hasContent) | (detail == nil ? 0 : hasDetail))
+        put(code(of: type))
+        put((wait == nil ? 0 : hasWait) | (contentID == nil ? 0 : hasContent) | (detail == nil ? 0 : hasDetail))
         if let wait { put(Int64(wait)) }
         put(UInt32(session.count))
         put(UInt32(app.count))
         if let contentID { put(UInt32(contentID.count)) }
         if let detail { put(UInt32(detail.count)) }
-        bytes.append(contentsOf: session)
-        bytes.append(contentsOf: app)
-        if let contentID { bytes.append(contentsOf: contentID) }
-        if let detail { bytes.append(contentsOf: detail) }
+        copy(session)
+        copy(app)
+        if let contentID { copy(contentID) }
+        if let detail { copy(detail) }
+        return end
     }
 
     /// The types by their code in the file (built once: `allCases` makes a new array each time).
@@ -110,9 +132,9 @@ final class ImportSpool {
     }
 
     func flush() throws {
-        try pending.withUnsafeBytes { try file.write($0, at: flushed) }
-        flushed += pending.count
-        pending.removeAll(keepingCapacity: true)
+        try file.write(UnsafeRawBufferPointer(rebasing: pending[0..<pendingCount]), at: flushed)
+        flushed += pendingCount
+        pendingCount = 0
     }
 
     /// Every event appended so far, in order, in groups of up to `size` (fewer where the
