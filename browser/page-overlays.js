@@ -70,7 +70,8 @@ function softEndCard(color, options) {
   const header = make("p", { margin: "0", color: color.soft, "font-size": "0.9rem", "letter-spacing": "0.05em" }, "miga");
   // The host's own words when it gives them (the daily budget's), else the timebox's line.
   const title = make("p", { margin: "0.5rem 0 0", "font-size": "1.3rem", "line-height": "1.4" },
-    typeof options.message === "string" && options.message ? options.message : `Your ${options.minutes} minutes on ${options.site} are up`);
+    typeof options.message === "string" && options.message ? options.message
+      : `Your ${options.minutes} minute${options.minutes === 1 ? "" : "s"} on ${options.site} ${options.minutes === 1 ? "is" : "are"} up`);
   title.id = "title";
   card.setAttribute("aria-labelledby", "title");
   const row = make("div", { display: "flex", gap: "0.75rem", "flex-wrap": "wrap", "margin-top": "1.5rem" });

@@ -106,6 +106,66 @@ final class HabitsCLITests: XCTestCase, HabitsCase {
         XCTAssertNotEqual(try home.events().last?.type, .gracePass, "the gate is back (here: no terminal, so it fails open and says so)")
     }
 
+    /// A snooze's pause is a pause, not an app: with `ask_minutes`, `opens_per_day` and
+    /// escalation on, and snoozes earlier today, its gate says no count of times or opens,
+    /// waits no longer and asks no "For how long?"; it starts no timebox and no grace (nothing
+    /// left in `status` after `--off`); its events carry {"snooze":true} and count in the
+    /// day's totals and the streak, in no app's row of `stats` or `stats --week`.
+    func testASnoozesPauseIsAPauseNotAnApp() throws {
+        try home.writeConfig("""
+            timer_seconds = 15\ngrace_minutes = 30\nask_minutes = true\nopens_per_day = 3\nescalate_seconds = 5
+            [apps.discord]\ncommand = "true"\n
+            """)
+        let mark = Event.snoozeDetail
+        try importToday([(.sessionStart, "snooze", 300, mark), (.exitSelected, "snooze", 290, mark),
+                         (.sessionStart, "snooze", 200, mark), (.openSelected, "snooze", 190, mark)])
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) snooze 20m discord",
+                                        environment: home.environment(["TZ": "UTC"]))
+        let screen = terminal.waitFor("[e] Exit")
+        XCTAssertTrue(screen.contains("miga · snooze"), screen)
+        for word in ["time today", "opens left", "longer"] { XCTAssertFalse(screen.contains(word), "\(word): \(screen)") }
+        XCTAssertNotNil(screen.range(of: #"\[o\] Open in 1[345] s"#, options: .regularExpression), "no escalation: \(screen)")
+        terminal.waitFor("━  ready", timeout: 40)
+        try terminal.press("o")
+        let opened = terminal.waitFor("STATUS=0")
+        XCTAssertFalse(opened.contains("For how long?"), opened)
+        XCTAssertTrue(opened.contains("Snoozed discord until "), opened)
+
+        let pause = try home.events().filter { $0.app == Snooze.gateName && !$0.session.hasPrefix("s") }
+        XCTAssertEqual(Set(pause.map(\.type)), [.sessionStart, .gatewayCompleted, .openSelected])
+        for event in pause { XCTAssertTrue(event.detail?.hasPrefix(#"{"snooze":true"#) == true, "\(event)") }
+        let status = try home.miga(["status"]).stdout
+        XCTAssertTrue(status.contains("snoozed discord until "), status)
+        XCTAssertFalse(status.contains("grace") || status.contains(" left"), "no grace, no timebox: \(status)")
+        let statusJSON = try home.miga(["status", "--json"]).stdout
+        XCTAssertTrue(statusJSON.contains(#""grace":[]"#) && statusJSON.contains(#""timeboxes":[]"#), statusJSON)
+
+        let stats = try home.miga(["stats", "--json"]).stdout
+        XCTAssertNotNil(stats.range(of: #""sessions":3,"exits":1,"opens":2,"#, options: .regularExpression), "the day's totals: \(stats)")
+        XCTAssertTrue(stats.contains(#""streak":{"current":1,"#), stats)
+        XCTAssertTrue(stats.contains(#""apps":[]"#), "no app's row: \(stats)")
+        XCTAssertFalse(try home.miga(["stats"]).stdout.contains("snooze"))
+        let week = try home.miga(["stats", "--week", "--json"]).stdout
+        XCTAssertTrue(week.contains(#""apps":[]"#) && week.contains(#""sessions":3"#), week)
+        XCTAssertFalse(try home.miga(["stats", "--week"]).stdout.contains("snooze"))
+
+        XCTAssertEqual(try home.miga(["snooze", "--off"]).stdout, "The snooze is over: gates are back.\n")
+        let after = try home.miga(["status"]).stdout
+        XCTAssertFalse(after.contains("snooze") || after.contains(" left") || after.contains("grace"), "nothing running: \(after)")
+    }
+
+    /// With `loosen_delay_minutes` a snooze waits: its pause says so before the countdown.
+    func testASnoozeSaysItWillWaitBeforeItsPause() throws {
+        try home.writeConfig("timer_seconds = 15\nloosen_delay_minutes = 1\n[apps.discord]\ncommand = \"true\"\n")
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) snooze 20m discord",
+                                        environment: home.environment(["TZ": "UTC"]))
+        let screen = terminal.waitFor("[e] Exit")
+        XCTAssertTrue(screen.contains("The snooze starts 1 minute after Open (loosen_delay_minutes)"), screen)
+        try terminal.press("e")
+        terminal.waitFor("STATUS=0")
+        XCTAssertTrue(try home.miga(["status", "--json"]).stdout.contains(#""snooze":null"#), "Exit snoozes nothing")
+    }
+
     func testTheThirdGateSaysSoAndTheQuestionBeforeOpenKeepsTheAnswer() throws {
         try home.writeConfig("timer_seconds = 15\ngrace_minutes = 0\nintention = true\nescalate_seconds = 5\n")
         try importToday([(.sessionStart, "discord", 90, nil), (.sessionStart, "discord", 60, nil),

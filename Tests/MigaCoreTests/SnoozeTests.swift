@@ -51,4 +51,52 @@ final class SnoozeTests: XCTestCase {
         try "{\"until\":\(now + 60_000),\"apps\":[\"../x\"]}".write(toFile: Snooze.path(paths), atomically: true, encoding: .utf8)
         XCTAssertNil(Snooze.active(paths: paths, nowMilliseconds: now), "naming only what is no app never means every gate")
     }
+
+    /// A snooze's own pause is no app: no app table, allowance, budget, escalation, count of
+    /// today's times or "For how long?" applies to it; with `loosen_delay_minutes` its note says
+    /// the wait before the countdown.
+    func testASnoozesPausePlansAsAPauseNotAnApp() {
+        var config = MigaConfig()
+        config.timerSeconds = 20
+        config.opensPerDay = 3
+        config.minutesPerDay = 30
+        config.escalateSeconds = 10
+        config.askMinutes = true
+        config.apps[Snooze.gateName] = MigaConfig.App(name: Snooze.gateName, command: "x", timerSeconds: 40, opensPerDay: 1)
+        let noon = LocalMoment(day: CivilDay(year: 2026, month: 11, day: 18), minute: 720)
+        let busy = AppHistory(sessionsToday: 4, opensToday: 3, lastIntention: "a break", focusSecondsToday: 3600)
+        let plan = GatePlan(config: config, app: Snooze.gateName, at: noon, history: busy)
+        XCTAssertTrue(plan.isSnoozePause)
+        XCTAssertEqual(plan.timerSeconds, 20)
+        XCTAssertEqual(plan.escalationSeconds, 0)
+        XCTAssertEqual(plan.notes, [])
+        XCTAssertEqual(plan.opensPerDay, 0)
+        XCTAssertEqual(plan.minutesPerDay, 0)
+        XCTAssertFalse(plan.asksMinutes || plan.overAllowance || plan.overMinutes)
+        let app = GatePlan(config: config, app: "discord", at: noon, history: busy)
+        XCTAssertFalse(app.isSnoozePause)
+        XCTAssertTrue(app.asksMinutes && app.overAllowance, "an app's gate keeps every rule")
+        XCTAssertFalse(GatePlan(config: config, app: Snooze.gateName, isSite: true, at: noon, history: busy).isSnoozePause)
+
+        for (wait, note) in [(1, "The snooze starts 1 minute after Open (loosen_delay_minutes)"),
+                             (45, "The snooze starts 45 minutes after Open (loosen_delay_minutes)")] {
+            config.loosenDelayMinutes = wait
+            XCTAssertEqual(GatePlan(config: config, app: Snooze.gateName, at: noon, history: busy).notes, [note])
+            XCTAssertFalse(GatePlan(config: config, app: "discord", at: noon, history: busy).notes.contains(note))
+        }
+    }
+
+    /// The pause's events carry the mark first, whatever else their detail holds.
+    func testTheSnoozesMarkComesFirstInEveryDetail() {
+        XCTAssertEqual(Event.snoozeMarked(nil), #"{"snooze":true}"#)
+        XCTAssertEqual(Event.snoozeMarked("{}"), #"{"snooze":true}"#)
+        XCTAssertEqual(Event.snoozeMarked(#"{"intention":"a \"snooze\":true"}"#), #"{"snooze":true,"intention":"a \"snooze\":true"}"#)
+        XCTAssertEqual(Event.snoozeMarked(#"{"snooze":true}"#), #"{"snooze":true}"#)
+    }
+
+    /// "Your 1 minute in slack is up", never "1 minutes".
+    func testTheSoftEndCountsItsMinutesInWords() {
+        XCTAssertEqual(Timebox(app: "slack", session: "s", openedAt: 0, minutes: 1).endLine, "Your 1 minute in slack is up")
+        XCTAssertEqual(Timebox(app: "discord", session: "s", openedAt: 0, minutes: 10).endLine, "Your 10 minutes in discord are up")
+    }
 }

@@ -66,7 +66,7 @@ public struct GateService {
         }
         // A snooze is an Open of everything it names: its gates pass as grace, said so.
         if let until = snoozeUntil(app) {
-            if let problem = recorder.record(.gracePass, detail: "{\"snooze\":true}") {
+            if let problem = recorder.record(.gracePass, detail: Event.snoozeDetail) {
                 context.messages.say("miga: could not record the snoozed pass: \(problem)")
             }
             return .snooze(until: until)

@@ -127,7 +127,7 @@ public final class Gatekeeper {
     /// Admission, then the gate on whichever surface this launch has.
     func gate(_ request: GateRequest, service: GateService, launch: Launch) -> Int32 {
         let app = launch.app, config = service.config, store = service.store
-        let recorder = GateRecorder(app: app, session: sessionID, store: store, clock: context.clock)
+        var recorder = GateRecorder(app: app, session: sessionID, store: store, clock: context.clock)
         let plan: GatePlan
         switch service.admit(app, isSite: service.isSite(app), recorder: recorder) {
         case .schedule, .removed:
@@ -154,6 +154,8 @@ public final class Gatekeeper {
         case .gate(let gatePlan):
             plan = gatePlan
         }
+        // A snooze's pause is no app's attempt: each of its events says so.
+        recorder.marksSnooze = plan.isSnoozePause
 
         // No grace (any more): stamps of an earlier one would only make the shim look again.
         GraceStamp.remove(app: app, environment: context.environment, files: context.files)
@@ -248,7 +250,7 @@ public final class Gatekeeper {
         do {
             try context.launcher.spawnDetached(watch, environment: context.environment)
         } catch {
-            context.messages.say("miga: no soft end for \(box.app) (\(error)); it is open for your \(box.minutes) minutes")
+            context.messages.say("miga: no soft end for \(box.app) (\(error)); it is open for your \(box.minutes) minute\(box.minutes == 1 ? "" : "s")")
         }
         return status
     }

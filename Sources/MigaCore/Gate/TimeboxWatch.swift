@@ -71,7 +71,7 @@ public struct TimeboxWatch {
         default:
             // No window to ask in: said once, as a notification; nothing is recorded, since
             // nobody chose.
-            context.notifyDesktop(title: "miga · \(box.app)", "Your \(box.declaredMinutes) minutes in \(box.app) are up")
+            context.notifyDesktop(title: "miga · \(box.app)", box.endLine)
             return nil
         }
     }
@@ -132,7 +132,7 @@ public struct TimeboxWatch {
 
     /// The soft end in the gate window: the choice, or nil when the window could not show.
     private func ask(_ box: Timebox) -> String? {
-        SoftEndQuestion(context: context).ask(app: box.app, text: "Your \(box.declaredMinutes) minutes in \(box.app) are up",
+        SoftEndQuestion(context: context).ask(app: box.app, text: box.endLine,
                                               closeLabel: "Close \(box.app)", canExtend: !box.extended)
     }
 

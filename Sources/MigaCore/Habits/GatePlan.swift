@@ -48,6 +48,10 @@ public struct GatePlan: Equatable, Sendable {
     public var history: AppHistory
     /// The lines under the app's name: how often today, the last intention, why the wait is longer.
     public var notes: [String]
+    /// The pause of `miga snooze` (its gate, `Snooze.gateName`): a pause, not an app. Its
+    /// events carry `{"snooze":true}`; no app's keys, allowance, budget, escalation, count of
+    /// today's times or "For how long?" apply to it, and it starts no timebox.
+    public var isSnoozePause = false
 
     /// "3rd time today · 47 min today": this gate counted with today's earlier ones, and the
     /// whole minutes of focused time today; nil for a first gate with less than a minute.
@@ -67,21 +71,25 @@ public struct GatePlan: Equatable, Sendable {
     /// `app` is the gated app's name or, for a site, its app name (`isSite`: the site's own
     /// `[site."NAME"]` table rather than an app's).
     public init(config: MigaConfig, app: String, isSite: Bool = false, at moment: LocalMoment, history: AppHistory) {
-        let entry = isSite ? config.siteEntry(app: app) : config.apps[app]
+        let snoozePause = !isSite && app == Snooze.gateName
+        // A snooze's pause reads no app's table and no history of its own: every one is a first.
+        let entry = snoozePause ? nil : isSite ? config.siteEntry(app: app) : config.apps[app]
+        let history = snoozePause ? AppHistory() : history
+        isSnoozePause = snoozePause
         schedule = Schedule.matching(config.schedules, app: app, at: moment, settledShift: config.gateFreeShiftMinutes)
         let base = schedule?.timerSeconds ?? entry?.timerSeconds ?? config.timerSeconds
         let step = entry?.escalateSeconds ?? config.escalateSeconds
         let range = MigaConfig.timerRange
         let wanted = min(max(base, range.lowerBound), range.upperBound)
-        opensPerDay = entry?.opensPerDay ?? config.opensPerDay
+        opensPerDay = snoozePause ? 0 : entry?.opensPerDay ?? config.opensPerDay
         overAllowance = opensPerDay > 0 && history.opensToday >= opensPerDay
-        minutesPerDay = DailyBudget.minutes(config: config, app: app, isSite: isSite)
+        minutesPerDay = snoozePause ? 0 : DailyBudget.minutes(config: config, app: app, isSite: isSite)
         overMinutes = minutesPerDay > 0 && history.focusSecondsToday >= minutesPerDay * 60
         let overLimit = overAllowance || overMinutes
         timerSeconds = overLimit ? range.upperBound : min(range.upperBound, wanted + step * max(0, history.opensToday))
         escalationSeconds = overLimit ? 0 : timerSeconds - wanted
         asksIntention = entry?.intention ?? config.intention
-        asksMinutes = entry?.askMinutes ?? config.askMinutes
+        asksMinutes = !snoozePause && (entry?.askMinutes ?? config.askMinutes)
         defaultMinutes = entry?.defaultMinutes ?? config.defaultMinutes
         alternatives = Alternative.shown(config.alternatives, app: app)
         challenge = (entry?.challenge ?? config.challenge) == .type ? Self.challengeSentence(app: app) : nil
@@ -98,6 +106,7 @@ public struct GatePlan: Equatable, Sendable {
             notes.append("Today's \(minutesPerDay) minute\(minutesPerDay == 1 ? " is" : "s are") used: Open is still yours, after \(range.upperBound) s")
         }
         if let last = history.lastIntention { notes.append("Last time: \(last)") }
+        if snoozePause, let wait = Self.snoozeWaitNote(config) { notes.append(wait) }
         if let schedule, let timer = schedule.timerSeconds, timer != (entry?.timerSeconds ?? config.timerSeconds) {
             notes.append("\(wanted) s during \(schedule.hours) (schedule \(schedule.index))")
         }
@@ -107,6 +116,14 @@ public struct GatePlan: Equatable, Sendable {
                          + (timerSeconds == range.upperBound ? " (\(range.upperBound) s at most)" : ""))
         }
         self.notes = notes
+    }
+
+    /// A snooze loosens every gate it names: with `loosen_delay_minutes` it starts that long
+    /// after its Open, said before its countdown rather than after.
+    static func snoozeWaitNote(_ config: MigaConfig) -> String? {
+        let wait = config.loosenDelayMinutes
+        guard wait > 0 else { return nil }
+        return "The snooze starts \(wait) minute\(wait == 1 ? "" : "s") after Open (loosen_delay_minutes)"
     }
 
     /// What a typed challenge asks for: short, plain ASCII but for the name, the same on

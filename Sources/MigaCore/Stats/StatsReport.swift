@@ -112,7 +112,8 @@ public struct StatsReport: Equatable, Sendable {
             default:
                 break
             }
-            apps[row.app] = appRow
+            // A snooze's pause counts in the totals and the days, in no app's row.
+            if !row.snooze { apps[row.app] = appRow }
         }
         report.minutesWaited = waited / 60_000
         for sum in period.focus {

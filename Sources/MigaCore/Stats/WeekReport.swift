@@ -85,7 +85,8 @@ public struct WeekReport: Equatable, Sendable {
                 report.lastWeek.add(row)
                 app.lastWeek.add(row)
             }
-            apps[row.app] = app
+            // A snooze's pause counts in the week's totals, in no app's row.
+            if !row.snooze { apps[row.app] = app }
         }
         for sum in period.focus {
             let thisWeek = sum.day >= monday

@@ -59,6 +59,22 @@ public struct Event: Equatable, Sendable {
         self.detail = detail
     }
 
+    /// `{"snooze":true}`: a snooze's event. Its own pause's events carry it first in their
+    /// detail (a snooze is a pause, not an app: the day's totals and the streak count them,
+    /// no app's row does), and so do the passes it lets through (`grace_pass`).
+    public static let snoozeDetail = "{\"snooze\":true}"
+
+    /// `detail` with the snooze's mark first: `{"snooze":true,…the rest…}`.
+    public static func snoozeMarked(_ detail: String?) -> String {
+        guard let detail, detail.hasPrefix("{"), detail != "{}" else { return snoozeDetail }
+        return detail.hasPrefix(snoozeMarkPrefix) ? detail : snoozeMarkPrefix + "," + String(detail.dropFirst())
+    }
+
+    /// What every marked detail starts with, and the SQL that tells one (a prefix: cheap,
+    /// and never fooled by the words of an intention, which are escaped inside a string).
+    static let snoozeMarkPrefix = "{\"snooze\":true"
+    static let snoozeMarkSQL = "substr(detail, 1, \(snoozeMarkPrefix.utf8.count)) = '\(snoozeMarkPrefix)'"
+
     /// `{"reason": "…"}` as stored in `detail`.
     public static func reasonDetail(_ reason: String) -> String {
         "{\"reason\":\(JSONText.string(reason))}"

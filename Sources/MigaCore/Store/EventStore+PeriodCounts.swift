@@ -23,7 +23,8 @@ extension EventStore {
             SELECT (ts + utc_offset_min * 60000) / 86400000, type, app,
                 ts BETWEEN ?3 AND ?4 AND type <> \(EventType.settingLoosened.sqlLiteral),
                 CASE WHEN typeof(wait_ms) IN ('integer', 'real') THEN min(max(wait_ms, 0), 86400000) END,
-                CASE WHEN type = \(EventType.focus.sqlLiteral) THEN min(max(CAST(substr(detail, 12) AS REAL), 0), 60) END
+                CASE WHEN type = \(EventType.focus.sqlLiteral) THEN min(max(CAST(substr(detail, 12) AS REAL), 0), 60) END,
+                CASE WHEN type <> \(EventType.focus.sqlLiteral) THEN \(Event.snoozeMarkSQL) END
             FROM events WHERE ts BETWEEN ?1 AND ?2 AND utc_offset_min BETWEEN -1080 AND 1080 \(app == nil ? "" : "AND app = ?5")
             """)
         try statement.bind(arguments)
@@ -39,8 +40,9 @@ extension EventStore {
     }
 }
 
-/// The running sums of `periodCounts`, by day and (type, app). A type and an app are told
-/// apart by their bytes, as SQLite's GROUP BY tells them apart, and made Strings once each.
+/// The running sums of `periodCounts`, by day and (type, app, a snooze's or not). A type and
+/// an app are told apart by their bytes, as SQLite's GROUP BY tells them apart, and made
+/// Strings once each.
 private struct PeriodTotals {
     private struct Key: Hashable { var slot: Int, day: Int }
     private struct Sums {
@@ -50,22 +52,26 @@ private struct PeriodTotals {
             self.focus += focus
         }
     }
-    private var names: [(type: [UInt8], app: [UInt8], isFocus: Bool)] = []
+    private var names: [(type: [UInt8], app: [UInt8], isFocus: Bool, snooze: Bool)] = []
     private var slots: [Int: [Int]] = [:]
     private var sums: [Key: Sums] = [:]
 
-    /// The (type, app) of the current row: its number, or nil when either is no text.
+    /// The (type, app, snooze's) of the current row: its number, or nil when either name is
+    /// no text.
     mutating func slot(_ statement: SQLiteStatement) -> Int? {
         guard let type = statement.text(1), let app = statement.text(2) else { return nil }
+        let snooze = statement.value(6) == .integer(1)
         var hasher = Hasher()
         hasher.combine(bytes: UnsafeRawBufferPointer(type))
         hasher.combine(type.count)
         hasher.combine(bytes: UnsafeRawBufferPointer(app))
+        hasher.combine(snooze)
         let hash = hasher.finalize()
-        for slot in slots[hash, default: []] where names[slot].type.elementsEqual(type) && names[slot].app.elementsEqual(app) {
+        for slot in slots[hash, default: []]
+        where names[slot].type.elementsEqual(type) && names[slot].app.elementsEqual(app) && names[slot].snooze == snooze {
             return slot
         }
-        names.append((Array(type), Array(app), type.elementsEqual(EventType.focus.rawValue.utf8)))
+        names.append((Array(type), Array(app), type.elementsEqual(EventType.focus.rawValue.utf8), snooze))
         slots[hash, default: []].append(names.count - 1)
         return names.count - 1
     }
@@ -80,13 +86,15 @@ private struct PeriodTotals {
         sums[Key(slot: slot, day: day), default: Sums()].add(counted: counted, waited: waited, focus: focus)
     }
 
-    /// In the order of the SQL it stands for: by day, then type, then app (by their bytes).
+    /// In the order of the SQL it stands for: by day, then type, then app (by their bytes),
+    /// then an app's own before a snooze's.
     var result: EventStore.PeriodCounts {
         let text = names.map { (type: String(decoding: $0.type, as: UTF8.self), app: String(decoding: $0.app, as: UTF8.self)) }
         let keys = sums.keys.sorted { left, right in
             if left.day != right.day { return left.day < right.day }
             let (one, other) = (names[left.slot], names[right.slot])
-            return one.type != other.type ? one.type.lexicographicallyPrecedes(other.type) : one.app.lexicographicallyPrecedes(other.app)
+            if one.type != other.type { return one.type.lexicographicallyPrecedes(other.type) }
+            return one.app != other.app ? one.app.lexicographicallyPrecedes(other.app) : !one.snooze && other.snooze
         }
         var result = EventStore.PeriodCounts()
         for key in keys {
@@ -95,7 +103,7 @@ private struct PeriodTotals {
             if entry.count > 0 {
                 let waited = min(entry.waited, 1e15) // a million days of waiting, at most
                 result.counts.append(.init(day: day, type: text[key.slot].type, app: text[key.slot].app,
-                                           count: entry.count, waitMilliseconds: Int64(waited.rounded())))
+                                           count: entry.count, waitMilliseconds: Int64(waited.rounded()), snooze: names[key.slot].snooze))
             }
             let seconds = EventStore.focusSeconds(entry.focus)
             if names[key.slot].isFocus, seconds > 0 { result.focus.append((day, text[key.slot].app, seconds)) }

@@ -6,6 +6,9 @@ extension EventStore {
         public var app: String
         public var count: Int
         public var waitMilliseconds: Int64
+        /// Events of a snooze (`Event.snoozeDetail`): a pause, not an app's attempt, so they
+        /// count in a period's totals and no app's row. Told apart by `periodCounts` only.
+        public var snooze = false
     }
 
     /// Counts grouped by local day (each event's own offset), type and app, for the local days

@@ -7,6 +7,8 @@ public struct GateRecorder {
     public let session: String
     let store: EventStore
     let clock: MigaClock
+    /// A snooze's own pause: every event carries `{"snooze":true}` (see `Event.snoozeDetail`).
+    public var marksSnooze = false
 
     public init(app: String, session: String = GateRecorder.newSession(), store: EventStore, clock: MigaClock) {
         self.app = app
@@ -20,7 +22,7 @@ public struct GateRecorder {
     public func event(_ type: EventType, contentID: String? = nil, waitMilliseconds: Int? = nil,
                       detail: String? = nil, at time: Date? = nil) -> Event {
         Self.event(type, app: app, session: session, clock: clock, contentID: contentID, waitMilliseconds: waitMilliseconds,
-                   detail: detail, at: time)
+                   detail: marksSnooze ? Event.snoozeMarked(detail) : detail, at: time)
     }
 
     /// The same without a database (a gate failing open because it has none).

@@ -83,6 +83,12 @@ public struct Timebox: Equatable, Sendable {
     /// What "extend" is called where it is offered.
     public static var extendLabel: String { "\(extensionMinutes) more minutes" }
 
+    /// The soft end's line: "Your 10 minutes in discord are up", "Your 1 minute in slack is up".
+    public var endLine: String {
+        let minutes = declaredMinutes
+        return "Your \(minutes) minute\(minutes == 1 ? "" : "s") in \(app) \(minutes == 1 ? "is" : "are") up"
+    }
+
     /// The quiet notice comes a minute before the end; one that would come with less than
     /// 15 s left says nothing the soft end will not say a moment later, and is skipped.
     public static let noticeBefore: Int64 = 60_000
@@ -107,11 +113,11 @@ extension EventStore {
 
     /// For `miga status` and the timeboxes: the apps and sites whose last Open on this
     /// machine is after `since` (Unix ms), with when that was. By the time index (`+type`), not by walking
-    /// every Open ever made.
+    /// every Open ever made. A snooze's own Open is none of them: it starts no grace.
     public func lastOpens(since: Int64) throws -> [(app: String, at: Int64)] {
         try db.rows("""
             SELECT app, max(ts) FROM events WHERE +type = \(EventType.openSelected.sqlLiteral) AND ts BETWEEN ? AND ? AND device IS NULL
-                GROUP BY app ORDER BY app
+                AND (detail IS NULL OR NOT \(Event.snoozeMarkSQL)) GROUP BY app ORDER BY app
             """, [.integer(since), .integer(EventBounds.timestamps.upperBound)]).compactMap { row in
             guard let app = StoredValue.text(row[0]), let at = StoredValue.integer(row[1]) else { return nil }
             return (app, at)
