@@ -94,9 +94,10 @@ extension:
 gnome-extension:
 	scripts/build-gnome-extension.sh .build/gnome-shell
 
-# A real gateway in front of a demo command, with the bundled content.
+# A real gateway in front of a demo command, with the bundled content; in a home of its own
+# (.build/demo-home), so the demo is never in your stats, status, settings or sync folder.
 demo: build
-	.build/release/miga gate --app demo -- /usr/bin/env printf '%s\n' "The demo app opened with these arguments:" one "two words" ''
+	env -u XDG_CONFIG_HOME -u XDG_DATA_HOME -u XDG_STATE_HOME -u XDG_CACHE_HOME HOME="$(CURDIR)/.build/demo-home" .build/release/miga gate --app demo -- /usr/bin/env printf '%s\n' "The demo app opened with these arguments:" one "two words" ''
 
 test:
 	@scripts/deps.sh test

@@ -75,8 +75,10 @@ struct ConfigApps: ParsableCommand {
         var name: String
 
         func run(_ context: MigaContext) throws {
+            let waitedBefore = ConfigInForce.pending(context: context)
             let installer = try GatedApps(context: context).remove(name: name)
-            let waiting = ConfigInForce.waitingNote(context: context)
+            // This removal's wait, not every other one again.
+            let waiting = ConfigInForce.waitingNote(context: context) { !waitedBefore.contains($0) || $0.setting == .app(name) }
             try context.output.line(waiting.isEmpty ? "\(name) is no longer gated." : "\(name) is removed from config.toml; it stays gated until the wait is over:")
             try context.output.lines(installer.changes.map { "  " + $0 } + waiting.map { "  " + $0 })
         }

@@ -48,8 +48,10 @@ struct ConfigSites: ParsableCommand {
         var host: String
 
         func run(_ context: MigaContext) throws {
+            let waitedBefore = ConfigInForce.pending(context: context)
             let site = try GatedSites(context: context).remove(host)
-            let waiting = ConfigInForce.waitingNote(context: context)
+            // This removal's wait, not every other one again.
+            let waiting = ConfigInForce.waitingNote(context: context) { !waitedBefore.contains($0) || $0.setting == .site(site) }
             try context.output.line(waiting.isEmpty ? "\(site) is no longer gated." : "\(site) is removed from config.toml; it stays gated until the wait is over:")
             try context.output.lines(waiting.map { "  " + $0 })
         }

@@ -37,7 +37,10 @@ struct Install: ContextCommand {
             try context.output.line("miga is installed; nothing needed changing.")
         } else {
             try context.output.lines(installer.changes + retired)
-            try context.output.line("Done. Open a new shell (or log in again) for the PATH change; `miga doctor` checks everything.")
+            // A new shell only for a changed PATH: said after every refresh, it was noise.
+            try context.output.line(installer.shellStartupChanged
+                ? "Done. Open a new shell (or log in again) for the PATH change; `miga doctor` checks everything."
+                : "Done; `miga doctor` checks everything.")
             // With the report of a change, so an install that changed nothing still says only that.
             if WelcomeSetup.nothingChosen(loaded.config) { try context.output.line(WelcomeSetup.nothingChosenLine) }
         }

@@ -32,6 +32,65 @@ final class ConfigCLITests: XCTestCase, ConfigCase {
         XCTAssertEqual(configText, text, "nothing saved")
     }
 
+    /// In a terminal of 80 columns: Tab after `set ` offers a table at a time (not every
+    /// site's keys), then the sites, then one site's keys; `help` names the habits' keys and
+    /// the snooze.
+    func testTheEditorsSetCompletesATableAtATimeAndHelpNamesEveryKey() throws {
+        try home.writeConfig(text)
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: environment(), columns: 80, rows: 40)
+        terminal.waitFor("Tab completes.")
+        terminal.waitForPrompt(Self.prompt)
+        try terminal.type("set ")
+        try terminal.press("Tab", "Tab")
+        var screen = terminal.waitFor("timer_seconds")
+        XCTAssertTrue(screen.contains("site.") && screen.contains("apps."), screen)
+        XCTAssertFalse(screen.contains("site.x.com.") || screen.contains("apps.signal."), screen)
+        terminal.waitForPrompt("> set ")
+        try terminal.type("site.")
+        try terminal.press("Tab", "Tab")
+        screen = terminal.waitFor("site.youtube.com.")
+        XCTAssertFalse(screen.contains("site.x.com.ask_minutes"), screen)
+        terminal.waitForPrompt("> set site.")
+        try terminal.type("x.c")
+        try terminal.press("Tab")
+        terminal.waitForInput(endingWith: "> set site.x.com.")
+        try terminal.type("ask")
+        try terminal.press("Tab")
+        terminal.waitForInput(endingWith: "> set site.x.com.ask_minutes ")
+        try terminal.enter("true")
+        terminal.waitFor("site.x.com.ask_minutes = true")
+        try step(terminal, "help", shows: "miga snooze 20m")
+        screen = terminal.screen()
+        XCTAssertTrue(screen.contains("ask_minutes*") && screen.contains("opens_per_day*") && screen.contains("default_minutes*"), screen)
+        try step(terminal, "help ask_minutes", shows: "Open asks \"For how long?\"")
+        try terminal.enter("quit")
+        terminal.waitFor("Discard unsaved changes? [y/N]")
+        try terminal.enter("y")
+        terminal.waitFor("STATUS=0")
+    }
+
+    /// While a loosening waits, the editor's prompt shows the value in force, the saved one
+    /// marked pending; and `config set` of another key says its own wait only.
+    func testWhileALooseningWaitsThePromptShowsWhatAppliesAndSetSaysOnlyItsOwnWait() throws {
+        try home.writeConfig("timer_seconds = 30\nloosen_delay_minutes = 30\n")
+        XCTAssertEqual(try miga("config", "show").status, 0)
+        let timer = try miga("config", "set", "timer_seconds", "20")
+        XCTAssertTrue(timer.stdout.contains("waiting: timer_seconds: 30 → 20 at"), timer.stdout)
+        let grace = try miga("config", "set", "grace_minutes", "10")
+        XCTAssertTrue(grace.stdout.contains("waiting: grace_minutes: 5 → 10 at"), grace.stdout)
+        XCTAssertFalse(grace.stdout.contains("timer_seconds"), "the other wait is not said again:\n\(grace.stdout)")
+        XCTAssertTrue(grace.stdout.contains("1 other waiting: `miga config pending`"), grace.stdout)
+
+        let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) config", environment: environment(), columns: 120)
+        terminal.waitForPrompt("miga config (timer 30 s (20 pending), grace 5 min (10 pending), 0 apps)> ")
+        try step(terminal, "timer 40", shows: "timer_seconds = 40")
+        terminal.waitForPrompt("miga config (timer 40 s, grace 5 min (10 pending), 0 apps)*> ")
+        try terminal.enter("quit")
+        terminal.waitFor("Discard unsaved changes? [y/N]")
+        try terminal.enter("y")
+        terminal.waitFor("STATUS=0")
+    }
+
     /// Twenty edits at once (a script adding sites in parallel) keep all twenty: each holds the
     /// config lock across its read, change and write.
     func testTwentyConcurrentEditsKeepEveryChange() throws {

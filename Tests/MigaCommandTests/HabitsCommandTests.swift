@@ -50,8 +50,12 @@ final class HabitsCommandTests: XCTestCase, HabitsCase {
         XCTAssertEqual((object["intentions"] as? [[String: Any]])?.first?["text"] as? String, "say hi")
         let human = try home.miga(["stats", "--week"], environment: home.environment(["TZ": "UTC", "NO_COLOR": "1"]))
         XCTAssertTrue(human.stdout.contains("What you came to do") && human.stdout.contains("1× say hi"), human.stdout)
-        let rate = try XCTUnwrap(human.stdout.split(separator: "\n").first { $0.contains("Exit rate") }, human.stdout)
-        XCTAssertEqual(rate.split(separator: " ").suffix(2), ["50%", "—"], "last week had no choice: no rate, not 0%")
+        // The exit share alone (the rate of choices beside it read as the same figure twice);
+        // the rate stays in --json.
+        XCTAssertFalse(human.stdout.contains("Exit rate"), human.stdout)
+        let share = try XCTUnwrap(human.stdout.split(separator: "\n").first { $0.contains("Exit share") }, human.stdout)
+        XCTAssertEqual(share.split(separator: " ").prefix(4), ["Exit", "share", "50%", "—"], "last week had no pause: no share, not 0%")
+        XCTAssertEqual((object["week"] as? [String: Any])?["exit_rate"] as? Double, 0.5)
         let both = try home.miga(["stats", "--week", "--app", "chat"])
         XCTAssertEqual(both.status, 64)
         XCTAssertTrue(both.stderr.contains("--week shows every app"), both.stderr)

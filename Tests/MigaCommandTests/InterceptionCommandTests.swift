@@ -35,6 +35,21 @@ final class InterceptionCommandTests: XCTestCase, DesktopSystemCase {
         XCTAssertTrue(read(applications + "/chat.desktop")?.contains("gate --app 'talk' ") == true, "the entry passes to talk")
     }
 
+    /// "Open a new shell" only when PATH changed: a later install that only puts back a
+    /// missing shim (in the folder already on PATH) does not send the person to a new shell.
+    func testAnInstallThatChangesNoShellFileAsksForNoNewShell() throws {
+        XCTAssertEqual(try miga("config", "apps", "add", "chat").status, 0)
+        let first = try miga("install")
+        XCTAssertTrue(first.stdout.contains("added a line to ~/.bashrc") || first.stdout.contains("environment.d"), first.stdout)
+        XCTAssertTrue(first.stdout.contains("Open a new shell (or log in again) for the PATH change"), first.stdout)
+        try FileManager.default.removeItem(atPath: shims + "/chat")
+        let again = try miga("install")
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stdout.contains("PATH shim ~/.local/share/miga/bin/chat"), again.stdout)
+        XCTAssertFalse(again.stdout.contains("new shell"), again.stdout)
+        XCTAssertTrue(again.stdout.hasSuffix("Done; `miga doctor` checks everything.\n"), again.stdout)
+    }
+
     /// An app named by its desktop-file ID (as menus and `gio launch` name it) gates the
     /// program that entry runs; no "did you mean" the very name typed, no stale shim after.
     func testAnAppNamedByItsDesktopFileIDGatesWhatTheEntryRuns() throws {

@@ -321,4 +321,63 @@ final class ConfigKeysTests: XCTestCase {
             }
         }
     }
+
+    /// Tab after `set` offers a table at a time: the top-level keys with `apps.` and `site.`,
+    /// then the apps or sites, then one table's keys; a prefix that leaves one table opens it.
+    func testSetCompletesATableAtATime() throws {
+        let text = "sites = [\"x.com\", \"x.com.au\", \"reddit.com\"]\n" + file
+        let sited = try ConfigShell(text: text, path: "config.toml", commandExists: { _ in true })
+        let first = sited.completions(before: ["set"], word: "", installedNames: { [] })
+        XCTAssertEqual(first, (ConfigKeys.topLevel + ["apps.", "site."]).sorted())
+        XCTAssertFalse(first.contains { $0.hasPrefix("site.x.com.") || $0.hasPrefix("apps.signal.") }, "\(first)")
+        XCTAssertEqual(sited.completions(before: ["set"], word: "site.", installedNames: { [] }),
+                       ["site.reddit.com.", "site.x.com.", "site.x.com.au."])
+        XCTAssertEqual(sited.completions(before: ["set"], word: "apps.", installedNames: { [] }), ["apps.matrix.", "apps.signal."])
+        XCTAssertEqual(sited.completions(before: ["set"], word: "site.x.com.", installedNames: { [] }),
+                       (ConfigKeys.perSite.map { "site.x.com." + $0 } + ["site.x.com.au."]).sorted())
+        XCTAssertEqual(sited.completions(before: ["set"], word: "site.re", installedNames: { [] }),
+                       ConfigKeys.perSite.map { "site.reddit.com." + $0 }.sorted(), "one table left: its keys")
+        XCTAssertEqual(sited.completions(before: ["set"], word: "site.x.com.ask", installedNames: { [] }), ["site.x.com.ask_minutes"])
+        XCTAssertEqual(sited.completions(before: ["set"], word: "sit", installedNames: { [] }), ["site.", "sites"])
+        // No sites: no `site.` to go into.
+        let bare = try ConfigShell(text: "sites = []\n", path: "config.toml", commandExists: { _ in true })
+        XCTAssertEqual(bare.completions(before: ["set"], word: "", installedNames: { [] }), ConfigKeys.topLevel.sorted())
+        XCTAssertEqual(bare.completions(before: ["set"], word: "site.", installedNames: { [] }), [])
+    }
+
+    /// `help` names every key the table has (the habits' too), from the table; `help keys` and
+    /// `help KEY` say what each does; and a break from the gates is findable: the snooze.
+    func testHelpNamesEveryKeyFromTheTable() throws {
+        let shell = try ConfigShell(text: file, path: "config.toml", commandExists: { _ in true })
+        guard case .say(let help) = shell.execute("help") else { return XCTFail("help says something") }
+        for key in ConfigKeys.table where key.scope != .app {
+            XCTAssertTrue(help.contains(key.name), "\(key.name) in help:\n\(help)")
+        }
+        XCTAssertTrue(help.contains("miga snooze 20m"), help)
+        XCTAssertTrue(help.contains("ask_minutes*") && help.contains("opens_per_day*"), "per app and site: marked")
+        guard case .say(let keys) = shell.execute("help keys") else { return XCTFail("help keys says something") }
+        for key in ConfigKeys.table where key.scope != .app {
+            XCTAssertTrue(keys.contains("  " + key.name), "\(key.name) in help keys")
+        }
+        XCTAssertTrue(keys.contains("Open asks \"For how long?\""), keys)
+        guard case .say(let one) = shell.execute("help apps.signal.opens_per_day") else { return XCTFail("help KEY says something") }
+        XCTAssertTrue(one.hasPrefix("  opens_per_day*") && one.contains("opens a day"), one)
+        for line in (help + "\n" + keys).split(separator: "\n") {
+            XCTAssertLessThanOrEqual(line.count, 79, "fits 80 columns: \(line)")
+        }
+    }
+
+    /// The prompt shows what applies: a saved loosening still waiting is marked pending, not
+    /// shown as if it were in force; an unsaved change shows as typed.
+    func testThePromptShowsValuesInForce() throws {
+        let shell = try ConfigShell(text: "timer_seconds = 20\ngrace_minutes = 30\n", path: "config.toml", commandExists: { _ in true })
+        XCTAssertEqual(shell.prompt, "miga config (timer 20 s, grace 30 min, 0 apps)> ")
+        var inForce = MigaConfig()
+        inForce.timerSeconds = 30
+        inForce.graceMinutes = 30
+        shell.inForce = inForce
+        XCTAssertEqual(shell.prompt, "miga config (timer 30 s (20 pending), grace 30 min, 0 apps)> ")
+        _ = shell.execute("timer 25")
+        XCTAssertEqual(shell.prompt, "miga config (timer 25 s, grace 30 min, 0 apps)*> ")
+    }
 }

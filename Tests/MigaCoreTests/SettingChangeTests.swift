@@ -37,6 +37,27 @@ final class SettingChangeTests: XCTestCase {
         XCTAssertEqual(try ConfigInForce.load(context: context).config.timerSeconds, 30, "the value in force until the wait ends")
     }
 
+    /// While one loosening waits, the next `set` says its own wait only (with how many
+    /// others wait), not every waiting one again; a set that loosens nothing says no wait.
+    func testASetSaysOnlyItsOwnWait() throws {
+        let (root, _, context) = try TestContext.withFakeClock()
+        _ = root
+        _ = try SettingChange(context: context).set("timer_seconds", to: "30")
+        _ = try SettingChange(context: context).set("loosen_delay_minutes", to: "30")
+        _ = try SettingChange(context: context).set("timer_seconds", to: "20")
+        let grace = try SettingChange(context: context).set("grace_minutes", to: "60")
+        XCTAssertEqual(grace.count, 3, "\(grace)")
+        XCTAssertTrue(grace[1].hasPrefix("  waiting: grace_minutes: 5 → 60 at "), "\(grace)")
+        XCTAssertTrue(grace[2].hasSuffix("; 1 other waiting: `miga config pending`)"), "\(grace)")
+        XCTAssertFalse(grace.contains { $0.contains("timer_seconds") }, "\(grace)")
+        let tighter = try SettingChange(context: context).set("escalate_seconds", to: "10")
+        XCTAssertEqual(tighter, ["escalate_seconds = 10"], "a tightening waits not, and says no other wait")
+        // The same key again says its wait again.
+        let again = try SettingChange(context: context).set("timer_seconds", to: "20")
+        XCTAssertTrue(again.contains { $0.hasPrefix("  waiting: timer_seconds: 30 → 20 at ") }, "\(again)")
+        XCTAssertFalse(again.contains { $0.contains("grace_minutes") }, "\(again)")
+    }
+
     func testSettingTheSiteListSaysWhatItDroppedInTheCallersWords() throws {
         let (root, _, context) = try TestContext.withFakeClock()
         _ = root

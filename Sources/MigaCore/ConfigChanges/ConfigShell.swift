@@ -28,13 +28,29 @@ public final class ConfigShell {
     public init(text: String, path: String, commandExists: @escaping (String) -> Bool) throws {
         editor = ConfigEditor(text: text)
         config = try ConfigLoader().parse(text, path: path).config
+        savedConfig = config
         self.path = path
         self.commandExists = commandExists
     }
 
+    /// The config as last read or saved, and the one in force (`ConfigInForce`, set by the
+    /// session): a saved loosening that still waits is in the first, not the second.
+    public private(set) var savedConfig: MigaConfig
+    public var inForce: MigaConfig?
+
     public var prompt: String {
-        let apps = config.apps.count
-        return "miga config (timer \(config.timerSeconds) s, grace \(config.graceMinutes) min, \(apps) app\(apps == 1 ? "" : "s"))\(dirty ? "*" : "")> "
+        let timer = shown({ $0.timerSeconds }, unit: { _ in " s" }), grace = shown({ $0.graceMinutes }, unit: { _ in " min" })
+        let apps = shown({ $0.apps.count }, unit: { $0 == 1 ? " app" : " apps" })
+        return "miga config (timer \(timer), grace \(grace), \(apps))\(dirty ? "*" : "")> "
+    }
+
+    /// A value as the prompt shows it: the one that applies, with a saved change still waiting
+    /// out loosen_delay_minutes marked as pending (shown as if in force, it misled). A change
+    /// not saved yet shows as typed: the prompt's `*` says so.
+    func shown(_ value: (MigaConfig) -> Int, unit: (Int) -> String) -> String {
+        let edited = value(config)
+        guard let inForce, edited == value(savedConfig), value(inForce) != edited else { return "\(edited)" + unit(edited) }
+        return "\(value(inForce))\(unit(value(inForce))) (\(edited) pending)"
     }
 
     public func execute(_ line: String) -> Response {
@@ -47,14 +63,14 @@ public final class ConfigShell {
             case "grace": return try set("grace_minutes", rest)
             case "breathing", "animations", "terminal", "categories": return try set(command, rest)
             case "set":
-                guard let key = rest.first else { return .say("usage: set KEY VALUE (keys: \(ConfigKeys.all(in: config).joined(separator: ", ")))") }
+                guard let key = rest.first else { return .say("usage: set KEY VALUE (help keys: what each key does; Tab completes them)") }
                 return try set(key, Array(rest.dropFirst()))
             case "add": return try add(rest)
             case "remove": return try remove(rest)
             case "site", "sites": return try site(rest)
             case "alternative", "alternatives": return try alternative(Self.quotedWords(line).dropFirst().map { $0 })
             case "show": return .say(ConfigFile.show(config).trimming(.newlines))
-            case "help", "?": return .say(Self.help)
+            case "help", "?": return .say(Self.help(rest.first))
             case "save": return dirty ? .save : .say("Nothing to save.")
             case "quit", "exit", "q": return dirty ? .confirmQuit : .quit
             default:
@@ -68,6 +84,7 @@ public final class ConfigShell {
 
     /// After a successful save.
     public func saved() {
+        savedConfig = config
         dirty = false
         added = []
         removed = []
@@ -231,7 +248,9 @@ public final class ConfigShell {
         dirty = true
     }
 
-    public static let help = """
+    /// The commands; the keys `set` takes come from the key table (`keysHelp`), so a new
+    /// key is in the help the day it is in the table.
+    static let commandsHelp = """
         timer SECONDS          countdown for every app (15–45)
         grace MINUTES          after an Open, no pause for this long (0–120)
         breathing box|off      the 4-4-4-4 breathing cue
@@ -245,17 +264,14 @@ public final class ConfigShell {
         alternative add "LABEL" --command "CMD" | --url URL [--app NAME] [--site HOST]
                                your own "Do this instead" beside Exit
         alternative remove N   (alternative: list them, numbered)
-        set KEY VALUE          any key, e.g. set apps.discord.timer_seconds 20,
-                               set intention true (ask "What are you here to do?"),
-                               set escalate_seconds 10, set weekly_summary true
-                               set challenge type (a sentence to type before Open),
-                               set loosen_delay_minutes 60 (loosening waits an hour)
+        set KEY VALUE          any key below, e.g. set apps.discord.timer_seconds 20
                                ([[schedule]] tables: edit config.toml, see man miga)
         show                   the settings as they would be saved
         pending                what waits out loosen_delay_minutes (saved changes only)
         save                   write config.toml (comments kept) and update shims
         quit                   leave (asks first if something is unsaved)
-        Tab completes commands, keys, app names and sites; Up and Down recall earlier lines.
+        help keys              what each key does; help KEY, one of them
+        Tab completes commands, keys, apps and sites; Up and Down recall earlier lines.
         """
 
     /// Candidates for the word being completed, given the words before it.
@@ -265,7 +281,7 @@ public final class ConfigShell {
         case nil: candidates = Self.commands
         case "add" where before.count == 1: candidates = installedNames()
         case "remove" where before.count == 1: candidates = config.apps.keys.sorted()
-        case "set" where before.count == 1: candidates = ConfigKeys.all(in: config)
+        case "set" where before.count == 1: candidates = Self.keyCompletions(for: word, in: config)
         case "breathing" where before.count == 1: candidates = MigaConfig.Breathing.allCases.map(\.rawValue)
         case "animations" where before.count == 1: candidates = ["on", "off"]
         case "set" where before.count == 2: candidates = Self.values(ofKey: before[1])

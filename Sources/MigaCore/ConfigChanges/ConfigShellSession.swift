@@ -28,6 +28,7 @@ public final class ConfigShellSession {
         guard let loaded = loadShell(installer: installer) else { return 1 }
         let shell = loaded.shell
         var original = loaded.original
+        shell.inForce = (try? ConfigInForce.load(context: context))?.config
         let keepsHistory = startLineEditing(shell: shell, installer: installer)
         defer {
             // Checked again: the file may have been replaced while the editor ran.
@@ -180,6 +181,7 @@ public final class ConfigShellSession {
             }
         }
         shell.saved()
+        shell.inForce = (try? ConfigInForce.load(context: context))?.config
     }
 
     private var editorCommand: [String] {

@@ -36,16 +36,28 @@ public struct SettingChange {
             return
         }
         let before = try? file.loadForEditing()
+        let waitedBefore = ConfigInForce.pending(context: context)
         let path = try file.set(key, to: value)
         let config = try file.load().config
         try say("\(path.name) = \(ConfigKeys.toml(path, in: config))")
         if let before, let note = ConfigKeys.droppedNote(path, before: before, after: config, adding: addingSite) {
             try say("  " + note)
         }
-        try ConfigInForce.waitingNote(context: context).forEach { try say("  waiting: " + $0) }
+        // Only this change's wait: the others were said when they were made (`config pending`
+        // lists them all), and said again at every set they buried the line that mattered.
+        try ConfigInForce.waitingNote(context: context, only: { entry in
+            Self.concerns(entry, path) || !waitedBefore.contains(entry)
+        }).forEach { try say("  waiting: " + $0) }
         if path.key == "sync_folder" || path.key == "sync_config" {
             try EventStore.shareHistory(config: config, context: context).forEach { try say("  " + $0) }
         }
+    }
+
+    /// Whether a waiting change is of the key `path` names: the key itself, or for the site
+    /// list, a site it dropped.
+    static func concerns(_ entry: Loosening.Pending, _ path: ConfigKeyPath) -> Bool {
+        if case .site = entry.setting { return ConfigKeys.key(named: path.key)?.kind == .sites }
+        return entry.setting.name == path.name
     }
 
     /// What waits of a change to `name` (a key as `set` names it), one line each: empty when

@@ -205,11 +205,22 @@ public enum ConfigInForce {
 
     /// The lines a change through `config` says when something it loosened waits: what, and
     /// when it applies. Empty when nothing waits.
-    public static func waitingNote(context: MigaContext) -> [String] {
-        guard let result = try? load(context: context), !result.pending.isEmpty else { return [] }
-        return result.pending.map { describe($0, now: context.clock.nowMilliseconds(), clock: context.clock) }
+    /// `only`: the waits to name (a change names its own); the rest are counted, so the
+    /// person knows `miga config pending` has more.
+    public static func waitingNote(context: MigaContext, only: (Loosening.Pending) -> Bool = { _ in true }) -> [String] {
+        guard let result = try? load(context: context) else { return [] }
+        let named = result.pending.filter(only)
+        guard !named.isEmpty else { return [] }
+        let others = result.pending.count - named.count
+        return named.map { describe($0, now: context.clock.nowMilliseconds(), clock: context.clock) }
             + ["(loosen_delay_minutes = \(result.config.loosenDelayMinutes): a change that loosens a rule waits; "
-               + "`miga config pending --cancel` drops it)"]
+               + "`miga config pending --cancel` drops it"
+               + (others > 0 ? "; \(others) other\(others == 1 ? "" : "s") waiting: `miga config pending`)" : ")")]
+    }
+
+    /// The loosened settings waiting now; none when the config cannot be read.
+    public static func pending(context: MigaContext) -> [Loosening.Pending] {
+        (try? load(context: context))?.pending ?? []
     }
 
     /// "timer_seconds: 30 → 20 at 14:05 (in 23 min)", or "… (cancelled)".

@@ -43,6 +43,7 @@ extension Installer {
         try saveManifest()
         try write(data, to: path, mode: mode)
         if kind == .desktopShim || kind == .urlHandler { desktopFilesChanged = true }
+        if kind == .shellSnippet || kind == .environment { shellStartupChanged = true }
         let verb = known == nil ? "created" : changedSince ? "replaced the changed" : "refreshed"
         changes.append("\(verb) \(what) \(layout.display(path))\(detail.map { " (\($0))" } ?? "")\(backup != nil && known == nil ? "; your own copy is kept and comes back on removal" : "")")
     }
@@ -88,6 +89,7 @@ extension Installer {
         try saveManifest()
         try ensureDirectory(FilePath.parent(of: path))
         try write(text + (addedNewline ? "\n" : "") + line + "\n", to: path, mode: AtomicFile.mode(of: path) ?? 0o644)
+        shellStartupChanged = true
         changes.append("added a line to \(layout.display(path))")
     }
 

@@ -10,6 +10,10 @@ public final class Installer {
     public internal(set) var manifest: InstallManifest
     /// What changed, one line each, for the person to read.
     public internal(set) var changes: [String] = []
+    /// Whether a shell snippet, a line in a shell's startup file or the graphical session's
+    /// PATH file was written: only then does a shell already open lack what changed (a new
+    /// shim in the folder already on PATH needs no new shell).
+    public internal(set) var shellStartupChanged = false
     var desktopFilesChanged = false
     var reportedCache: [String]?
 

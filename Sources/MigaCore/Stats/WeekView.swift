@@ -11,12 +11,9 @@ public struct WeekView {
         self.palette = palette
     }
 
-    /// A week with no choice made has no rate: "—", not a discouraging 0 %.
-    static func rate(_ totals: WeekReport.Totals) -> String {
-        totals.exits + totals.opens == 0 ? "—" : "\(Int((totals.exitRate * 100).rounded()))%"
-    }
-
-    /// Exits of all pauses; "—" in a week without one.
+    /// Exits of all pauses; "—" in a week without one, not a discouraging 0 %. The one
+    /// share shown, beside one sec's figure: the exit rate (of choices made) beside it read as
+    /// the same number twice, unexplained; it stays in `stats --week --json`.
     static func share(_ totals: WeekReport.Totals) -> String {
         totals.attempts == 0 ? "—" : "\(Int((totals.exitShare * 100).rounded()))%"
     }
@@ -39,7 +36,6 @@ public struct WeekView {
         if report.countsFocus {
             lines.append(row("Minutes spent", "\(week.focusSeconds / 60)", "\(last.focusSeconds / 60)"))
         }
-        lines.append(row("Exit rate", Self.rate(week), Self.rate(last)))
         lines.append(row("Exit share", Self.share(week), Self.share(last)) + dim("  (of pauses; one sec's study: \(Int(WeekReport.oneSecExitShare * 100))%)"))
         lines.append("  Streak " + green("\(report.streak.current) day\(report.streak.current == 1 ? "" : "s")")
                      + " (longest \(report.streak.longest))")
