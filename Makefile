@@ -95,9 +95,10 @@ gnome-extension:
 	scripts/build-gnome-extension.sh .build/gnome-shell
 
 # A real gateway in front of a demo command, with the bundled content; in a home of its own
-# (.build/demo-home), so the demo is never in your stats, status, settings or sync folder.
+# (.build/demo-home), so the demo is never in your stats, status, settings or sync folder;
+# made afresh each time, so its trial never runs out.
 demo: build
-	env -u XDG_CONFIG_HOME -u XDG_DATA_HOME -u XDG_STATE_HOME -u XDG_CACHE_HOME HOME="$(CURDIR)/.build/demo-home" .build/release/miga gate --app demo -- /usr/bin/env printf '%s\n' "The demo app opened with these arguments:" one "two words" ''
+	rm -rf "$(CURDIR)/.build/demo-home" && env -u XDG_CONFIG_HOME -u XDG_DATA_HOME -u XDG_STATE_HOME -u XDG_CACHE_HOME HOME="$(CURDIR)/.build/demo-home" .build/release/miga gate --app demo -- /usr/bin/env printf '%s\n' "The demo app opened with these arguments:" one "two words" ''
 
 test:
 	@scripts/deps.sh test
