@@ -108,6 +108,7 @@ test:
 # the commands themselves, so they never drift from --help.
 install: build
 	$(MAKE) install-files
+	@[ -n "$(DESTDIR)" ] || scripts/path-note.sh "$(PREFIX)/bin"
 
 # What `install` copies, without the dependency check (debian/rules uses it).
 install-files: release extension gnome-extension

@@ -11,6 +11,9 @@ fail() { echo "check-make-install: $*" >&2; exit 1; }
 make -s install PREFIX="$prefix" >"$prefix/build-log" 2>&1 || { cat "$prefix/build-log" >&2; fail "make install failed"; }
 # SwiftPM's warning about GTK's pkg-config flags is explained and dropped (scripts/swift-build.sh).
 grep -q "prohibited flag" "$prefix/build-log" && fail "the build printed: $(grep "prohibited flag" "$prefix/build-log")"
+# A prefix whose bin is not on PATH (this one) is named, with what to do now.
+grep -q "miga is installed in $prefix/bin, which is not on your PATH yet" "$prefix/build-log" \
+    || fail "make install did not say that $prefix/bin is not on PATH"
 # An unchanged tree does not rebuild: building generate-manual re-ran the content embedder,
 # whose rewritten (identical) output made the next `make demo` recompile MigaCore.
 make -s release >"$prefix/build-log" 2>&1 || fail "make release failed: $(cat "$prefix/build-log")"

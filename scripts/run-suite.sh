@@ -12,7 +12,12 @@ export MIGA_URLTESTDATA
 report=.build/xunit.xml
 rm -f "$report"
 status=0
+homes=$(mktemp)
+trap 'rm -f "$homes"' EXIT
+python3 scripts/check-leftovers.py --before "$homes"
 swift test --skip-build --parallel --disable-swift-testing --xunit-output "$report" || status=$?
+# Nothing a test started still runs (a session bus, the accessibility bus, a helper).
+python3 scripts/check-leftovers.py --since "$homes" || status=1
 if [ -f "$report" ]; then
     python3 - "$report" <<'PY'
 import sys, xml.etree.ElementTree as ET

@@ -46,3 +46,41 @@ final class MakeDemoTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: home.home + "/.local/state/miga/installed.json"))
     }
 }
+
+/// A new user's first `make demo` and `make install`, where they go wrong: no Swift on PATH,
+/// and a prefix whose bin folder is not on PATH yet.
+final class NewUserMakeTests: XCTestCase {
+    func testMakeDemoWithoutSwiftSaysWhereSwiftComesFromBeforeAnythingBuilds() throws {
+        let home = try MigaHome()
+        let make = try home.run("/usr/bin/make", ["-C", Fixtures.repository, "demo"], environment: home.environment(["PATH": "/usr/bin:/bin"]))
+        XCTAssertNotEqual(make.status, 0)
+        let said = make.stderr.split(separator: "\n").map(String.init)
+        XCTAssertEqual(said.first, "miga is built with Swift 6.0 or newer, and there is no 'swift' on PATH: install it from "
+                       + "https://www.swift.org/install/linux/ (swiftly, or the toolchain for Debian), put its usr/bin on PATH, then run make again")
+        XCTAssertFalse(make.stderr.contains("command not found"), make.stderr)
+        XCTAssertFalse(make.stdout.contains("swift-build") || make.stdout.contains("Compiling"), "nothing built: \(make.stdout)")
+
+        // A Swift too old for the code is said the same way, with its version.
+        try home.writeFile("old-swift/swift", mode: 0o755, "#!/bin/sh\necho 'Swift version 5.10.1 (swift-5.10.1-RELEASE)'\n")
+        let old = try home.run("/bin/sh", [Fixtures.repository + "/scripts/deps.sh", "build"],
+                               environment: home.environment(["PATH": home.root + "/old-swift:/usr/bin:/bin"]))
+        XCTAssertEqual(old.status, 1)
+        XCTAssertTrue(old.stderr.hasPrefix("miga is built with Swift 6.0 or newer, and 'swift' is Swift 5.10.1: install it from"), old.stderr)
+    }
+
+    func testMakeInstallSaysWhenItsBinFolderIsNotOnPathAndWhatToDoNow() throws {
+        let home = try MigaHome()
+        let note = Fixtures.repository + "/scripts/path-note.sh"
+        let local = home.home + "/.local/bin"
+        let missing = try home.run("/bin/sh", [note, local], environment: home.environment(["PATH": "/usr/bin:/bin"]))
+        XCTAssertEqual(missing.stdout, "miga is installed in \(local), which is not on your PATH yet: run  export PATH=\"$HOME/.local/bin:$PATH\"  "
+                       + "in this shell now; from your next login on, Debian's ~/.profile adds it by itself.\n")
+        let elsewhere = try home.run("/bin/sh", [note, "/opt/miga/bin"], environment: home.environment(["PATH": "/usr/bin:/bin"]))
+        XCTAssertTrue(elsewhere.stdout.contains("export PATH=\"/opt/miga/bin:$PATH\"") && elsewhere.stdout.contains("~/.profile"), elsewhere.stdout)
+        let onPath = try home.run("/bin/sh", [note, local], environment: home.environment(["PATH": "/usr/bin:\(local):/bin"]))
+        XCTAssertEqual(onPath.stdout, "", "nothing to say when it is on PATH")
+        let makefile = try String(contentsOfFile: Fixtures.repository + "/Makefile", encoding: .utf8)
+        XCTAssertTrue(makefile.contains("\t$(MAKE) install-files\n\t@[ -n \"$(DESTDIR)\" ] || scripts/path-note.sh \"$(PREFIX)/bin\"\n"),
+                      "make install runs the note after copying")
+    }
+}

@@ -14,6 +14,9 @@ open class TestHome {
         root = NSTemporaryDirectory() + prefix + UUID().uuidString.prefix(8)
         home = root + "/home"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        #if canImport(XCTest)
+        HomeSweeper.sweepAfterThisTest(home)
+        #endif
     }
 
     deinit { try? FileManager.default.removeItem(atPath: root) }
