@@ -105,8 +105,9 @@ public struct StatusReport: Equatable, Sendable {
             + "\"timeboxes\":[\(timeboxes.joined(separator: ","))],\"pending\":[\(pending.joined(separator: ","))]}"
     }
 
-    /// The longest `line` grows to (a status bar's share of a screen); `--json` has the rest.
-    public static let lineLimit = 72
+    /// The longest `line` grows to: one terminal row, and a status bar's share of a screen;
+    /// `--json` has the rest.
+    public static let lineLimit = 80
 
     /// "miga 3 exits · 1 open · 47 min · streak 5 · grace discord 4 min · 09:00–17:00 45 s"
     /// (the focused minutes today once there is one). What is in force now follows today's
