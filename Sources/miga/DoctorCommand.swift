@@ -25,8 +25,7 @@ struct DoctorCommand: ContextCommand {
             }
             // A finding may quote what it found (a file name in the sync folder, a name from
             // another machine): every one goes through the sanitiser on its way out.
-            try context.output.line("\(mark) \(TerminalText.field(finding.subject)): \(TerminalText.field(finding.message))")
-            if let fix = finding.fix, finding.status != .ok { try context.output.line("         fix: \(TerminalText.field(fix))") }
+            for line in finding.lines(mark: mark) { try context.output.line(line) }
         }
         if findings.contains(where: { $0.status == .problem }) { throw ExitCode.failure }
     }

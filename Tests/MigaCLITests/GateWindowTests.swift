@@ -172,9 +172,9 @@ final class GateWindowTests: XCTestCase {
     }
 
     func testDoctorSaysHowDesktopLaunchesShowTheGate() throws {
-        XCTAssertTrue(try home.miga(["doctor"], environment: environment).stdout
+        XCTAssertTrue(DoctorText.unwrapped(try home.miga(["doctor"], environment: environment).stdout)
             .contains("ok       window: desktop launches show the pause in a window"))
-        let unreachable = try home.miga(["doctor"], environment: environment.merging(["DISPLAY": ":1999"]) { $1 }).stdout
+        let unreachable = DoctorText.unwrapped(try home.miga(["doctor"], environment: environment.merging(["DISPLAY": ":1999"]) { $1 }).stdout)
         XCTAssertTrue(unreachable.contains("problem  window: the gate window cannot reach the display :1999 from this shell; desktop launches show the pause in"),
                       unreachable)
     }

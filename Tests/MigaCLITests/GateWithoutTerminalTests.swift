@@ -336,7 +336,7 @@ final class GateWithoutTerminalTests: XCTestCase {
         XCTAssertEqual(output.status, 0, output.stderr)
         XCTAssertEqual(home.recordedArguments(), ["once"])
         let doctor = try home.miga(["doctor"], environment: environment)
-        XCTAssertTrue(doctor.stdout.contains("is miga's own shim"), doctor.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(doctor.stdout).contains("is miga's own shim"), doctor.stdout)
     }
 
     func testDetachStartsTheAppInItsOwnSessionAndReturnsAtOnce() throws {

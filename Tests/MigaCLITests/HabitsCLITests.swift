@@ -266,14 +266,97 @@ final class HabitsCLITests: XCTestCase, HabitsCase {
         let terminal = try gate("chat", plain: true)
         terminal.waitForPrompt(PlainModeTests.prompt, timeout: 40)
         try terminal.enter("o")
-        let prompt = "For how long? 1 5 min · 2 10 min · 3 20 min · 4 30 min, Enter 10 min > "
-        terminal.waitForPrompt(prompt)
+        // Each key apart from its minutes: a screen reader never reads "1 5 min" as "15 min".
+        let asked = terminal.waitFor("For how long? 1 = 5 min, 2 = 10 min, 3 = 20 min, 4 = 30 min.")
+        XCTAssertFalse(asked.contains("1 5 min"), asked)
+        terminal.waitForPrompt("A key, minutes such as 15m, or Enter for 10 min > ")
         try terminal.enter("an hour")
-        terminal.waitFor("Please type 1, 2, 3 or 4 (5, 10, 20 or 30 minutes), or Enter for 10.")
+        terminal.waitFor("Please type 1, 2, 3 or 4, minutes such as 15m (1–240), or Enter for 10 min.")
         try terminal.enter("20m")
         terminal.waitFor("STATUS=0")
         XCTAssertEqual(home.recordedArguments(), ["x"])
         XCTAssertEqual(try home.events().first { $0.type == .openSelected }?.detail, #"{"minutes":20}"#)
+    }
+
+    /// README says `10m` works: so does any number of minutes in range (`15m`, `45 min`),
+    /// kept as typed; out of range (`241m`) asks again.
+    func testPlainModeTakesAnyMinutesInRange() throws {
+        try home.writeConfig("timer_seconds = 15\nask_minutes = true\n")
+        let terminal = try gate("chat", plain: true)
+        terminal.waitForPrompt(PlainModeTests.prompt, timeout: 40)
+        try terminal.enter("o")
+        terminal.waitForPrompt("A key, minutes such as 15m, or Enter for 10 min > ")
+        try terminal.enter("241m")
+        terminal.waitFor("minutes such as 15m (1–240)")
+        try terminal.enter("15m")
+        terminal.waitFor("STATUS=0")
+        XCTAssertEqual(home.recordedArguments(), ["x"])
+        XCTAssertEqual(try home.events().first { $0.type == .openSelected }?.detail, #"{"minutes":15}"#)
+        XCTAssertEqual(try home.events().last?.detail, #"{"minutes":15,"choice":"gone","used":0}"#, "the timebox kept the 15")
+    }
+
+    /// Small terminals keep what a person must read to act: at 40×10 the day's notes and the
+    /// alternative's label while rows are free; "For how long?" with each key's minutes; at
+    /// 20×5 the whole sentence to type (the text and the decoration give way first).
+    func testSmallTerminalsKeepTheNotesTheMinutesAndTheSentence() throws {
+        try home.writeConfig("""
+            timer_seconds = 15
+            grace_minutes = 0
+            opens_per_day = 3
+            [apps.slack]
+            challenge = "type"
+            ask_minutes = true
+            [[alternative]]
+            label = "Read a chapter"
+            command = "true"
+            """)
+        try importToday([(.sessionStart, "slack", 60, nil), (.openSelected, "slack", 50, nil)])
+        func gate(columns: Int, rows: Int) throws -> TmuxTerminal {
+            try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) gate --app slack -- \(shellQuote(home.recorder)) x",
+                             environment: home.environment(["TZ": "UTC"]), columns: columns, rows: rows)
+        }
+        func assertFits(_ screen: String, columns: Int, _ what: String) {
+            for row in screen.split(separator: "\n") { XCTAssertLessThanOrEqual(DisplayWidth.of(String(row)), columns, "\(what): \(row)") }
+        }
+        let medium = try gate(columns: 40, rows: 10)
+        let countdown = medium.waitFor("e/n/o · 1 instead")
+        for expected in ["2nd time today", "2 of 3 opens left today", "Read a chapter"] {
+            XCTAssertTrue(countdown.contains(expected), "40×10: \(expected) is missing:\n\(countdown)")
+        }
+        assertFits(countdown, columns: 40, "40×10")
+        medium.waitFor("e/n/o · 1 instead · ready", timeout: 40)
+        try medium.press("o")
+        medium.waitFor("Type this to open:")
+        try medium.press("-l", "I am opening slack on purpose")
+        medium.waitFor("purpose_")
+        try medium.press("Enter")
+        let minutes = medium.waitFor("For how long?")
+        for choice in ["[1] 5", "[2] 10", "[3] 20", "[4] 30", "Enter 10 min"] {
+            XCTAssertTrue(minutes.contains(choice), "40×10: \(choice) is missing:\n\(minutes)")
+        }
+        assertFits(minutes, columns: 40, "40×10 minutes")
+        try medium.press("Escape")
+        medium.waitFor("e/n/o · 1 instead · ready")
+        try medium.press("e")
+        try eventually("the Exit at 40×10") { try home.events().last?.type == .exitSelected }
+
+        let tiny = try gate(columns: 20, rows: 5)
+        tiny.waitFor("e/n/o ready", timeout: 40)
+        try tiny.press("o")
+        let sentence = tiny.waitFor("> _")
+        XCTAssertTrue(sentence.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            .contains("I am opening slack on purpose"), "20×5: the whole sentence to type:\n\(sentence)")
+        XCTAssertFalse(sentence.contains("…"), "20×5: nothing cut:\n\(sentence)")
+        assertFits(sentence, columns: 20, "20×5")
+        try tiny.press("-l", "I am opening slack on purpose")
+        tiny.waitFor("purpose_")
+        try tiny.press("Enter")
+        let asked = tiny.waitFor("Enter 10 min")
+        for choice in ["[1] 5", "[2] 10", "[3] 20", "[4] 30"] { XCTAssertTrue(asked.contains(choice), "20×5: \(choice):\n\(asked)") }
+        try tiny.press("3")
+        try eventually("the Open at 20×5") { try home.events().filter { $0.type == .openSelected }.count == 2 }
+        XCTAssertEqual(try home.events().last { $0.type == .openSelected }?.detail, #"{"minutes":20,"challenge":true}"#)
+        eventually("the app started") { home.recordedArguments() == ["x"] }
     }
 
     func testPlainModeAsksOnItsOwnLine() throws {

@@ -39,7 +39,7 @@ final class InterceptionTests: XCTestCase, DesktopSystemCase {
         XCTAssertFalse(quiet.stderr.contains(".desktop"), "a broken file is said once, not on every add:\n\(quiet.stderr)")
         let doctor = try miga("doctor")
         for name in ["no-group.desktop", "bad-quote.desktop", "not-utf8.desktop", "huge.desktop"] {
-            XCTAssertTrue(doctor.stdout.contains("note     desktop entry: ") && doctor.stdout.contains(name), doctor.stdout)
+            XCTAssertTrue(DoctorText.unwrapped(doctor.stdout).contains("note     desktop entry: ") && DoctorText.unwrapped(doctor.stdout).contains(name), doctor.stdout)
         }
         XCTAssertEqual(try miga("config", "apps", "remove", "other").status, 0)
         XCTAssertTrue(added.stdout.contains("created PATH shim ~/.local/share/miga/bin/chat"), added.stdout)
@@ -135,7 +135,7 @@ final class InterceptionTests: XCTestCase, DesktopSystemCase {
         let ran = try home.run(shims + "/chatter", ["--new", "a b"], environment: environment(env.merging(["MIGA_GATED": "chatter"]) { $1 }))
         XCTAssertEqual(ran.status, 0, ran.stderr)
         XCTAssertEqual(home.recordedArguments(), ["--new", "a b"])
-        XCTAssertTrue(try miga("doctor", environment: env).stdout.contains("ok       app chatter:"))
+        XCTAssertTrue(DoctorText.unwrapped(try miga("doctor", environment: env).stdout).contains("ok       app chatter:"))
     }
 
     // MARK: - gio launch: the shim gives the app exactly the original's argv

@@ -32,7 +32,7 @@ final class LicenseCLITests: XCTestCase, LicenseCase {
         XCTAssertEqual(try home.events().count, 2)
 
         let doctor = try home.miga(["doctor"])
-        XCTAssertTrue(doctor.stdout.contains("problem  licence: trial ended on ") && doctor.stdout.contains("fix: miga license activate FILE"), doctor.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(doctor.stdout).contains("problem  licence: trial ended on ") && DoctorText.unwrapped(doctor.stdout).contains("fix: miga license activate FILE"), doctor.stdout)
 
         // The person's data stays theirs.
         XCTAssertEqual(try home.miga(["stats", "--json"]).status, 0)

@@ -133,7 +133,7 @@ final class NativeHostTests: XCTestCase {
             XCTAssertEqual(host.exitStatus(), 0, "ends when the browser closes the pipe")
         }
 
-        XCTAssertEqual(try home.miga(["doctor"]).stdout.components(separatedBy: "lets the miga extension reach miga").count, 3)
+        XCTAssertEqual(DoctorText.unwrapped(try home.miga(["doctor"]).stdout).components(separatedBy: "lets the miga extension reach miga").count, 3)
         let uninstall = try home.miga(["uninstall"])
         XCTAssertEqual(uninstall.status, 0, uninstall.stderr)
         for path in [chromiumManifest, firefoxManifest, link] {
@@ -151,9 +151,9 @@ final class NativeHostTests: XCTestCase {
         XCTAssertTrue(install.stderr.contains("Firefox here is a Flatpak (~/.var/app/org.mozilla.firefox); it reaches miga through the WebExtensions portal only once you allow it: \(permission)"), install.stderr)
         XCTAssertTrue(install.stdout.contains("Firefox host manifest"), "the portal reads the manifest outside the sandbox: \(install.stdout)")
         var doctor = try home.miga(["doctor"])
-        XCTAssertTrue(doctor.stdout.contains("note     browser Firefox (Flatpak): installed as a Flatpak (~/.var/app/org.mozilla.firefox); it reaches miga only through the WebExtensions portal"), doctor.stdout)
-        XCTAssertTrue(doctor.stdout.contains("fix: \(permission)"), doctor.stdout)
-        XCTAssertTrue(doctor.stdout.contains("ok       browser Chromium:"), doctor.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(doctor.stdout).contains("note     browser Firefox (Flatpak): installed as a Flatpak (~/.var/app/org.mozilla.firefox); it reaches miga only through the WebExtensions portal"), doctor.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(doctor.stdout).contains("fix: \(permission)"), doctor.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(doctor.stdout).contains("ok       browser Chromium:"), doctor.stdout)
 
         // miga moved (a second copy installed elsewhere): the manifests lead to the other one.
         let moved = home.root + "/other/miga"
@@ -162,15 +162,15 @@ final class NativeHostTests: XCTestCase {
         XCTAssertEqual(try home.run(moved, ["install"]).status, 0)
         doctor = try home.miga(["doctor"])
         XCTAssertEqual(doctor.status, 1)
-        XCTAssertTrue(doctor.stdout.contains("problem  browser Chromium: ~/.local/share/miga/bin/miga-native-host does not lead to this miga"), doctor.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(doctor.stdout).contains("problem  browser Chromium: ~/.local/share/miga/bin/miga-native-host does not lead to this miga"), doctor.stdout)
         XCTAssertEqual(try home.miga(["install"]).status, 0)
-        XCTAssertTrue(try home.miga(["doctor"]).stdout.contains("ok       browser Chromium:"))
+        XCTAssertTrue(DoctorText.unwrapped(try home.miga(["doctor"]).stdout).contains("ok       browser Chromium:"))
 
         // A manifest someone broke is named, never silently rewritten.
         let manifest = home.home + "/.config/chromium/NativeMessagingHosts/miga.gateway.json"
         try "{\"name\": \"miga.gateway\", \"type\": \"stdio\", \"path\": \"/nowhere\"}".write(toFile: manifest, atomically: true, encoding: .utf8)
         doctor = try home.miga(["doctor"])
-        XCTAssertTrue(doctor.stdout.contains("problem  browser Chromium: ~/.config/chromium/NativeMessagingHosts/miga.gateway.json names /nowhere"), doctor.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(doctor.stdout).contains("problem  browser Chromium: ~/.config/chromium/NativeMessagingHosts/miga.gateway.json names /nowhere"), doctor.stdout)
         XCTAssertTrue(try home.miga(["install"]).stderr.contains("was changed since miga wrote it; left as it is"))
     }
 
@@ -199,7 +199,7 @@ final class NativeHostTests: XCTestCase {
             "problem  browser Chromium: miga's extension is not installed in profile Default: sites open there without a pause\n         fix: chrome://extensions → Developer mode → Load unpacked → ",
             "note     browser Chromium: could not read ~/.config/chromium/Profile 1/Preferences (it is a FIFO, not a file), so miga cannot tell whether its extension is on in profile Profile 1",
         ] {
-            XCTAssertTrue(doctor.stdout.contains(line), "«\(line)» not in:\n\(doctor.stdout)")
+            XCTAssertTrue(DoctorText.unwrapped(doctor.stdout).contains(line), "«\(line)» not in:\n\(doctor.stdout)")
         }
     }
 

@@ -131,6 +131,32 @@ final class PlainModeTests: XCTestCase {
         XCTAssertEqual(try home.events().map(\.type), [.sessionStart, .gatewayCompleted, .contentRead, .exitSelected])
     }
 
+    /// Ctrl-C in plain mode is an Exit, and the line after it says what it was: not opened,
+    /// the day's count of exits; never "you chose something else" (no alternative was chosen).
+    func testCtrlCIsWordedAsTheExitItWas() throws {
+        let earlier = Int64(Date().timeIntervalSince1970 * 1000) - 1000
+        for index in 0..<4 {
+            try EventStore(path: home.database).record(Event(timestamp: earlier - Int64(index), utcOffsetMinutes: 0, session: "e\(index)",
+                                                             type: .exitSelected, app: "chat"))
+        }
+        // The line after `best` takes its turn: today's count.
+        let state = home.home + "/.local/state/miga"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try "best".write(toFile: state + "/celebration-last", atomically: false, encoding: .utf8)
+        let terminal = try TmuxTerminal.interactiveBash(home: home, environment: ["TZ": "UTC"])
+        try terminal.enter("\(shellQuote(home.binary)) gate --plain --app chat -- \(shellQuote(home.recorder)) x")
+        terminal.waitFor("Open unlocks in 15 s")
+        try terminal.press("C-c")
+        terminal.waitFor("time today.")
+        terminal.waitForPrompt("$ ")
+        try terminal.enter("echo STATUS=$?")
+        let after = terminal.waitFor("STATUS=0")
+        XCTAssertTrue(after.contains("Not opened, for the 5th time today."), after)
+        XCTAssertFalse(after.contains("something else"), after)
+        XCTAssertNil(home.recordedArguments())
+        XCTAssertEqual(try home.events().last?.type, .exitSelected)
+    }
+
     func testEndOfInputIsExit() throws {
         let terminal = try TmuxTerminal(home: home, command: "\(shellQuote(home.binary)) gate --plain --app chat -- \(shellQuote(home.recorder))",
                                         environment: home.environment())

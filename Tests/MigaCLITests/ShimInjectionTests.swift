@@ -71,7 +71,7 @@ final class ShimInjectionTests: XCTestCase {
 
         let doctor = try miga("doctor")
         XCTAssertEqual(doctor.status, 1)
-        XCTAssertTrue(lines(doctor.stdout, containing: "problem  config:").contains { $0.contains("evil") }, doctor.stdout)
+        XCTAssertTrue(lines(DoctorText.unwrapped(doctor.stdout), containing: "problem  config:").contains { $0.contains("evil") }, doctor.stdout)
     }
 
     /// A desktop entry whose Exec holds a line break (a string escape inside quotes) names no
@@ -143,7 +143,7 @@ final class ShimInjectionTests: XCTestCase {
         XCTAssertEqual(try miga("config", "apps", "add", "chat", "--command", home.recorder).status, 0)
         XCTAssertEqual(try miga("install").status, 0)
         let onPath = ["PATH": "\(shims):/usr/bin:/bin", "TERMINAL": "/bin/true"]
-        XCTAssertTrue(try miga("doctor", environment: onPath).stdout.contains("ok       app chat:"))
+        XCTAssertTrue(DoctorText.unwrapped(try miga("doctor", environment: onPath).stdout).contains("ok       app chat:"))
 
         let shim = shims + "/chat"
         let original = try String(contentsOfFile: shim, encoding: .utf8)
@@ -160,17 +160,17 @@ final class ShimInjectionTests: XCTestCase {
 
         let sick = try miga("doctor", environment: onPath)
         XCTAssertEqual(sick.status, 1, sick.stdout)
-        let finding = lines(sick.stdout, containing: "app chat:").joined()
+        let finding = lines(DoctorText.unwrapped(sick.stdout), containing: "app chat:").joined()
         XCTAssertTrue(finding.hasPrefix("problem") && finding.contains("PATH shim differs from what miga writes now")
                       && finding.contains("chat.desktop differs from what miga writes now"), sick.stdout)
-        XCTAssertTrue(sick.stdout.contains("fix: miga install"), sick.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(sick.stdout).contains("fix: miga install"), sick.stdout)
 
         let mend = try miga("install")
         XCTAssertEqual(mend.status, 0, mend.stderr)
         XCTAssertEqual(try String(contentsOfFile: shim, encoding: .utf8), original)
         XCTAssertFalse(try String(contentsOfFile: desktop, encoding: .utf8).contains("(older)"))
         let well = try miga("doctor", environment: onPath)
-        XCTAssertTrue(well.stdout.contains("ok       app chat:"), well.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(well.stdout).contains("ok       app chat:"), well.stdout)
         try runEveryShim()
         XCTAssertFalse(FileManager.default.fileExists(atPath: pwned))
     }

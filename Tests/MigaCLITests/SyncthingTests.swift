@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// DESIGN "One history across a person's machines", the real thing: two homes on this
 /// machine, each with its own Syncthing (`SyncthingPair`: localhost only, no discovery or
@@ -120,7 +121,7 @@ final class SyncthingTests: XCTestCase {
                 && (try? desktop.miga(["config", "get", "timer_seconds"]).stdout) == "40\n"
         }
         let doctor = try laptop.miga(["doctor"])
-        XCTAssertTrue(doctor.stdout.contains("is a conflict copy of the shared config"), doctor.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(doctor.stdout).contains("is a conflict copy of the shared config"), doctor.stdout)
         XCTAssertTrue(copies.first.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }?.contains("timer_seconds = 20") == true, "the older change, kept for the person")
     }
 

@@ -93,11 +93,11 @@ final class ConfigCommandTests: XCTestCase, ConfigCase {
     func testDoctorNamesAConfiguredTerminalThatIsNotInstalled() throws {
         XCTAssertEqual(try miga("config", "set", "terminal", "kitty").status, 0)
         let doctor = try miga("doctor")
-        XCTAssertNotNil(doctor.stdout.range(of: #"problem  terminal: terminal = "kitty" in config.toml is not installed \(not found on PATH\); /\S+ opens instead"#,
+        XCTAssertNotNil(DoctorText.unwrapped(doctor.stdout).range(of: #"problem  terminal: terminal = "kitty" in config.toml is not installed \(not found on PATH\); /\S+ opens instead"#,
                                             options: .regularExpression), doctor.stdout)
-        XCTAssertTrue(doctor.stdout.contains("miga config set terminal \"\""), doctor.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(doctor.stdout).contains("miga config set terminal \"\""), doctor.stdout)
         XCTAssertEqual(try miga("config", "set", "terminal", "").status, 0)
-        XCTAssertFalse(try miga("doctor").stdout.contains("in config.toml is not installed"))
+        XCTAssertFalse(DoctorText.unwrapped(try miga("doctor").stdout).contains("in config.toml is not installed"))
     }
 
     func testAnEscapeSequenceInAKeyIsQuotedVisibly() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// Edges of uninstall, the purge and the sync folder, in-process: uninstall gives back what
 /// the person has now, a purge takes this machine's journal from the sync folder, and text
@@ -207,7 +208,7 @@ final class EdgeProbeCommandTests: XCTestCase {
         XCTAssertTrue(sync.stdout.contains("den\u{FFFD}2Jhost") && sync.stdout.contains("sync-conflict-\u{FFFD}]0;pwned\u{FFFD}.jsonl"), sync.stdout)
         assertClean(sync, "sync status")
         let doctor = try miga("doctor")
-        XCTAssertTrue(doctor.stdout.contains("config.sync-conflict-\u{FFFD}[2J.toml is a conflict copy"), doctor.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(doctor.stdout).contains("config.sync-conflict-\u{FFFD}[2J.toml is a conflict copy"), doctor.stdout)
         assertClean(doctor, "doctor")
 
         // --json keeps the names as they are, escaped by the JSON writer (C1 included), so a

@@ -26,7 +26,7 @@ final class InterceptionCommandTests: XCTestCase, DesktopSystemCase {
         XCTAssertEqual(try miga("install").status, 0)
         let again = try miga("install")
         XCTAssertEqual(again.stdout, "miga is installed; nothing needed changing.\n", "no entry rewritten in turn")
-        let doctor = try miga("doctor").stdout
+        let doctor = DoctorText.unwrapped(try miga("doctor").stdout)
         XCTAssertTrue(doctor.contains("ok       app talk:") && doctor.contains("chat.desktop is gated as chat"), doctor)
         XCTAssertFalse(doctor.contains("problem  app"), doctor)
         XCTAssertTrue(try miga("config", "apps", "list").stdout.contains("desktop entry chat.desktop is gated as chat"))
@@ -57,7 +57,7 @@ final class InterceptionCommandTests: XCTestCase, DesktopSystemCase {
         XCTAssertEqual(added.status, 0, added.stderr)
         XCTAssertEqual(try ConfigLoader().load(path: home.configFile).config.apps["vendor-chat-beta"]?.command, home.root + "/bin/chat")
         XCTAssertTrue(added.stdout.contains("created desktop shim ~/.local/share/applications/vendor-chat-beta.desktop"), added.stdout)
-        XCTAssertTrue(try miga("doctor").stdout.contains("ok       app vendor-chat-beta: PATH shim and"))
+        XCTAssertTrue(DoctorText.unwrapped(try miga("doctor").stdout).contains("ok       app vendor-chat-beta: PATH shim and"))
         let typo = try miga("config", "apps", "add", "vendor-chat-betaa")
         XCTAssertEqual(typo.status, 1)
         XCTAssertFalse(typo.stderr.contains("did you mean \"vendor-chat-betaa\""), typo.stderr)
@@ -113,7 +113,7 @@ final class InterceptionCommandTests: XCTestCase, DesktopSystemCase {
         XCTAssertTrue(set.stdout.contains("refreshed PATH shim ~/.local/share/miga/bin/chat"), set.stdout)
         XCTAssertEqual(try ConfigLoader().load(path: home.configFile).config.apps["chat"]?.command, home.recorder)
         XCTAssertTrue(read(shims + "/chat")?.contains(home.recorder) == true, read(shims + "/chat") ?? "")
-        XCTAssertTrue(try miga("doctor").stdout.contains("ok       app chat:"), "the new shims are current")
+        XCTAssertTrue(DoctorText.unwrapped(try miga("doctor").stdout).contains("ok       app chat:"), "the new shims are current")
     }
 
     /// A shell or interpreter runs every script: gating one needs --force, and says why.
@@ -248,13 +248,13 @@ final class InterceptionCommandTests: XCTestCase, DesktopSystemCase {
         XCTAssertTrue(install.stderr.contains("miga: \(problem), so listed sites open without a pause; \(fix)"), install.stderr)
         let doctor = try miga("doctor", environment: gnome)
         XCTAssertEqual(doctor.status, 1, doctor.stdout)
-        XCTAssertTrue(doctor.stdout.contains(problem) && doctor.stdout.contains("fix: \(fix)"), doctor.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(doctor.stdout).contains(problem) && DoctorText.unwrapped(doctor.stdout).contains("fix: \(fix)"), doctor.stdout)
         XCTAssertEqual(read(gnomeList), mine, "the person's file is not edited")
 
         // KDE does not read GNOME's list.
         let kde = try miga("doctor", environment: gnome.merging(["XDG_CURRENT_DESKTOP": "KDE"]) { $1 })
         XCTAssertEqual(kde.status, 0, kde.stdout)
-        XCTAssertTrue(kde.stdout.contains("miga routes web links"), kde.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(kde.stdout).contains("miga routes web links"), kde.stdout)
 
         // Following the fix mends it.
         try "[Default Applications]\n".write(toFile: gnomeList, atomically: true, encoding: .utf8)
@@ -269,11 +269,11 @@ final class InterceptionCommandTests: XCTestCase, DesktopSystemCase {
         let onPath = ["PATH": "\(shims):\(home.root)/bin:/usr/bin:/bin", "TERMINAL": "/bin/true"]
         let healthy = try miga("doctor", environment: onPath)
         XCTAssertEqual(healthy.status, 0, healthy.stdout)
-        XCTAssertTrue(healthy.stdout.contains("ok       PATH:"), healthy.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(healthy.stdout).contains("ok       PATH:"), healthy.stdout)
 
         let notFirst = try miga("doctor", environment: ["PATH": "\(home.root)/bin:\(shims):/usr/bin:/bin"])
         XCTAssertEqual(notFirst.status, 1)
-        XCTAssertTrue(notFirst.stdout.contains("is on PATH but not first"), notFirst.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(notFirst.stdout).contains("is on PATH but not first"), notFirst.stdout)
 
         // A package update changes the original entry.
         let original = system + "/applications/chat.desktop"
@@ -285,9 +285,9 @@ final class InterceptionCommandTests: XCTestCase, DesktopSystemCase {
             .write(toFile: list, atomically: true, encoding: .utf8)
         let sick = try miga("doctor", environment: onPath)
         XCTAssertEqual(sick.status, 1)
-        XCTAssertTrue(sick.stdout.contains("~/.local/share/applications/chat.desktop is stale: \(original) changed"), sick.stdout)
-        XCTAssertTrue(sick.stdout.contains("web.desktop took back the default for web links"), sick.stdout)
-        XCTAssertEqual(sick.stdout.components(separatedBy: "fix: miga install").count, 3, sick.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(sick.stdout).contains("~/.local/share/applications/chat.desktop is stale: \(original) changed"), sick.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(sick.stdout).contains("web.desktop took back the default for web links"), sick.stdout)
+        XCTAssertEqual(DoctorText.unwrapped(sick.stdout).components(separatedBy: "fix: miga install").count, 3, sick.stdout)
 
         let mend = try miga("install")
         XCTAssertTrue(mend.stdout.contains("refreshed desktop shim ~/.local/share/applications/chat.desktop"), mend.stdout)
@@ -298,6 +298,6 @@ final class InterceptionCommandTests: XCTestCase, DesktopSystemCase {
         try home.writeConfig("timer_seconds = [\n")
         let broken = try miga("doctor", environment: onPath)
         XCTAssertEqual(broken.status, 1)
-        XCTAssertTrue(broken.stdout.contains("problem  config:") && broken.stdout.contains("config.toml:"), broken.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(broken.stdout).contains("problem  config:") && DoctorText.unwrapped(broken.stdout).contains("config.toml:"), broken.stdout)
     }
 }

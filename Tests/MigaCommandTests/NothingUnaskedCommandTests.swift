@@ -61,7 +61,7 @@ final class NothingUnaskedCommandTests: XCTestCase {
                                                + "A licence is a one-time purchase: the licence file arrives by email; then run `miga license activate FILE`.\n"
                                                + "When the trial ends without one, apps and sites open without a pause;"), license.stdout)
         let doctor = try miga("doctor")
-        XCTAssertTrue(doctor.stdout.contains("licence: trial not started"), doctor.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(doctor.stdout).contains("licence: trial not started"), doctor.stdout)
     }
 
     func testContentListMarksTheExtraCategoriesOffUntilTurnedOn() throws {

@@ -76,22 +76,22 @@ final class RoomInstallTests: XCTestCase, DesktopSystemCase {
     /// `doctor` says per session whether coming back is paused, and the one thing to do.
     func testDoctorSaysWhereComingBackIsPaused() throws {
         XCTAssertEqual(try miga("install").status, 0)
-        let x11 = try miga("doctor", environment: ["DISPLAY": ":93", "XDG_CURRENT_DESKTOP": "XFCE"]).stdout
+        let x11 = DoctorText.unwrapped(try miga("doctor", environment: ["DISPLAY": ":93", "XDG_CURRENT_DESKTOP": "XFCE"]).stdout)
         XCTAssertTrue(x11.contains("note     returns: coming back to an open app is not paused: `miga watch` is not running"), x11)
         XCTAssertTrue(x11.contains("it starts at your next login; to start it now: `miga watch &`"), x11)
-        let kde = try miga("doctor", environment: ["WAYLAND_DISPLAY": "wayland-0", "XDG_CURRENT_DESKTOP": "KDE"]).stdout
+        let kde = DoctorText.unwrapped(try miga("doctor", environment: ["WAYLAND_DISPLAY": "wayland-0", "XDG_CURRENT_DESKTOP": "KDE"]).stdout)
         XCTAssertTrue(kde.contains("note     returns: this is a Wayland session (KDE)"), kde)
-        let none = try miga("doctor").stdout
+        let none = DoctorText.unwrapped(try miga("doctor").stdout)
         XCTAssertFalse(none.contains("returns:"), "no desktop session, nothing said: \(none)")
 
         try requireShellSchema()
-        let missing = try miga("doctor", environment: gnomeSession()).stdout
+        let missing = DoctorText.unwrapped(try miga("doctor", environment: gnomeSession()).stdout)
         XCTAssertTrue(missing.contains("returns: coming back to an open app is not paused: GNOME Shell's extension miga@miga.app is not installed"), missing)
         try installExtension()
-        let off = try miga("doctor", environment: gnomeSession()).stdout
+        let off = DoctorText.unwrapped(try miga("doctor", environment: gnomeSession()).stdout)
         XCTAssertTrue(off.contains("is installed but not enabled") && off.contains("fix: `gnome-extensions enable miga@miga.app`"), off)
         XCTAssertEqual(try miga("install", environment: gnomeSession()).status, 0)
-        let on = try miga("doctor", environment: gnomeSession()).stdout
+        let on = DoctorText.unwrapped(try miga("doctor", environment: gnomeSession()).stdout)
         XCTAssertTrue(on.contains("ok       returns: coming back to an open app is paused here (GNOME Shell extension miga@miga.app enabled"), on)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import MigaCore
+import MigaTestSupport
 
 /// DESIGN "One history across a person's machines" in-process: two homes as two machines,
 /// their sync folders kept level by copying (moved from MigaCLITests' SyncCLITests, which
@@ -47,7 +48,7 @@ final class SyncCommandTests: XCTestCase {
         try "timer_seconds = 25\n".write(toFile: desktop.syncFolder + "/config.sync-conflict-20261127-101010-ABCDEFG.toml",
                                          atomically: true, encoding: .utf8)
         let doctor = try desktop.miga(["doctor"])
-        XCTAssertTrue(doctor.stdout.contains("config.sync-conflict-20261127-101010-ABCDEFG.toml is a conflict copy of the shared config"), doctor.stdout)
-        XCTAssertTrue(doctor.stdout.contains("sharing through ~/Sync/miga as \(try desktop.deviceID()); 0 other machines seen"), doctor.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(doctor.stdout).contains("config.sync-conflict-20261127-101010-ABCDEFG.toml is a conflict copy of the shared config"), doctor.stdout)
+        XCTAssertTrue(DoctorText.unwrapped(doctor.stdout).contains("sharing through ~/Sync/miga as \(try desktop.deviceID()); 0 other machines seen"), doctor.stdout)
     }
 }

@@ -36,6 +36,15 @@ final class CelebrationTests: XCTestCase {
         }
     }
 
+    /// Every line is said after any Exit (a key, Esc, Ctrl-C, Ctrl-D): none says an
+    /// alternative was chosen; today's count says what it was.
+    func testNoLineSaysSomethingElseWasChosen() {
+        let facts = Celebration.Facts(exitsThisWeek: 9, exitsToday: 5, exitsInAll: 9, streak: Streaks(current: 4, longest: 4))
+        let lines = Celebration.trueLines(facts).map(\.text)
+        XCTAssertTrue(lines.contains("Not opened, for the 5th time today."), "\(lines)")
+        XCTAssertFalse(lines.contains { $0.contains("something else") }, "\(lines)")
+    }
+
     func testOnlyTrueLinesAreOffered() {
         XCTAssertEqual(Celebration.trueLines(.init(exitsThisWeek: 1)).map(\.text),
                        ["You chose not to open it. That's your first exit in the last 7 days."])

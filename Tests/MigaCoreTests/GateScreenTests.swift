@@ -41,6 +41,70 @@ final class GateScreenTests: XCTestCase {
         XCTAssertFalse(asked.contains("[o] Open"), "the sentence takes the choices' place")
     }
 
+    /// The rows of a frame as a person sees them (no escape codes), blank rows dropped.
+    func rowsShown(_ screen: GateScreen, _ session: GateSession, at now: UInt64, columns: Int, rows: Int, answer: String? = nil) -> [String] {
+        let lines = screen.lines(for: session, at: now, columns: columns, rows: rows, answer: answer).map {
+            $0.text.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        }
+        XCTAssertLessThanOrEqual(lines.count, rows, "\(columns)×\(rows): the frame runs off the screen:\n\(lines.joined(separator: "\n"))")
+        for line in lines { XCTAssertLessThanOrEqual(DisplayWidth.of(line), columns, "\(columns)×\(rows): \(line)") }
+        return lines
+    }
+
+    /// A small terminal keeps what a person must read to act, and shows the day's notes
+    /// and the alternative's label while rows are free (the text gives way first).
+    func testASmallTerminalShowsTheNotesAndTheAlternativesLabel() {
+        let item = ContentItem(id: "q", kind: .quote, category: "c", text: "Between stimulus and response there is a space.", author: "Viktor Frankl")
+        let session = GateSession(app: "slack", timerSeconds: 15, item: item, startedAt: start,
+                                  notes: ["2nd time today", "2 of 3 opens left today"], alternatives: ["Read a chapter"])
+        let screen = GateScreen(style: GateStyle(color: false, breathing: true, animations: true))
+        let shown = rowsShown(screen, session, at: start, columns: 40, rows: 10).joined(separator: "\n")
+        for expected in ["2nd time today", "2 of 3 opens left today", "Read a chapter", "e/n/o · 1 instead · 15 s", "Between stimulus"] {
+            XCTAssertTrue(shown.contains(expected), "40×10: missing \(expected) in\n\(shown)")
+        }
+        let tiny = rowsShown(screen, session, at: start, columns: 20, rows: 5).joined(separator: "\n")
+        XCTAssertTrue(tiny.contains("e/n/o 15s") && tiny.contains("2nd time today"), tiny)
+    }
+
+    /// "For how long?" at each small size: every key with its minutes (never "1-4" alone,
+    /// never a key run into its minutes as "1 5"), and what Enter gives.
+    func testASmallTerminalShowsTheMinutesOfEachKey() {
+        var session = GateSession(app: "slack", timerSeconds: 15, item: article(paragraphs: 12), startedAt: start,
+                                  notes: ["2nd time today"], asksMinutes: true, defaultMinutes: 10)
+        let done = start + 15_000_000_000
+        _ = session.tick(at: done)
+        _ = session.choose(.open, at: done)
+        XCTAssertTrue(session.askingMinutes)
+        let screen = GateScreen(style: GateStyle(color: false, breathing: true, animations: true))
+        for (columns, rows) in [(80, 13), (40, 10), (20, 5)] {
+            let shown = rowsShown(screen, session, at: done, columns: columns, rows: rows).joined(separator: "\n")
+            for (key, minutes) in zip(1...4, TimeboxQuestion.choices) {
+                XCTAssertNotNil(shown.range(of: #"\[\#(key)\] \#(minutes)( min|m)\b"#, options: .regularExpression),
+                                "\(columns)×\(rows): key \(key)'s minutes:\n\(shown)")
+            }
+            XCTAssertTrue(shown.contains("Enter 10 min"), "\(columns)×\(rows):\n\(shown)")
+            XCTAssertFalse(shown.contains("1-4"), "\(columns)×\(rows):\n\(shown)")
+        }
+    }
+
+    /// At 20×5 the sentence to type is there whole, wrapped (the text gives way), with the
+    /// field to type it in.
+    func testATinyTerminalShowsTheWholeSentenceToType() {
+        var session = GateSession(app: "slack", timerSeconds: 15, item: article(paragraphs: 12), startedAt: start,
+                                  notes: ["2nd time today"], alternatives: ["Walk"], challenge: "I am opening slack on purpose")
+        let done = start + 15_000_000_000
+        _ = session.tick(at: done)
+        _ = session.choose(.open, at: done)
+        XCTAssertTrue(session.askingChallenge)
+        let screen = GateScreen(style: GateStyle(color: false, breathing: true, animations: true))
+        for (columns, rows) in [(40, 10), (20, 5), (16, 4)] {
+            let shown = rowsShown(screen, session, at: done, columns: columns, rows: rows, answer: "I am")
+            XCTAssertTrue(shown.joined(separator: " ").contains("I am opening slack on purpose"), "\(columns)×\(rows):\n\(shown.joined(separator: "\n"))")
+            XCTAssertFalse(shown.contains { $0.contains("…") }, "nothing cut: \(shown)")
+            XCTAssertTrue(shown.contains("> I am_"), "\(columns)×\(rows): the field:\n\(shown.joined(separator: "\n"))")
+        }
+    }
+
     /// An item that came with escape sequences (a pack from elsewhere, before validation
     /// refuses it) is drawn with them made visible, never obeyed: no clipboard write (OSC 52),
     /// no hidden link (OSC 8), no cleared screen, no bell.

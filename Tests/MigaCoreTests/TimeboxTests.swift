@@ -40,9 +40,14 @@ final class TimeboxTests: XCTestCase {
         var byDefault = session(defaultMinutes: 45)
         _ = byDefault.choose(.open, at: done)
         XCTAssertEqual(openDetail(byDefault.answerMinutes(nil, at: done)), #"{"minutes":45}"#, "Enter: the default")
-        var odd = session()
-        _ = odd.choose(.open, at: done)
-        XCTAssertEqual(openDetail(odd.answerMinutes(7, at: done)), #"{"minutes":10}"#, "not an answer: the default")
+        for outOfRange in [0, -5, 241, Int.max] {
+            var odd = session()
+            _ = odd.choose(.open, at: done)
+            XCTAssertEqual(openDetail(odd.answerMinutes(outOfRange, at: done)), #"{"minutes":10}"#, "not an answer: the default")
+        }
+        var typed = session()
+        _ = typed.choose(.open, at: done)
+        XCTAssertEqual(openDetail(typed.answerMinutes(7, at: done)), #"{"minutes":7}"#, "any minutes in range, as typed (7m)")
     }
 
     func testTheIntentionComesFirstAndBackWithdrawsBoth() {
@@ -69,7 +74,9 @@ final class TimeboxTests: XCTestCase {
     func testAnswersByKeyOrMinutes() {
         XCTAssertEqual(["1", "2", "3", "4", " 2 ", "10", "10m", "20 min", "30 minutes"].map(TimeboxQuestion.minutes(answer:)),
                        [5, 10, 20, 30, 10, 10, 10, 20, 30])
-        for bad in ["0", "6", "1m", "15", "-1", "ten", "", "99999999999999999999"] {
+        // Any minutes in range, with their unit: `15m` as README says `10m` works.
+        XCTAssertEqual(["15m", "1m", "45 min", " 7M ", "240m", "1 minute"].map(TimeboxQuestion.minutes(answer:)), [15, 1, 45, 7, 240, 1])
+        for bad in ["0", "6", "15", "-1", "ten", "", "99999999999999999999", "0m", "241m", "-5m", "m", "99999999999999999999m"] {
             XCTAssertNil(TimeboxQuestion.minutes(answer: bad), bad)
         }
     }

@@ -46,7 +46,9 @@ public enum Celebration {
                 : "Your best run so far is \(streak.longest) days with an Exit; this one is at \(max(1, streak.current))."))
         }
         if facts.exitsToday >= 2 {
-            lines.append((.today, "You chose something else, for the \(Ordinal.english(facts.exitsToday)) time today."))
+            // Said after any Exit (a key, Esc, Ctrl-C, Ctrl-D): what it was, an exit, not
+            // "something else" (a "Do this instead" it may not have been).
+            lines.append((.today, "Not opened, for the \(Ordinal.english(facts.exitsToday)) time today."))
         }
         if facts.exitsInAll >= 5 {
             lines.append((.all, "\(facts.exitsInAll) exits since you started. Each one was your choice."))

@@ -243,13 +243,58 @@ public struct GateScreen {
         return layout
     }
 
-    /// A small terminal (80×13, 40×10, 20×5): whatever the size, one row keeps the keys and
-    /// the seconds left; the text is what gets cut, with a sign that more is below.
+    /// A small terminal (80×13, 40×10, 20×5): what a person must read to act is never cut —
+    /// the keys and the seconds, a question with its choices, the sentence to type — each
+    /// wrapped whole. The rest has a row while one is free, in order of need: a question's
+    /// words, a notice, the day's notes ("2nd time today", "2 of 3 opens left"), the
+    /// alternatives' labels, the header. The item's text, decoration beside them, takes what
+    /// is left (a line or two kept for it during the countdown), cut with a sign.
     private func compact(_ layout: inout Layout, session: GateSession, now: UInt64, rows: Int, answer: String?) {
         let width = layout.width
-        func fit(_ text: String) -> String {
-            DisplayWidth.of(text) <= width ? text : String(text.prefix(max(1, width - 1))) + "…"
+        layout.compact = true
+        // The title becomes the first lines of the text: it scrolls (and is cut) with it.
+        if let title = session.item.title {
+            layout.body = TextLayout.wrap(TerminalText.forScreen(title), width: width) + [""] + layout.body
         }
+        let header = layout.top.first.map { [$0] } ?? []
+        let asked = compactQuestion(session: session, answer: answer, width: width)
+        // During the countdown a line of the text (and its sign) keeps its row.
+        let reserve = asked == nil ? min(layout.body.count, 2) : 0
+        let essential = asked?.essential ?? [compactKeys(session: session, now: now, width: width)]
+        var budget = rows - essential.count - reserve
+        func take(_ lines: [(String, Int)]) -> [(String, Int)] {
+            guard !lines.isEmpty, lines.count <= budget else { return [] }
+            budget -= lines.count
+            return lines
+        }
+        let words = take(asked?.words ?? [])
+        let notice = take(session.notice(at: now).map { wrapped($0, width: width, styled: { tint(style.palette.notice, $0) }) } ?? [])
+        let notes = session.notes.flatMap { take(wrapped(TerminalText.forScreen($0), width: width, styled: { tint(style.palette.notice, $0) })) }
+        let instead = asked == nil ? compactAlternatives(session.alternatives, width: width).flatMap(take) : []
+        let hint = take(asked?.hint ?? [])
+        let top = take(header)
+        layout.top = top + notes
+        layout.bottom = notice + instead + words + essential + hint
+        let free = max(0, rows - layout.top.count - layout.bottom.count)
+        if layout.body.count <= free {
+            layout.room = layout.body.count
+        } else if free >= 2 {
+            layout.room = free - 1 // a line for the sign
+        } else {
+            // No room for a line and its sign: the text gives way whole, never a part of
+            // it without a sign that more is there.
+            layout.body = []
+            layout.room = 0
+        }
+    }
+
+    /// `text` wrapped to `width`, each line styled, paired with its width.
+    private func wrapped(_ text: String, width: Int, styled: (String) -> String) -> [(String, Int)] {
+        TextLayout.wrap(text, width: width).map { (styled($0), DisplayWidth.of($0)) }
+    }
+
+    /// The countdown's one row of keys and seconds, as long as the width allows.
+    private func compactKeys(session: GateSession, now: UInt64, width: Int) -> (String, Int) {
         let left = session.secondsLeft(at: now)
         let seconds = left > 0 ? "\(left) s" : "ready"
         // The person's own alternatives keep a key in the hint while there is room for it.
@@ -258,36 +303,55 @@ public struct GateScreen {
                     "e exit · n next · o open · \(seconds)",
                     "e/n/o \(left > 0 ? "\(left)s" : "ready")", left > 0 ? "\(left)s" : "ok"]
             .first { !$0.isEmpty && DisplayWidth.of($0) <= width } ?? "\(left)"
-        layout.compact = true
-        // The title becomes the first lines of the text: it scrolls (and is cut) with it.
-        if let title = session.item.title {
-            layout.body = TextLayout.wrap(TerminalText.forScreen(title), width: width) + [""] + layout.body
+        return (tint("1;" + style.palette.good, keys), DisplayWidth.of(keys))
+    }
+
+    /// The alternatives' labels: one row when it fits, else a group of rows per label
+    /// (each taken whole or not at all).
+    private func compactAlternatives(_ alternatives: [String], width: Int) -> [[(String, Int)]] {
+        guard !alternatives.isEmpty else { return [] }
+        let items = alternatives.enumerated().map { "[\($0.offset + 1)] \(TerminalText.forScreen($0.element))" }
+        let line = "Instead: " + items.joined(separator: "   ")
+        if DisplayWidth.of(line) <= width { return [[(tint(style.palette.good, line), DisplayWidth.of(line))]] }
+        return items.map { wrapped($0, width: width, styled: { tint(style.palette.good, $0) }) }
+    }
+
+    /// A question on a small screen: what must be read to answer it (`essential`: the
+    /// sentence to type, the field, the minutes with their keys), its words above it and
+    /// its keys' hint below, each shown when there is a row; nil during the countdown.
+    private func compactQuestion(session: GateSession, answer: String?, width: Int)
+        -> (words: [(String, Int)], essential: [(String, Int)], hint: [(String, Int)])? {
+        func field(_ answer: String) -> (String, Int) {
+            let field = "> " + TextLayout.tail(TerminalText.forScreen(answer), width: width - 3) + "_"
+            return (tint(style.palette.accent, field), DisplayWidth.of(field))
         }
-        layout.top = rows >= 6 ? [layout.top[0]] : []
-        layout.bottom = []
-        if rows >= 5, let notice = session.notice(at: now) {
-            let line = fit(notice)
-            layout.bottom.append((tint(style.palette.notice, line), DisplayWidth.of(line)))
-        }
+        let dimmed = { (text: String) in self.dim(text) }
         if let answer, session.askingChallenge, let sentence = session.challenge {
-            if rows >= 4 { layout.bottom.append((tint(style.palette.notice, fit(sentence)), DisplayWidth.of(fit(sentence)))) }
-            let field = fit("> " + TextLayout.tail(TerminalText.forScreen(answer), width: width - 3) + "_")
-            layout.bottom.append((tint(style.palette.accent, field), DisplayWidth.of(field)))
-        } else if let answer, session.askingIntention {
-            let field = fit("> " + TextLayout.tail(TerminalText.forScreen(answer), width: width - 3) + "_")
-            if rows >= 4 { layout.bottom.append((bold(fit(Intention.question)), DisplayWidth.of(fit(Intention.question)))) }
-            layout.bottom.append((tint(style.palette.accent, field), DisplayWidth.of(field)))
-        } else if session.askingMinutes {
-            let question = fit(TimeboxQuestion.text)
-            if rows >= 4 { layout.bottom.append((bold(question), DisplayWidth.of(question))) }
-            let keys = ["1 5 · 2 10 · 3 20 · 4 30 min · Enter \(session.defaultMinutes)", "1-4 · Enter \(session.defaultMinutes) min", "1-4/⏎"]
-                .first { DisplayWidth.of($0) <= width } ?? "1-4"
-            layout.bottom.append((tint(style.palette.accent, keys), DisplayWidth.of(keys)))
-        } else {
-            layout.bottom.append((tint("1;" + style.palette.good, keys), DisplayWidth.of(keys)))
+            let sentenceLines = wrapped(TerminalText.forScreen(sentence), width: width, styled: { tint(style.palette.notice, $0) })
+            let hint = challengeCleared ? Self.challengeCleared : "Enter open · Esc back · Ctrl-C exit"
+            return (wrapped(Self.challengePrompt, width: width, styled: bold), sentenceLines + [field(answer)],
+                    wrapped(hint, width: width, styled: dimmed))
         }
-        let free = max(1, rows - layout.top.count - layout.bottom.count)
-        layout.room = layout.body.count <= free ? layout.body.count : max(1, free - 1) // a line for the sign
+        if let answer, session.askingIntention {
+            return (wrapped(Intention.question, width: width, styled: bold), [field(answer)],
+                    wrapped("Enter open · Esc back · Ctrl-C exit", width: width, styled: dimmed))
+        }
+        if session.askingMinutes {
+            let enter = "Enter \(session.defaultMinutes) min"
+            return (wrapped(TimeboxQuestion.text, width: width, styled: bold),
+                    minutesChoices(width: width) + wrapped(enter, width: width, styled: { tint(style.palette.accent, $0) }),
+                    wrapped("Esc back · Ctrl-C exit", width: width, styled: dimmed))
+        }
+        return nil
+    }
+
+    /// "[1] 5 min   [2] 10 min …" packed into as few rows as the width allows, each key
+    /// beside its own minutes; "[1] 5m" when the full words take more than two rows.
+    private func minutesChoices(width: Int) -> [(String, Int)] {
+        let keyed = { (unit: String) in TimeboxQuestion.choices.enumerated().map { "[\($0.offset + 1)] \($0.element)\(unit)" } }
+        let full = TextLayout.pack(keyed(" min"), width: width)
+        let lines = full.count <= 2 ? full : TextLayout.pack(keyed("m"), width: width)
+        return lines.map { (tint(style.palette.accent, $0), DisplayWidth.of($0)) }
     }
 
     /// How far the current item can scroll on a `columns` × `rows` screen.

@@ -216,12 +216,13 @@ public struct GateSession: Sendable {
         return askNext(after: .intention, at: now)
     }
 
-    /// The answer to "For how long?": one of `TimeboxQuestion.choices`, or nil (Enter) for
-    /// the default; any other number is taken as the default too. Opens, the minutes kept in
-    /// the `open_selected` detail. Only after the question was asked.
+    /// The answer to "For how long?": any minutes `TimeboxQuestion` takes (a keyed choice or
+    /// typed, in range), or nil (Enter) for the default; a number out of range is taken as
+    /// the default too. Opens, the minutes kept in the `open_selected` detail. Only after
+    /// the question was asked.
     public mutating func answerMinutes(_ minutes: Int?, at now: UInt64) -> [GateEffect] {
         guard outcome == nil, askingMinutes else { return [] }
-        let chosen = minutes.flatMap { TimeboxQuestion.choices.contains($0) || $0 == defaultMinutes ? $0 : nil } ?? defaultMinutes
+        let chosen = minutes.flatMap { TimeboxQuestion.isAnswer($0) ? $0 : nil } ?? defaultMinutes
         chosenMinutes = chosen
         return finish(.open, type: .openSelected, at: now, detail: openDetail(intention: givenIntention, minutes: chosen))
     }

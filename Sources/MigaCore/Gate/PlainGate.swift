@@ -168,10 +168,18 @@ public final class PlainGate {
         }
     }
 
-    /// "For how long?" on its own prompt: 1…4 or one of the minutes, Enter for the default;
-    /// anything else asks again, saying what to type. Ctrl-C or Ctrl-D leaves as an Exit.
+    /// "For how long?": the keyed choices on a line of their own (each key apart from its
+    /// minutes), then a prompt: 1…4, any minutes as `15m`, Enter for the default; anything
+    /// else asks again, saying what to type. Ctrl-C or Ctrl-D leaves as an Exit.
+    static func minutesQuestion(defaultMinutes: Int) -> (line: String, prompt: String) {
+        ("\(TimeboxQuestion.text) \(TimeboxQuestion.keyedChoices).",
+         "A key, minutes such as 15m, or Enter for \(defaultMinutes) min > ")
+    }
+
     private func askMinutes() {
-        let prompt = "\(TimeboxQuestion.text) \(TimeboxQuestion.keyedChoices), Enter \(driver.session.defaultMinutes) min > "
+        let question = Self.minutesQuestion(defaultMinutes: driver.session.defaultMinutes)
+        write(question.line + "\n")
+        let prompt = question.prompt
         let reader = LineReader(signals: signals)
         while driver.session.askingMinutes, driver.outcome == nil {
             let reply = reader.read(prompt: prompt)
@@ -183,7 +191,7 @@ public final class PlainGate {
                 } else if let minutes = TimeboxQuestion.minutes(answer: answer) {
                     driver.answerMinutes(minutes, at: at)
                 } else {
-                    write("Please type 1, 2, 3 or 4 (5, 10, 20 or 30 minutes), or Enter for \(driver.session.defaultMinutes).\n")
+                    write(TimeboxQuestion.help(defaultMinutes: driver.session.defaultMinutes) + "\n")
                 }
             case .endOfInput, .interrupted: driver.choose(.exit, at: at)
             case .hungUp(let signal):

@@ -1,5 +1,24 @@
 /// Word wrapping by terminal cell width (CJK and emoji take two cells).
 public enum TextLayout {
+    /// Short items side by side, `separator` between them, in as few lines of `width` cells
+    /// as they fit; an item never split between lines (one wider than the width is wrapped).
+    public static func pack(_ items: [String], width: Int, separator: String = "   ") -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for item in items {
+            let joined = line.isEmpty ? item : line + separator + item
+            if DisplayWidth.of(joined) <= width {
+                line = joined
+                continue
+            }
+            if !line.isEmpty { lines.append(line) }
+            line = ""
+            if DisplayWidth.of(item) <= width { line = item } else { lines += wrap(item, width: width) }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
     /// Wraps `text` to `width` cells. Blank lines separate paragraphs; a word longer than the
     /// width is split rather than overflowing.
     public static func wrap(_ text: String, width: Int) -> [String] {

@@ -105,32 +105,56 @@ public struct StatusReport: Equatable, Sendable {
             + "\"timeboxes\":[\(timeboxes.joined(separator: ","))],\"pending\":[\(pending.joined(separator: ","))]}"
     }
 
+    /// The longest `line` grows to: one terminal row, and a status bar's share of a screen;
+    /// `--json` has the rest.
+    public static let lineLimit = 80
+
     /// "miga 3 exits · 1 open · 47 min · streak 5 · grace discord 4 min · 09:00–17:00 45 s"
-    /// (the focused minutes today once there is one).
+    /// (the focused minutes today once there is one). What is in force now follows today's
+    /// counts, the one that most changes what a gate does first (a snooze, a timebox, grace,
+    /// the schedule, a loosening's wait), each in the longest form that keeps the line
+    /// within `lineLimit` (a list shortened to its first and a count), or left to `--json`.
     public var line: String {
         var parts = ["\(exits) exit\(exits == 1 ? "" : "s")", "\(opens) open\(opens == 1 ? "" : "s")"]
         if focusSeconds >= 60 { parts.append("\(focusSeconds / 60) min") }
         parts.append("streak \(streak)")
+        var line = "miga " + parts.joined(separator: " · ")
+        for forms in nowParts() {
+            if let form = forms.first(where: { DisplayWidth.of(line + " · " + $0) <= Self.lineLimit }) { line += " · " + form }
+        }
+        return line
+    }
+
+    /// What is in force now, most telling first, each as its forms from longest to shortest.
+    private func nowParts() -> [[String]] {
         func minutesLeft(_ until: Int64) -> Int { max(1, Int((until - nowMilliseconds + 59_999) / 60_000)) }
+        /// "a, b, c" and the shorter "a +2".
+        func listed(_ items: [String]) -> [String] {
+            items.count > 1 ? [items.joined(separator: ", "), "\(items[0]) +\(items.count - 1)"] : items
+        }
+        var found: [[String]] = []
+        if let snooze {
+            let end = "until \(Schedule.clock(LocalMoment(unixMilliseconds: snooze.until, offsetMinutes: offsetMinutes).minute))"
+            found.append(snooze.apps.isEmpty ? ["snoozed \(end)"]
+                : listed(snooze.apps).map { "snoozed \($0) \(end)" } + ["\(snooze.apps.count) snoozed \(end)"])
+        }
+        if !timeboxes.isEmpty {
+            found.append(listed(timeboxes.map { "\($0.app) \(minutesLeft($0.until)) of \($0.minutes) min left" })
+                + listed(timeboxes.map { "\($0.app) \(minutesLeft($0.until)) min left" }))
+        }
         let boxed = Set(timeboxes.map(\.app))
         let graced = grace.filter { !boxed.contains($0.app) }
         if !graced.isEmpty {
-            parts.append("grace " + graced.map { "\($0.app) \(minutesLeft($0.until)) min" }.joined(separator: ", "))
-        }
-        if !timeboxes.isEmpty {
-            parts.append(timeboxes.map { "\($0.app) \(minutesLeft($0.until)) of \($0.minutes) min left" }.joined(separator: ", "))
-        }
-        if let snooze {
-            let end = LocalMoment(unixMilliseconds: snooze.until, offsetMinutes: offsetMinutes)
-            parts.append("snoozed " + (snooze.apps.isEmpty ? "" : snooze.apps.joined(separator: ", ") + " ") + "until \(Schedule.clock(end.minute))")
+            found.append(listed(graced.map { "\($0.app) \(minutesLeft($0.until)) min" }).map { "grace " + $0 })
         }
         if let schedule {
-            parts.append("\(schedule.hours) " + (schedule.gate ? "\(schedule.timerSeconds ?? 0) s" : "no gate"))
+            found.append(["\(schedule.hours) " + (schedule.gate ? "\(schedule.timerSeconds ?? 0) s" : "no gate")])
         }
         if let next = pending.min(by: { $0.applies < $1.applies }) {
             let more = pending.count > 1 ? " (+\(pending.count - 1) more)" : ""
-            parts.append("\(next.setting.name) → \(next.to) in \(minutesLeft(next.applies)) min\(more)")
+            let when = "in \(minutesLeft(next.applies)) min\(more)"
+            found.append(["\(next.setting.name) → \(next.to) \(when)", "\(next.setting.name) \(when)", "\(pending.count) waiting"])
         }
-        return "miga " + parts.joined(separator: " · ")
+        return found
     }
 }

@@ -20,8 +20,9 @@ public struct Timebox: Equatable, Sendable {
     public var endedAt: Int64?
 
     public static let extensionMinutes = 5
-    /// The longest an Open may declare (the answers are 5…30; `default_minutes` goes to 240).
-    public static let minutesRange = 1...240
+    /// What an Open may declare: the config table's range for `default_minutes` (the keyed
+    /// answers are 5…30; any other in range may be typed as `Nm`).
+    public static let minutesRange = MigaConfig.defaultMinutesRange
     /// How far back a timebox is looked for: the longest one, extended, and a day's slack for
     /// a soft end nobody answered (the machine was off).
     public static let lookback: Int64 = 24 * 3_600_000
