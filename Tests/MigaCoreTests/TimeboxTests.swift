@@ -76,6 +76,8 @@ final class TimeboxTests: XCTestCase {
                        [5, 10, 20, 30, 10, 10, 10, 20, 30])
         // Any minutes in range, with their unit: `15m` as README says `10m` works.
         XCTAssertEqual(["15m", "1m", "45 min", " 7M ", "240m", "1 minute"].map(TimeboxQuestion.minutes(answer:)), [15, 1, 45, 7, 240, 1])
+        XCTAssertEqual(["25 mins", "12min", "2h", "1 hour", "4 hours", "90 minutes"].map(TimeboxQuestion.minutes(answer:)), [25, 12, 120, 60, 240, 90])
+        XCTAssertEqual(["5h", "0h", "-1h", "h", "99999999999999999h"].map(TimeboxQuestion.minutes(answer:)), [nil, nil, nil, nil, nil])
         for bad in ["0", "6", "15", "-1", "ten", "", "99999999999999999999", "0m", "241m", "-5m", "m", "99999999999999999999m"] {
             XCTAssertNil(TimeboxQuestion.minutes(answer: bad), bad)
         }

@@ -7,19 +7,21 @@ public enum TimeboxQuestion {
     public static let choices = [5, 10, 20, 30]
 
     /// The minutes keyed by `key` ("1"…"4"), one of the choices' numbers alone ("10"), or
-    /// any minutes in range with a unit ("15m", "45 min"); nil for anything else. A bare
+    /// any minutes in range with a unit ("15m", "45 min", "2h"); nil for anything else. A bare
     /// number that is no choice ("15") is refused: it could be a slip of the keys.
     public static func minutes(answer: String) -> Int? {
         let typed = answer.trimming(.whitespaces).lowercased()
-        var text = Substring(typed)
-        for unit in [" minutes", " minute", " min", "min", "m"] where text.hasSuffix(unit) {
+        var text = Substring(typed), perUnit = 1
+        for (unit, minutes) in [("minutes", 1), ("minute", 1), ("mins", 1), ("min", 1), ("m", 1), ("hours", 60), ("hour", 60), ("h", 60)]
+            where text.hasSuffix(unit) {
             text = text.dropLast(unit.count)
+            perUnit = minutes
             break
         }
-        guard let number = Int(text.trimming(.whitespaces)) else { return nil }
+        guard let number = Int(text.trimming(.whitespaces)), number >= 0 else { return nil }
         let hasUnit = text.count != typed.count
         if !hasUnit, (1...choices.count).contains(number) { return choices[number - 1] }
-        if hasUnit { return Timebox.minutesRange.contains(number) ? number : nil }
+        if hasUnit { return number <= Timebox.minutesRange.upperBound && Timebox.minutesRange.contains(number * perUnit) ? number * perUnit : nil }
         return choices.contains(number) ? number : nil
     }
 
