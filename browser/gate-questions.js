@@ -141,6 +141,8 @@ export function buildMinutes(offer, chooseOpen) {
     const key = document.createElement("kbd");
     key.textContent = String(index + 1);
     button.append(key, ` ${minutes} min`);
+    // Named as the gate window names it: a screen reader never reads "1 5 min" as "15 min".
+    button.setAttribute("aria-label", `${minutes} min (${index + 1})`);
     button.addEventListener("click", (event) => { if (event.isTrusted) chooseOpen(minutes); });
     group.append(button);
   });

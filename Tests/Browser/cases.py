@@ -167,6 +167,7 @@ class HowLong:
             const text = e => e.textContent.replace(/\\s+/g, ' ').trim();
             return {shown: !q.hidden, question: text(document.getElementById('minutes-question')),
                     choices: [...q.querySelectorAll('button')].map(b => [b.id, text(b)]),
+                    labels: [...q.querySelectorAll('button')].map(b => b.getAttribute('aria-label')),
                     hint: text(document.getElementById('minutes-hint')), open: text(document.getElementById('open')),
                     buttons: ['exit', 'next', 'open'].filter(shown),
                     focused: document.activeElement ? document.activeElement.id : null,
@@ -199,6 +200,8 @@ class HowLong:
         self.assertEqual(q["question"], "For how long?")
         self.assertEqual(q["choices"], [["minutes-5", "1 5 min"], ["minutes-10", "2 10 min"],
                                         ["minutes-20", "3 20 min"], ["minutes-30", "4 30 min"]])
+        self.assertEqual(q["labels"], ["5 min (1)", "10 min (2)", "20 min (3)", "30 min (4)"],
+                         "read as the window reads them: never '1 5 min' as '15 min'")
         self.assertEqual(q["hint"], "Enter takes 10 min · Esc goes back")
         self.assertEqual(q["open"], "Enter Open · 10 min", "Open shows the default, on Enter")
         self.assertEqual(q["buttons"], ["exit", "open"], "Exit stays; Read Next waits behind the question")
