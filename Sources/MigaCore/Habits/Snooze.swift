@@ -9,7 +9,7 @@ public struct Snooze: Equatable, Sendable {
     /// 5 minutes to 4 hours.
     public static let minutes = 5...240
     /// The app name a snooze's own gate goes by; a snooze never covers it.
-    public static let gateName = "snooze"
+    public static let gateName = Event.snoozePauseApp
 
     /// Unix ms.
     public var until: Int64

@@ -6,8 +6,10 @@ extension EventStore {
         public var app: String
         public var count: Int
         public var waitMilliseconds: Int64
-        /// Events of a snooze (`Event.snoozeDetail`): a pause, not an app's attempt, so they
-        /// count in a period's totals and no app's row. Told apart by `periodCounts` only.
+        /// Events of a snooze's own pause (`Event.snoozePauseApp`, marked `Event.snoozeDetail`):
+        /// a pause, not an app's attempt, so they count in a period's totals and no app's row.
+        /// Told apart by `periodCounts` only. (The passes a snooze lets through are marked too,
+        /// and stay their app's.)
         public var snooze = false
     }
 
